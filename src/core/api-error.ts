@@ -1,0 +1,92 @@
+/**
+ * The one error type of the runtime. Everything that reaches a client as an error is an ApiError,
+ * serialized once by {@link toErrorResponse} into OpenAI's `{"error":{message,type,param,code}}` body.
+ *
+ * @example
+ * throw new ApiError(400, 'invalid_request_error', 'missing_required_parameter', 'model', "Missing required parameter: 'model'.");
+ */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    readonly code: string | null,
+    readonly param: string | null,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  /** The wire body, `{"error":{message,type,param,code}}`. */
+  toJSON(): ApiErrorBody {
+    return { error: { message: this.message, type: this.type, param: this.param, code: this.code } };
+  }
+}
+
+export interface ApiErrorBody {
+  error: { message: string; type: string; param: string | null; code: string | null };
+}
+
+/**
+ * Plain-data form of an error, safe to send through postMessage/comlink (which keeps only
+ * name, message and stack of real Error objects).
+ */
+export interface ApiErrorData {
+  status: number;
+  type: string;
+  code: string | null;
+  param: string | null;
+  message: string;
+}
+
+/** @example invalidRequest('temperature', 'Invalid type for ...', 'invalid_type') */
+export function invalidRequest(param: string | null, message: string, code: string | null = null): ApiError {
+  return new ApiError(400, 'invalid_request_error', code, param, message);
+}
+
+/** @example notFound(`No response found with id 'resp_1'.`) */
+export function notFound(message: string, param: string | null = null): ApiError {
+  return new ApiError(404, 'invalid_request_error', null, param, message);
+}
+
+/** @example serverError('The model failed while generating.') */
+export function serverError(message: string): ApiError {
+  return new ApiError(500, 'server_error', 'server_error', null, message);
+}
+
+/** @example serviceUnavailable('No engine is reachable.') */
+export function serviceUnavailable(message: string, code: string | null = 'engine_unavailable'): ApiError {
+  return new ApiError(503, 'server_error', code, null, message);
+}
+
+/** Any thrown value becomes an ApiError; unknown failures are 500 `server_error`. */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  if (isApiErrorData(err)) return fromApiErrorData(err);
+  const message = err instanceof Error ? err.message : String(err);
+  return serverError(message || 'The server had an error while processing your request.');
+}
+
+export function toApiErrorData(err: unknown): ApiErrorData {
+  const e = toApiError(err);
+  return { status: e.status, type: e.type, code: e.code, param: e.param, message: e.message };
+}
+
+export function fromApiErrorData(d: ApiErrorData): ApiError {
+  return new ApiError(d.status, d.type, d.code, d.param, d.message);
+}
+
+function isApiErrorData(v: unknown): v is ApiErrorData {
+  if (typeof v !== 'object' || v === null) return false;
+  const o = v as Record<string, unknown>;
+  return typeof o.status === 'number' && typeof o.type === 'string' && typeof o.message === 'string';
+}
+
+/** Serializes any error into OpenAI's error response. */
+export function toErrorResponse(err: unknown): Response {
+  const e = toApiError(err);
+  return new Response(JSON.stringify(e.toJSON()), {
+    status: e.status,
+    headers: { 'content-type': 'application/json' },
+  });
+}

@@ -1,0 +1,115 @@
+/**
+ * The Engine contract: the Responses core speaks to every model through it. The core has already
+ * applied instructions, history and truncation; an engine sees plain chat messages.
+ */
+
+/** A chat message, in the shape OpenAI's Chat Completions (and web-llm) use. */
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string | ChatContentPart[] }
+  | { role: 'assistant'; content: string | null; tool_calls?: ChatToolCall[] }
+  | { role: 'tool'; content: string; tool_call_id: string; name: string };
+
+export type ChatContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+
+export interface ChatToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+/** A function tool the model may call. `parameters` is a JSON Schema. */
+export interface FunctionToolSpec {
+  name: string;
+  description?: string | null;
+  parameters: Record<string, unknown> | null;
+  strict: boolean | null;
+}
+
+export type ToolChoiceSpec = 'none' | 'auto' | 'required' | { name: string };
+
+export type OutputFormatSpec =
+  | { type: 'text' }
+  | { type: 'json_object' }
+  | { type: 'json_schema'; name: string; schema: Record<string, unknown>; strict: boolean };
+
+export interface GenerateRequest {
+  model: string;
+  messages: ChatMessage[];
+  /** Only the tools the model is allowed to call (allowed_tools already applied). */
+  tools: FunctionToolSpec[];
+  toolChoice: ToolChoiceSpec;
+  parallelToolCalls: boolean;
+  format: OutputFormatSpec;
+  /** `reasoning.effort`, or null when none was asked for. */
+  reasoningEffort: string | null;
+  maxOutputTokens: number | null;
+  temperature: number | null;
+  topP: number | null;
+  /** Number of top logprobs to return per token; null = no logprobs. */
+  topLogprobs: number | null;
+}
+
+export interface TopLogprob {
+  token: string;
+  logprob: number;
+  bytes: number[];
+}
+
+export interface TokenLogprob extends TopLogprob {
+  top_logprobs: TopLogprob[];
+}
+
+export interface EngineUsage {
+  input_tokens: number;
+  output_tokens: number;
+  reasoning_tokens: number;
+}
+
+export type FinishReason = 'stop' | 'length' | 'tool_calls';
+
+/** What an engine yields while generating. The core turns these into Responses output items and events. */
+export type EngineChunk =
+  | { type: 'text'; delta: string; logprobs?: TokenLogprob[] }
+  | { type: 'reasoning'; delta: string }
+  | { type: 'refusal'; delta: string }
+  /** A whole tool call; engines parse calls before yielding them. */
+  | { type: 'tool_call'; name: string; arguments: string }
+  | { type: 'done'; finishReason: FinishReason; usage: EngineUsage };
+
+export interface ModelInfo {
+  id: string;
+  owned_by: string;
+  created: number;
+  /** Context window, in the model's tokens. */
+  contextWindow: number;
+  /** Whether the model accepts image input. */
+  vision: boolean;
+}
+
+export interface LoadProgress {
+  /** 0..1 */
+  progress: number;
+  text: string;
+}
+
+/**
+ * A model runtime. Errors thrown from any method should be `ApiError`s (see core/api-error) when they
+ * map to a client-visible status (400 context overflow, 503 no WebGPU); anything else becomes a 500.
+ *
+ * @example
+ * for await (const chunk of engine.generate(req, signal)) if (chunk.type === 'text') out += chunk.delta;
+ */
+export interface Engine {
+  /** The models this engine serves. Cheap; no I/O. */
+  models(): ModelInfo[];
+  /** Makes `modelId` ready to generate, reporting progress. Idempotent. */
+  load(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void>;
+  /**
+   * Streams one generation. Aborting `signal` must stop generation within one token and end the
+   * iterator (it may throw an AbortError or just return).
+   */
+  generate(req: GenerateRequest, signal: AbortSignal): AsyncIterable<EngineChunk>;
+  /** Counts the tokens `messages` (plus tools) take in the model's own tokenizer. */
+  countTokens(modelId: string, messages: ChatMessage[], tools?: FunctionToolSpec[]): Promise<number>;
+}
