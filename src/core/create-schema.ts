@@ -1,0 +1,187 @@
+import { z } from 'zod';
+
+/**
+ * The `POST /v1/responses` body, validated at the boundary. Strict objects, so an unknown parameter
+ * is a 400 naming it (as OpenAI does); field shapes follow `ResponseCreateParams` in the `openai` package.
+ * Values that parse but cannot be served locally (hosted tools, for one) are rejected after parsing.
+ */
+
+const nullish = <T extends z.ZodType>(t: T) => t.nullish();
+
+export const metadataSchema = z
+  .record(z.string().max(64), z.string().max(512))
+  .refine((m) => Object.keys(m).length <= 16, { message: 'metadata_too_many_pairs' });
+
+const inputText = z.strictObject({ type: z.literal('input_text'), text: z.string() });
+const inputImage = z.strictObject({
+  type: z.literal('input_image'),
+  image_url: nullish(z.string()),
+  file_id: nullish(z.string()),
+  detail: z.enum(['low', 'high', 'auto', 'original']).optional(),
+});
+const inputFile = z.strictObject({
+  type: z.literal('input_file'),
+  file_data: z.string().optional(),
+  file_id: nullish(z.string()),
+  file_url: z.string().optional(),
+  filename: z.string().optional(),
+});
+const outputText = z.strictObject({
+  type: z.literal('output_text'),
+  text: z.string(),
+  annotations: z.array(z.looseObject({ type: z.string() })).optional(),
+  logprobs: z.array(z.unknown()).optional(),
+});
+const refusal = z.strictObject({ type: z.literal('refusal'), refusal: z.string() });
+
+export const contentPartSchema = z.discriminatedUnion('type', [inputText, inputImage, inputFile, outputText, refusal]);
+
+const messageItem = z.strictObject({
+  type: z.literal('message'),
+  role: z.enum(['user', 'assistant', 'system', 'developer']),
+  content: z.union([z.string(), z.array(contentPartSchema)]),
+  id: z.string().optional(),
+  status: z.enum(['in_progress', 'completed', 'incomplete']).optional(),
+  phase: nullish(z.enum(['commentary', 'final_answer'])),
+});
+
+const functionCallItem = z.strictObject({
+  type: z.literal('function_call'),
+  call_id: z.string(),
+  name: z.string(),
+  arguments: z.string(),
+  id: z.string().optional(),
+  status: z.enum(['in_progress', 'completed', 'incomplete']).optional(),
+});
+
+const functionCallOutputItem = z.strictObject({
+  type: z.literal('function_call_output'),
+  call_id: z.string().min(1),
+  output: z.union([z.string(), z.array(z.discriminatedUnion('type', [inputText, inputImage, inputFile]))]),
+  id: nullish(z.string()),
+  status: nullish(z.enum(['in_progress', 'completed', 'incomplete'])),
+});
+
+const reasoningItem = z.strictObject({
+  type: z.literal('reasoning'),
+  id: z.string().optional(),
+  summary: z.array(z.strictObject({ type: z.literal('summary_text'), text: z.string() })),
+  content: z.array(z.strictObject({ type: z.literal('reasoning_text'), text: z.string() })).optional(),
+  encrypted_content: nullish(z.string()),
+  status: z.enum(['in_progress', 'completed', 'incomplete']).optional(),
+});
+
+const itemReference = z.strictObject({ type: z.literal('item_reference'), id: z.string() });
+
+const compactionItem = z.strictObject({
+  type: z.literal('compaction'),
+  encrypted_content: z.string(),
+  id: nullish(z.string()),
+});
+
+/** Easy messages may omit `type`; they are messages all the same. */
+export const inputItemSchema = z.preprocess(
+  (v) => (isPlainObject(v) && !('type' in v) && 'role' in v ? { ...v, type: 'message' } : v),
+  z.discriminatedUnion('type', [
+    messageItem,
+    functionCallItem,
+    functionCallOutputItem,
+    reasoningItem,
+    itemReference,
+    compactionItem,
+  ]),
+);
+
+export const functionToolSchema = z.strictObject({
+  type: z.literal('function'),
+  name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, { message: 'tool_name_pattern' }),
+  description: nullish(z.string()),
+  parameters: nullish(z.record(z.string(), z.unknown())),
+  strict: nullish(z.boolean()),
+  defer_loading: z.boolean().optional(),
+});
+
+const toolChoiceSchema = z.union([
+  z.enum(['none', 'auto', 'required']),
+  z.strictObject({ type: z.literal('function'), name: z.string() }),
+  z.strictObject({
+    type: z.literal('allowed_tools'),
+    mode: z.enum(['auto', 'required']),
+    tools: z.array(z.looseObject({ type: z.string(), name: z.string().optional() })),
+  }),
+  z.looseObject({ type: z.string() }),
+]);
+
+const formatSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('text') }),
+  z.strictObject({ type: z.literal('json_object') }),
+  z.strictObject({
+    type: z.literal('json_schema'),
+    name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, { message: 'format_name_pattern' }),
+    schema: z.record(z.string(), z.unknown()),
+    description: z.string().optional(),
+    strict: nullish(z.boolean()),
+  }),
+]);
+
+export const INCLUDABLE = [
+  'file_search_call.results',
+  'web_search_call.results',
+  'web_search_call.action.sources',
+  'message.input_image.image_url',
+  'computer_call_output.output.image_url',
+  'code_interpreter_call.outputs',
+  'reasoning.encrypted_content',
+  'message.output_text.logprobs',
+] as const;
+
+export const createResponseSchema = z.strictObject({
+  model: z.string().min(1),
+  input: z.union([z.string(), z.array(z.unknown())]).optional(),
+  instructions: nullish(z.string()),
+  stream: nullish(z.boolean()),
+  stream_options: nullish(z.strictObject({ include_obfuscation: z.boolean().optional() })),
+  store: nullish(z.boolean()),
+  background: nullish(z.boolean()),
+  previous_response_id: nullish(z.string().regex(/^resp_[A-Za-z0-9]+$/, { message: 'id_pattern' })),
+  conversation: nullish(z.union([z.string(), z.strictObject({ id: z.string() })])),
+  include: nullish(z.array(z.enum(INCLUDABLE))),
+  tools: z.array(z.looseObject({ type: z.string() })).optional(),
+  tool_choice: toolChoiceSchema.optional(),
+  parallel_tool_calls: nullish(z.boolean()),
+  max_tool_calls: nullish(z.number().int().min(1)),
+  max_output_tokens: nullish(z.number().int().min(16)),
+  temperature: nullish(z.number().min(0).max(2)),
+  top_p: nullish(z.number().min(0).max(1)),
+  top_logprobs: nullish(z.number().int().min(0).max(20)),
+  truncation: nullish(z.enum(['auto', 'disabled'])),
+  text: z
+    .strictObject({ format: formatSchema.optional(), verbosity: nullish(z.enum(['low', 'medium', 'high'])) })
+    .optional(),
+  reasoning: nullish(
+    z.strictObject({
+      effort: nullish(z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh'])),
+      summary: nullish(z.enum(['auto', 'concise', 'detailed'])),
+      generate_summary: nullish(z.enum(['auto', 'concise', 'detailed'])),
+    }),
+  ),
+  metadata: nullish(metadataSchema),
+  user: z.string().optional(),
+  safety_identifier: nullish(z.string().max(64)),
+  prompt_cache_key: nullish(z.string()),
+  prompt_cache_retention: nullish(z.enum(['in_memory', '24h'])),
+  service_tier: nullish(z.enum(['auto', 'default', 'flex', 'scale', 'priority'])),
+  prompt: nullish(z.looseObject({ id: z.string() })),
+  context_management: nullish(z.array(z.unknown())),
+  moderation: nullish(z.unknown()),
+  prompt_cache_options: z.unknown().optional(),
+});
+
+export type CreateResponseBody = z.infer<typeof createResponseSchema>;
+export type InputItemParam = z.infer<typeof inputItemSchema>;
+export type ContentPartParam = z.infer<typeof contentPartSchema>;
+export type FunctionToolParam = z.infer<typeof functionToolSchema>;
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

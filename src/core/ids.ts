@@ -1,0 +1,14 @@
+/**
+ * OpenAI-style ids: a prefix and 48 hex characters (`resp_67cc…`). Random, so ids never collide
+ * across tabs or reloads.
+ *
+ * @example
+ * newId('resp') // → 'resp_3f9a…'
+ */
+export function newId(prefix: 'resp' | 'msg' | 'fc' | 'call' | 'rs' | 'conv' | 'cmp' | 'fco'): string {
+  const bytes = new Uint8Array(24);
+  crypto.getRandomValues(bytes);
+  let hex = '';
+  for (const b of bytes) hex += b.toString(16).padStart(2, '0');
+  return `${prefix}_${hex}`;
+}

@@ -1,0 +1,102 @@
+import type {
+  ResponseInputFile,
+  ResponseInputImage,
+  ResponseInputText,
+  ResponseItem,
+  ResponseOutputRefusal,
+  ResponseOutputText,
+} from 'openai/resources/responses/responses';
+import { invalidRequest, notFound } from './api-error';
+import { type ContentPartParam, type InputItemParam, inputItemSchema } from './create-schema';
+import { newId } from './ids';
+import { parseOrThrow } from './validate';
+
+type InputPart = ResponseInputText | ResponseInputImage | ResponseInputFile;
+type OutputPart = ResponseOutputText | ResponseOutputRefusal;
+
+/** Looks up a stored item by id, for `item_reference` inputs. */
+export type ItemResolver = (id: string) => Promise<ResponseItem | undefined>;
+
+/**
+ * Validates the request's `input` and turns it into stored items: every item gets an id and OpenAI's
+ * typed form (easy messages become `message` items with content parts), so `input_items` can list
+ * them exactly as OpenAI would.
+ *
+ * @example
+ * await normalizeInput('hi', resolve) // → [{ type: 'message', id: 'msg_…', role: 'user', content: [{ type: 'input_text', text: 'hi' }], status: 'completed' }]
+ */
+export async function normalizeInput(input: string | unknown[] | undefined, resolve: ItemResolver): Promise<ResponseItem[]> {
+  if (input === undefined) return [];
+  if (typeof input === 'string') return [userText(input)];
+  const out: ResponseItem[] = [];
+  for (let i = 0; i < input.length; i++) {
+    const item = parseOrThrow(inputItemSchema, input[i], ['input', i]);
+    out.push(await toStoredItem(item, i, resolve));
+  }
+  return out;
+}
+
+function userText(text: string): ResponseItem {
+  return { type: 'message', id: newId('msg'), role: 'user', status: 'completed', content: [{ type: 'input_text', text }] };
+}
+
+async function toStoredItem(item: InputItemParam, i: number, resolve: ItemResolver): Promise<ResponseItem> {
+  switch (item.type) {
+    case 'message': {
+      const id = item.id ?? newId('msg');
+      if (item.role === 'assistant') {
+        const content: OutputPart[] =
+          typeof item.content === 'string'
+            ? [{ type: 'output_text', text: item.content, annotations: [] }]
+            : item.content.map((p, j) => outputPart(p, i, j));
+        return { type: 'message', id, role: 'assistant', status: item.status ?? 'completed', content };
+      }
+      const content: InputPart[] =
+        typeof item.content === 'string'
+          ? [{ type: 'input_text', text: item.content }]
+          : item.content.map((p, j) => inputPart(p, i, j));
+      return { type: 'message', id, role: item.role, status: item.status ?? 'completed', content };
+    }
+    case 'function_call':
+      return { ...item, id: item.id ?? newId('fc'), status: item.status ?? 'completed' };
+    case 'function_call_output':
+      return {
+        type: 'function_call_output',
+        id: item.id ?? newId('fco'),
+        call_id: item.call_id,
+        output: item.output as string | InputPart[],
+        status: item.status ?? 'completed',
+      };
+    case 'reasoning':
+      return { ...item, id: item.id ?? newId('rs') };
+    case 'compaction':
+      return { type: 'compaction', id: item.id ?? newId('cmp'), encrypted_content: item.encrypted_content };
+    case 'item_reference': {
+      const found = await resolve(item.id);
+      if (!found) throw notFound(`Item with id '${item.id}' not found.`, `input[${i}].id`);
+      return found;
+    }
+  }
+}
+
+function inputPart(p: ContentPartParam, i: number, j: number): InputPart {
+  if (p.type === 'output_text' || p.type === 'refusal') {
+    throw invalidRequest(
+      `input[${i}].content[${j}].type`,
+      `Invalid value: '${p.type}'. Supported values are: 'input_text', 'input_image', and 'input_file'.`,
+      'invalid_value',
+    );
+  }
+  if (p.type === 'input_image') return { ...p, detail: p.detail ?? 'auto' } as ResponseInputImage;
+  return p as InputPart;
+}
+
+function outputPart(p: ContentPartParam, i: number, j: number): OutputPart {
+  if (p.type === 'output_text') return { type: 'output_text', text: p.text, annotations: [], logprobs: [] } as OutputPart;
+  if (p.type === 'refusal') return p;
+  throw invalidRequest(
+    `input[${i}].content[${j}].type`,
+    `Invalid value: '${p.type}'. Supported values are: 'output_text' and 'refusal'.`,
+    'invalid_value',
+  );
+}

@@ -1,0 +1,262 @@
+import type {
+  ResponseFunctionToolCall,
+  ResponseOutputItem,
+  ResponseOutputMessage,
+  ResponseOutputRefusal,
+  ResponseOutputText,
+  ResponseReasoningItem,
+  ResponseStreamEvent,
+} from 'openai/resources/responses/responses';
+import type { EngineChunk, EngineUsage, FinishReason, TokenLogprob } from '../engine/types';
+import type { ApiError } from './api-error';
+import { newId } from './ids';
+import type { ResponseObject } from './response-object';
+
+/** Events without their sequence number; the run numbers them as it emits them. */
+type Unnumbered<E> = E extends unknown ? Omit<E, 'sequence_number'> : never;
+export type StreamEvent = ResponseStreamEvent;
+
+type OpenPart =
+  | { kind: 'text'; item: ResponseOutputMessage; outputIndex: number; contentIndex: number; part: ResponseOutputText }
+  | { kind: 'refusal'; item: ResponseOutputMessage; outputIndex: number; contentIndex: number; part: ResponseOutputRefusal }
+  | { kind: 'reasoning'; item: ResponseReasoningItem; outputIndex: number; contentIndex: number; text: string };
+
+/**
+ * Turns engine chunks into the Responses output items and the stream events OpenAI sends, in
+ * OpenAI's order, numbering events from 0. It owns the response object: its output, status and
+ * usage are always what the events so far describe.
+ *
+ * @example
+ * const run = new ResponseRun(response, (e) => sink.push(e), { logprobs: false });
+ * run.start();
+ * for await (const chunk of engine.generate(req, signal)) run.push(chunk);
+ */
+export class ResponseRun {
+  private seq = 0;
+  private open: OpenPart | null = null;
+  private message: { item: ResponseOutputMessage; outputIndex: number } | null = null;
+
+  constructor(
+    readonly response: ResponseObject,
+    private readonly emit: (event: StreamEvent) => void,
+    private readonly opts: { logprobs: boolean; now?: () => number },
+  ) {}
+
+  /** `response.created` then `response.in_progress`. */
+  start(): void {
+    this.send({ type: 'response.created', response: this.snapshot() });
+    this.send({ type: 'response.in_progress', response: this.snapshot() });
+  }
+
+  push(chunk: EngineChunk): void {
+    switch (chunk.type) {
+      case 'text':
+        return this.textDelta(chunk.delta, chunk.logprobs);
+      case 'refusal':
+        return this.refusalDelta(chunk.delta);
+      case 'reasoning':
+        return this.reasoningDelta(chunk.delta);
+      case 'tool_call':
+        return this.toolCall(chunk.name, chunk.arguments);
+      case 'done':
+        return this.finish(chunk.finishReason, chunk.usage);
+    }
+  }
+
+  /** Whether a terminal state has been reached. */
+  get settled(): boolean {
+    return this.response.status !== 'in_progress' && this.response.status !== 'queued';
+  }
+
+  finish(reason: FinishReason, usage: EngineUsage): void {
+    if (this.settled) return;
+    const incomplete = reason === 'length';
+    this.closeAll(incomplete ? 'incomplete' : 'completed');
+    this.response.usage = {
+      input_tokens: usage.input_tokens,
+      input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
+      output_tokens: usage.output_tokens,
+      output_tokens_details: { reasoning_tokens: usage.reasoning_tokens },
+      total_tokens: usage.input_tokens + usage.output_tokens,
+    };
+    if (incomplete) {
+      this.response.status = 'incomplete';
+      this.response.incomplete_details = { reason: 'max_output_tokens' };
+      this.send({ type: 'response.incomplete', response: this.snapshot() });
+    } else {
+      this.response.status = 'completed';
+      this.response.completed_at = this.nowSeconds();
+      this.send({ type: 'response.completed', response: this.snapshot() });
+    }
+  }
+
+  /** Ends the run as `failed`: open items end `incomplete`, then `response.failed`. */
+  fail(error: ApiError): void {
+    if (this.settled) return;
+    this.closeAll('incomplete');
+    this.response.status = 'failed';
+    this.response.error = { code: 'server_error', message: error.message } as ResponseObject['error'];
+    this.send({ type: 'response.failed', response: this.snapshot() });
+  }
+
+  /** An in-band `error` event, for failures after the terminal event (e.g. the final store write). */
+  error(error: ApiError): void {
+    this.send({ type: 'error', code: error.code, message: error.message, param: error.param });
+  }
+
+  /** Ends the run as `cancelled` (the client went away or asked to stop); no event follows. */
+  cancel(): void {
+    if (this.settled) return;
+    this.closeAll('incomplete', false);
+    this.response.status = 'cancelled';
+  }
+
+  private textDelta(delta: string, logprobs?: TokenLogprob[]): void {
+    const open = this.open?.kind === 'text' ? this.open : this.openMessagePart('text');
+    if (open.kind !== 'text') return;
+    open.part.text += delta;
+    const lp = this.opts.logprobs && logprobs ? logprobs.map(toWireLogprob) : [];
+    if (this.opts.logprobs && open.part.logprobs) open.part.logprobs.push(...(lp as NonNullable<ResponseOutputText['logprobs']>));
+    this.send({
+      type: 'response.output_text.delta',
+      item_id: open.item.id,
+      output_index: open.outputIndex,
+      content_index: open.contentIndex,
+      delta,
+      logprobs: lp,
+    });
+  }
+
+  private refusalDelta(delta: string): void {
+    const open = this.open?.kind === 'refusal' ? this.open : this.openMessagePart('refusal');
+    if (open.kind !== 'refusal') return;
+    open.part.refusal += delta;
+    this.send({
+      type: 'response.refusal.delta',
+      item_id: open.item.id,
+      output_index: open.outputIndex,
+      content_index: open.contentIndex,
+      delta,
+    });
+  }
+
+  private reasoningDelta(delta: string): void {
+    if (this.open?.kind !== 'reasoning') {
+      this.closeAll('completed');
+      const item: ResponseReasoningItem = { id: newId('rs'), type: 'reasoning', summary: [], content: [] };
+      const outputIndex = this.addItem(item);
+      this.send({ type: 'response.content_part.added', item_id: item.id, output_index: outputIndex, content_index: 0, part: { type: 'reasoning_text', text: '' } });
+      this.open = { kind: 'reasoning', item, outputIndex, contentIndex: 0, text: '' };
+    }
+    const open = this.open as Extract<OpenPart, { kind: 'reasoning' }>;
+    open.text += delta;
+    this.send({ type: 'response.reasoning_text.delta', item_id: open.item.id, output_index: open.outputIndex, content_index: 0, delta });
+  }
+
+  private toolCall(name: string, args: string): void {
+    this.closeAll('completed');
+    const item: ResponseFunctionToolCall = {
+      id: newId('fc'),
+      type: 'function_call',
+      status: 'in_progress',
+      call_id: newId('call'),
+      name,
+      arguments: '',
+    };
+    const outputIndex = this.addItem(item);
+    item.arguments = args;
+    this.send({ type: 'response.function_call_arguments.delta', item_id: item.id as string, output_index: outputIndex, delta: args });
+    this.send({ type: 'response.function_call_arguments.done', item_id: item.id as string, output_index: outputIndex, arguments: args, name });
+    item.status = 'completed';
+    this.send({ type: 'response.output_item.done', output_index: outputIndex, item: clone(item) });
+  }
+
+  /** Opens a text or refusal part in the current message item, opening the message if needed. */
+  private openMessagePart(kind: 'text' | 'refusal'): OpenPart {
+    if (this.open) this.closePart();
+    if (!this.message) {
+      const item: ResponseOutputMessage = { id: newId('msg'), type: 'message', status: 'in_progress', role: 'assistant', content: [] };
+      this.message = { item, outputIndex: this.addItem(item) };
+    }
+    const { item, outputIndex } = this.message;
+    const contentIndex = item.content.length;
+    if (kind === 'text') {
+      const part: ResponseOutputText = { type: 'output_text', text: '', annotations: [], logprobs: [] };
+      item.content.push(part);
+      this.send({ type: 'response.content_part.added', item_id: item.id, output_index: outputIndex, content_index: contentIndex, part: clone(part) });
+      this.open = { kind, item, outputIndex, contentIndex, part };
+    } else {
+      const part: ResponseOutputRefusal = { type: 'refusal', refusal: '' };
+      item.content.push(part);
+      this.send({ type: 'response.content_part.added', item_id: item.id, output_index: outputIndex, content_index: contentIndex, part: clone(part) });
+      this.open = { kind, item, outputIndex, contentIndex, part };
+    }
+    return this.open;
+  }
+
+  private addItem(item: ResponseOutputItem): number {
+    const outputIndex = this.response.output.length;
+    this.response.output.push(item);
+    this.send({ type: 'response.output_item.added', output_index: outputIndex, item: clone(item) });
+    return outputIndex;
+  }
+
+  /** Ends the open content part with its `*.done` and `content_part.done` events. */
+  private closePart(emit = true): void {
+    const open = this.open;
+    if (!open) return;
+    this.open = null;
+    if (!emit) return;
+    const base = { item_id: open.item.id, output_index: open.outputIndex, content_index: open.contentIndex };
+    if (open.kind === 'text') {
+      this.send({ type: 'response.output_text.done', ...base, text: open.part.text, logprobs: open.part.logprobs ?? [] });
+      this.send({ type: 'response.content_part.done', ...base, part: clone(open.part) });
+    } else if (open.kind === 'refusal') {
+      this.send({ type: 'response.refusal.done', ...base, refusal: open.part.refusal });
+      this.send({ type: 'response.content_part.done', ...base, part: clone(open.part) });
+    } else {
+      open.item.content = [{ type: 'reasoning_text', text: open.text }];
+      this.send({ type: 'response.reasoning_text.done', ...base, text: open.text });
+      this.send({ type: 'response.content_part.done', ...base, part: { type: 'reasoning_text', text: open.text } });
+      open.item.status = undefined;
+      this.send({ type: 'response.output_item.done', output_index: open.outputIndex, item: clone(open.item) });
+    }
+  }
+
+  /** Closes the open part and the open message item, with status `status`. */
+  private closeAll(status: 'completed' | 'incomplete', emit = true): void {
+    if (this.open?.kind === 'reasoning' && !emit) this.open.item.content = [{ type: 'reasoning_text', text: this.open.text }];
+    this.closePart(emit);
+    const msg = this.message;
+    if (!msg) return;
+    this.message = null;
+    msg.item.status = status;
+    if (emit) this.send({ type: 'response.output_item.done', output_index: msg.outputIndex, item: clone(msg.item) });
+  }
+
+  private snapshot(): ResponseObject {
+    return clone(this.response);
+  }
+
+  private send(event: Unnumbered<StreamEvent> | Record<string, unknown>): void {
+    this.emit({ ...event, sequence_number: this.seq++ } as StreamEvent);
+  }
+
+  private nowSeconds(): number {
+    return Math.floor((this.opts.now ?? Date.now)() / 1000);
+  }
+}
+
+function toWireLogprob(l: TokenLogprob) {
+  return {
+    token: l.token,
+    logprob: l.logprob,
+    bytes: l.bytes,
+    top_logprobs: l.top_logprobs.map((t) => ({ token: t.token, logprob: t.logprob, bytes: t.bytes })),
+  };
+}
+
+/** Events and snapshots must not alias the live object, which keeps changing after they are sent. */
+function clone<T>(v: T): T {
+  return structuredClone(v);
+}

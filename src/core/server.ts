@@ -1,0 +1,97 @@
+import type { Engine } from '../engine/types';
+import type { ResponseStore } from '../store/types';
+import { ApiError, notFound, toErrorResponse } from './api-error';
+import { createResponse } from './create-response';
+import { jsonResponse } from './http';
+import { deleteResponse, retrieveResponse } from './response-routes';
+
+export interface ResponsesServerOptions {
+  engine: Engine;
+  store: ResponseStore;
+  /** Clock in epoch ms; tests inject a fixed one. */
+  now?: () => number;
+  /** Request bodies above this are refused with 413. Default 16 MiB. */
+  maxBodyBytes?: number;
+  /** See DESIGN.md §4: past this, a non-streaming answer sends its headers early. Default 60 s. */
+  jsonHoldMs?: number;
+  /** How often streamed events are written to the store, in ms. Default 100. */
+  eventFlushMs?: number;
+}
+
+/** The portable Responses server: a Fetch handler and nothing else. */
+export interface ResponsesServer {
+  fetch(request: Request): Promise<Response>;
+}
+
+type Handler = (request: Request, url: URL, params: string[]) => Promise<Response>;
+type Route = { pattern: RegExp; methods: Record<string, Handler> };
+
+/**
+ * Creates the Responses server: a pure `(Request) => Promise<Response>` over an injected engine and
+ * store. It runs unchanged in the engine worker, in Node tests and in the bench.
+ *
+ * @example
+ * const server = createResponsesServer({ engine: new ScriptedEngine(), store: new MemoryStore() });
+ * const res = await server.fetch(new Request('http://localhost/v1/models'));
+ */
+export function createResponsesServer(opts: ResponsesServerOptions): ResponsesServer {
+  const { engine, store } = opts;
+  const deps = {
+    engine,
+    store,
+    now: opts.now ?? Date.now,
+    maxBodyBytes: opts.maxBodyBytes ?? 16 * 1024 * 1024,
+    jsonHoldMs: opts.jsonHoldMs ?? 60_000,
+    eventFlushMs: opts.eventFlushMs ?? 100,
+  };
+  const routes: Route[] = [
+    { pattern: /^\/v1\/models$/, methods: { GET: async () => listModels(engine) } },
+    {
+      pattern: /^\/v1\/models\/([^/]+)$/,
+      methods: { GET: async (_r, _u, [id]) => getModel(engine, id as string) },
+    },
+    { pattern: /^\/v1\/responses$/, methods: { POST: (request) => createResponse(request, deps) } },
+    {
+      pattern: /^\/v1\/responses\/([^/]+)$/,
+      methods: {
+        GET: (_r, url, [id]) => retrieveResponse(store, id as string, url),
+        DELETE: (_r, _u, [id]) => deleteResponse(store, id as string),
+      },
+    },
+  ];
+
+  return {
+    async fetch(request: Request): Promise<Response> {
+      try {
+        const url = new URL(request.url);
+        const path = url.pathname.replace(/\/+$/, '');
+        for (const route of routes) {
+          const m = route.pattern.exec(path);
+          if (!m) continue;
+          const handler = route.methods[request.method.toUpperCase()];
+          if (!handler) {
+            throw new ApiError(405, 'invalid_request_error', 'method_not_allowed', null, `Invalid method for URL (${request.method} ${url.pathname}).`);
+          }
+          return await handler(request, url, m.slice(1).map(decodeURIComponent));
+        }
+        throw notFound(`Invalid URL (${request.method} ${url.pathname})`);
+      } catch (err) {
+        return toErrorResponse(err);
+      }
+    },
+  };
+}
+
+function listModels(engine: Engine): Response {
+  return jsonResponse({ object: 'list', data: engine.models().map(toWireModel) });
+}
+
+function getModel(engine: Engine, id: string): Response {
+  const model = engine.models().find((m) => m.id === id);
+  if (!model) throw notFound(`The model '${id}' does not exist`, 'model');
+  return jsonResponse(toWireModel(model));
+}
+
+function toWireModel(m: { id: string; created: number; owned_by: string }) {
+  return { id: m.id, object: 'model', created: m.created, owned_by: m.owned_by };
+}

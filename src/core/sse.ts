@@ -1,0 +1,17 @@
+/**
+ * The one SSE encoder. Frames carry an `event:` line equal to the payload's `type`, as OpenAI's do.
+ * Event names come from our own code, but a newline in one would split the frame, so it is rejected.
+ *
+ * @example
+ * encodeSseEvent({ type: 'response.created', sequence_number: 0, response }) // → 'event: response.created\ndata: {…}\n\n'
+ */
+export function encodeSseEvent(event: { type: string }): string {
+  if (/[\r\n]/.test(event.type)) throw new Error(`Invalid SSE event name: ${JSON.stringify(event.type)}`);
+  // JSON.stringify never emits raw newlines, so one `data:` line always suffices.
+  return `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+export const SSE_HEADERS: Record<string, string> = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+};

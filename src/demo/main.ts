@@ -1,0 +1,105 @@
+/**
+ * The demo page. Loading it installs the runtime (service worker + engine worker); after that, the page
+ * is just an ordinary app using the official `openai` SDK against `location.origin + '/v1'`.
+ */
+import OpenAI from 'openai';
+import { startIntab } from '../client';
+import { ChatSession } from './chat-session';
+import { createChatView } from './chat-view';
+import { byId, el, errorMessage } from './dom';
+import { showGpuStatus } from './gpu-status';
+import { createHints } from './hints';
+import { createModelPicker, listModelIds } from './model-picker';
+import './style.css';
+
+declare global {
+  interface Window {
+    /** The SDK class, for end-to-end tests and for visitors trying the API from the console. */
+    OpenAI: typeof OpenAI;
+  }
+}
+
+// First thing: a visitor's first load must install the runtime even if the UI below throws.
+const intab = startIntab();
+window.OpenAI = OpenAI;
+
+// The key is never checked in-tab; the SDK just refuses to run without one.
+const client = new OpenAI({
+  baseURL: `${location.origin}/v1`,
+  apiKey: 'intab-local',
+  dangerouslyAllowBrowser: true,
+});
+
+const runtimeStatus = el('p', {
+  className: 'status',
+  text: 'Runtime: starting…',
+  attrs: { role: 'status', 'data-testid': 'runtime-status' },
+});
+const gpuStatus = el('p', { className: 'status', attrs: { 'data-testid': 'gpu-status' } });
+
+const picker = createModelPicker(intab);
+// The handlers only run after a click, by which time `session` exists.
+const chat = createChatView({
+  send: (text, instructions) => void session.send(text, instructions),
+  stop: () => session.stop(),
+  newChat: () => session.reset(),
+});
+const session = new ChatSession(client, chat, () => picker.model);
+
+byId('app').replaceChildren(
+  el('header', { className: 'masthead' }, [
+    el('h1', { text: 'intab' }),
+    el('p', {
+      className: 'tagline',
+      text: "OpenAI's Responses API, answered inside this tab by a local model. Nothing leaves your browser.",
+    }),
+    el('div', { className: 'statuses' }, [runtimeStatus, gpuStatus]),
+  ]),
+  el('div', { className: 'layout' }, [
+    el('div', { className: 'main-column' }, [
+      el('section', { className: 'panel' }, [picker.root]),
+      chat.root,
+    ]),
+    el('aside', { className: 'side-column' }, [
+      createHints((text) => chat.setDraft(text)),
+      el('section', { className: 'panel console-hint', attrs: { 'aria-labelledby': 'console-title' } }, [
+        el('h2', { text: 'From the console', attrs: { id: 'console-title' } }),
+        el('pre', {}, [
+          el('code', {
+            text: [
+              'const client = new OpenAI({',
+              "  baseURL: location.origin + '/v1',",
+              "  apiKey: 'x',",
+              '  dangerouslyAllowBrowser: true,',
+              '});',
+              'await client.responses.create({',
+              "  model: 'scripted',",
+              "  input: 'hi',",
+              '});',
+            ].join('\n'),
+          }),
+        ]),
+      ]),
+    ]),
+  ]),
+);
+
+void showGpuStatus(intab, gpuStatus);
+
+intab.ready.then(
+  async () => {
+    runtimeStatus.textContent = 'Runtime: ready';
+    runtimeStatus.classList.add('is-ok');
+    chat.setReady(true);
+    try {
+      picker.setModels(await listModelIds(client));
+    } catch (err) {
+      // The chat still works with `scripted`; only the list of downloadable models is missing.
+      runtimeStatus.textContent = `Runtime: ready (could not list models: ${errorMessage(err)})`;
+    }
+  },
+  (err: unknown) => {
+    runtimeStatus.textContent = `Runtime: failed to start — ${errorMessage(err)}`;
+    runtimeStatus.classList.add('is-error');
+  },
+);

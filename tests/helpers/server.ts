@@ -1,0 +1,50 @@
+/**
+ * Test rig: the real Responses core over the scripted engine and a store, reached through the
+ * official `openai` SDK (custom fetch) or raw Fetch requests.
+ *
+ * @example
+ * const { client, server } = makeRig();
+ * const r = await client.responses.create({ model: 'scripted', input: 'hi' });
+ */
+import OpenAI from 'openai';
+import { createResponsesServer, type ResponsesServerOptions } from '../../src/core';
+import { ScriptedEngine } from '../../src/engine/scripted-engine';
+import type { Engine } from '../../src/engine/types';
+import { MemoryStore } from '../../src/store/memory-store';
+import type { ResponseStore } from '../../src/store/types';
+
+export const BASE = 'http://intab.test/v1';
+
+export function makeRig(opts: Partial<ResponsesServerOptions> & { engine?: Engine; store?: ResponseStore } = {}) {
+  const store = opts.store ?? new MemoryStore();
+  const server = createResponsesServer({ ...opts, engine: opts.engine ?? new ScriptedEngine(), store });
+  const fetch = (input: string | URL | Request, init?: RequestInit) => server.fetch(new Request(input, init));
+  const client = new OpenAI({ apiKey: 'intab-test', baseURL: BASE, fetch, maxRetries: 0 });
+  /** A raw request against the server: `call('POST', '/responses', body)`. */
+  const call = (method: string, path: string, body?: unknown) =>
+    server.fetch(
+      new Request(`${BASE}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+    );
+  return { server, store, client, call };
+}
+
+/** Parses an SSE body into `{event, data}` frames, keeping the `event:` line to compare with `type`. */
+export async function readSse(res: Response): Promise<{ event: string; data: Record<string, unknown> }[]> {
+  const text = await res.text();
+  return text
+    .split('\n\n')
+    .filter((f) => f.trim())
+    .map((frame) => {
+      const lines = frame.split('\n');
+      const event = lines.find((l) => l.startsWith('event: '))?.slice(7) ?? '';
+      const data = lines
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => l.slice(6))
+        .join('\n');
+      return { event, data: JSON.parse(data) };
+    });
+}
