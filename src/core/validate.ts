@@ -97,6 +97,15 @@ function issueToError(issue: z.core.$ZodIssue, root: unknown, prefix: Path): Api
           'invalid_value',
         );
       }
+      // A plain union (`string | parts[]`): report the branch that got furthest into the value.
+      const branches = (issue as { errors?: z.core.$ZodIssue[][] }).errors ?? [];
+      const deepest = branches
+        .map((b) => b[0])
+        .filter((b): b is z.core.$ZodIssue => Boolean(b))
+        .sort((a, b) => b.path.length - a.path.length)[0];
+      if (deepest && deepest.path.length > 0) {
+        return issueToError({ ...deepest, path: [...issue.path, ...deepest.path] }, root, prefix);
+      }
       return invalidRequest(param, `Invalid value for '${param}'.`, 'invalid_value');
     }
     case 'too_big':

@@ -35,6 +35,34 @@ export interface ResponseStore {
   appendEvents(responseId: string, events: ResponseStreamEvent[]): Promise<void>;
   /** Events with `sequence_number > startingAfter` (all when undefined), in order. */
   readEvents(responseId: string, startingAfter?: number): Promise<ResponseStreamEvent[]>;
+  /**
+   * Deletes expired entries, then trims to the configured maximum (oldest `created_at` first).
+   * Optional: stores without limits omit it. Callers run it opportunistically, off the request path.
+   */
+  sweep?(): Promise<SweepResult>;
   /** Releases the underlying connection. */
   close(): void;
+}
+
+/** What one {@link ResponseStore.sweep} removed. */
+export interface SweepResult {
+  /** Responses removed because their `expiresAt` had passed. */
+  expired: number;
+  /** Responses removed to get back under the maximum entry count. */
+  trimmed: number;
+}
+
+/**
+ * Retention limits shared by every store implementation.
+ *
+ * @example
+ * const limits: StoreLimits = { ttlMs: 30 * 24 * 3600_000, maxResponses: 1000 };
+ */
+export interface StoreLimits {
+  /** Lifetime of a record written without an explicit `expiresAt`; null/undefined = never expires. */
+  ttlMs?: number | null;
+  /** Most responses kept after a sweep; null/undefined = unbounded. */
+  maxResponses?: number | null;
+  /** Clock in epoch ms, injectable so expiry is testable without fake timers. Defaults to Date.now. */
+  now?: () => number;
 }

@@ -1,0 +1,11 @@
+/**
+ * Public surface of the store: the contract, the in-memory store and the IndexedDB store.
+ *
+ * @example
+ * import { openIdbStore, MemoryStore, type ResponseStore } from '../store';
+ * const store: ResponseStore = typeof indexedDB === 'undefined' ? new MemoryStore() : await openIdbStore();
+ */
+export { DB_NAME, DB_VERSION, type IntabDB } from './idb-schema';
+export { IdbStore, type IdbStoreOptions, openIdbStore } from './idb-store';
+export { MemoryStore } from './memory-store';
+export type { ResponseStore, StoredResponse, StoreLimits, SweepResult } from './types';

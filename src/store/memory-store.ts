@@ -1,0 +1,97 @@
+import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
+import { isExpired, type ResolvedLimits, resolveLimits, withExpiry } from './expiry';
+import type { ResponseStore, StoredResponse, StoreLimits, SweepResult } from './types';
+
+/**
+ * {@link ResponseStore} in memory, for tests and `store: false` sessions. Values are structured-cloned
+ * on the way in and out, like IndexedDB does, so callers can never mutate stored state by reference and
+ * code tested against this store meets the same copy semantics in production.
+ *
+ * @example
+ * const store = new MemoryStore({ ttlMs: 60_000 });
+ * await store.putResponse({ response, inputItems: [] });
+ */
+export class MemoryStore implements ResponseStore {
+  private readonly responses = new Map<string, StoredResponse>();
+  /** Per response: events by sequence number (re-appending a number replaces it, as an IDB put does). */
+  private readonly events = new Map<string, Map<number, ResponseStreamEvent>>();
+  private readonly limits: ResolvedLimits;
+
+  constructor(limits: StoreLimits = {}) {
+    this.limits = resolveLimits(limits);
+  }
+
+  async putResponse(record: StoredResponse, _opts?: { durable?: boolean }): Promise<void> {
+    // Clone before storing so a DataCloneError rejects here, as it would in IndexedDB.
+    const value = structuredClone(withExpiry(record, this.limits));
+    this.responses.set(value.response.id, value);
+  }
+
+  async getResponse(id: string): Promise<StoredResponse | undefined> {
+    const record = this.responses.get(id);
+    if (!record || isExpired(record, this.limits.now())) return undefined;
+    return structuredClone(record);
+  }
+
+  async deleteResponse(id: string): Promise<boolean> {
+    const record = this.responses.get(id);
+    this.responses.delete(id);
+    this.events.delete(id);
+    return record !== undefined && !isExpired(record, this.limits.now());
+  }
+
+  async appendEvents(responseId: string, events: ResponseStreamEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    // Clone the whole batch first: if one event cannot be cloned, none is stored (one "transaction").
+    const copies = structuredClone(events);
+    const log = this.events.get(responseId) ?? new Map<number, ResponseStreamEvent>();
+    this.events.set(responseId, log);
+    for (const event of copies) log.set(event.sequence_number, event);
+  }
+
+  async readEvents(responseId: string, startingAfter?: number): Promise<ResponseStreamEvent[]> {
+    const log = this.events.get(responseId);
+    if (!log) return [];
+    const after = startingAfter ?? -Infinity;
+    const selected = [...log.values()].filter((e) => e.sequence_number > after);
+    selected.sort((a, b) => a.sequence_number - b.sequence_number);
+    return structuredClone(selected);
+  }
+
+  /**
+   * Same policy as IdbStore.sweep: expired first, then oldest `created_at` (ties by id) over the maximum.
+   *
+   * @example
+   * const { expired, trimmed } = await store.sweep();
+   */
+  async sweep(): Promise<SweepResult> {
+    const now = this.limits.now();
+    let expired = 0;
+    for (const [id, record] of this.responses) {
+      if (!isExpired(record, now)) continue;
+      this.deleteNow(id);
+      expired++;
+    }
+    const max = this.limits.maxResponses;
+    const excess = max === null ? 0 : this.responses.size - max;
+    if (excess <= 0) return { expired, trimmed: 0 };
+    const oldest = [...this.responses.values()]
+      .sort((a, b) => a.response.created_at - b.response.created_at || compare(a.response.id, b.response.id))
+      .slice(0, excess);
+    for (const record of oldest) this.deleteNow(record.response.id);
+    return { expired, trimmed: oldest.length };
+  }
+
+  /** Nothing to release; kept for the interface. */
+  close(): void {}
+
+  private deleteNow(id: string): void {
+    this.responses.delete(id);
+    this.events.delete(id);
+  }
+}
+
+/** Code-unit order, which is how IndexedDB orders string keys. */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
