@@ -38,7 +38,9 @@ export async function createResponse(request: Request, deps: CreateDeps): Promis
   });
   const persist = prepared.body.store !== false;
   if (persist) await deps.store.putResponse(record(response, prepared));
-  return prepared.body.stream ? streamRun(response, prepared, deps, persist) : jsonRun(response, prepared, deps, persist);
+  return prepared.body.stream
+    ? streamRun(response, prepared, deps, persist)
+    : jsonRun(response, prepared, deps, persist);
 }
 
 function record(response: ResponseObject, prepared: PreparedCreate): StoredResponse {
@@ -46,14 +48,20 @@ function record(response: ResponseObject, prepared: PreparedCreate): StoredRespo
 }
 
 /** Drives the engine into the run; resolves with the error that failed it, if any. */
-async function drive(run: ResponseRun, engine: Engine, req: GenerateRequest, signal: AbortSignal): Promise<ApiError | null> {
+async function drive(
+  run: ResponseRun,
+  engine: Engine,
+  req: GenerateRequest,
+  signal: AbortSignal,
+): Promise<ApiError | null> {
   try {
     for await (const chunk of engine.generate(req, signal)) {
       if (signal.aborted) break;
       run.push(chunk);
     }
     if (signal.aborted) run.cancel();
-    else if (!run.settled) run.fail(toApiError(new Error('The model stopped without finishing its response.')));
+    else if (!run.settled)
+      run.fail(toApiError(new Error('The model stopped without finishing its response.')));
     return null;
   } catch (err) {
     if (signal.aborted) {
@@ -66,7 +74,12 @@ async function drive(run: ResponseRun, engine: Engine, req: GenerateRequest, sig
   }
 }
 
-function streamRun(response: ResponseObject, prepared: PreparedCreate, deps: CreateDeps, persist: boolean): Response {
+function streamRun(
+  response: ResponseObject,
+  prepared: PreparedCreate,
+  deps: CreateDeps,
+  persist: boolean,
+): Response {
   const abort = new AbortController();
   const encoder = new TextEncoder();
   const log = persist ? new EventLog(deps.store, response.id, deps.eventFlushMs) : null;
@@ -86,7 +99,10 @@ function streamRun(response: ResponseObject, prepared: PreparedCreate, deps: Cre
       abort.abort(new DOMException('The client cancelled the stream.', 'AbortError'));
     },
   });
-  const run = new ResponseRun(response, emit, { logprobs: prepared.generate.topLogprobs !== null, now: deps.now });
+  const run = new ResponseRun(response, emit, {
+    logprobs: prepared.generate.topLogprobs !== null,
+    now: deps.now,
+  });
   void (async () => {
     run.start();
     await drive(run, deps.engine, prepared.generate, abort.signal);
@@ -105,13 +121,22 @@ function streamRun(response: ResponseObject, prepared: PreparedCreate, deps: Cre
   return new Response(body, { status: 200, headers: SSE_HEADERS });
 }
 
-async function jsonRun(response: ResponseObject, prepared: PreparedCreate, deps: CreateDeps, persist: boolean): Promise<Response> {
-  const run = new ResponseRun(response, () => {}, { logprobs: prepared.generate.topLogprobs !== null, now: deps.now });
+async function jsonRun(
+  response: ResponseObject,
+  prepared: PreparedCreate,
+  deps: CreateDeps,
+  persist: boolean,
+): Promise<Response> {
+  const run = new ResponseRun(response, () => {}, {
+    logprobs: prepared.generate.topLogprobs !== null,
+    now: deps.now,
+  });
   const finished = (async () => {
     const error = await drive(run, deps.engine, prepared.generate, new AbortController().signal);
     if (persist) {
       // A request refused by the engine before any output (context too long, say) leaves nothing behind.
-      if (error && error.status < 500 && response.output.length === 0) await deps.store.deleteResponse(response.id);
+      if (error && error.status < 500 && response.output.length === 0)
+        await deps.store.deleteResponse(response.id);
       else await deps.store.putResponse(record(response, prepared), { durable: true });
     }
     return error ? jsonResponse(error.toJSON(), error.status) : jsonResponse(response);

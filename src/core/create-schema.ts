@@ -34,7 +34,13 @@ const outputText = z.strictObject({
 });
 const refusal = z.strictObject({ type: z.literal('refusal'), refusal: z.string() });
 
-export const contentPartSchema = z.discriminatedUnion('type', [inputText, inputImage, inputFile, outputText, refusal]);
+export const contentPartSchema = z.discriminatedUnion('type', [
+  inputText,
+  inputImage,
+  inputFile,
+  outputText,
+  refusal,
+]);
 
 const messageItem = z.strictObject({
   type: z.literal('message'),

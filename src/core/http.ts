@@ -28,7 +28,8 @@ export async function readJsonObject(request: Request, maxBytes: number): Promis
   } catch {
     throw invalidRequest(null, INVALID_JSON);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw invalidRequest(null, INVALID_JSON);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw invalidRequest(null, INVALID_JSON);
   return parsed as Record<string, unknown>;
 }
 

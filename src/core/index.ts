@@ -1,4 +1,4 @@
 export * from './api-error';
-export { encodeSseEvent } from './sse';
-export { createResponsesServer, type ResponsesServer, type ResponsesServerOptions } from './server';
 export type { ResponseObject } from './response-object';
+export { createResponsesServer, type ResponsesServer, type ResponsesServerOptions } from './server';
+export { encodeSseEvent } from './sse';

@@ -25,7 +25,10 @@ export type ItemResolver = (id: string) => Promise<ResponseItem | undefined>;
  * @example
  * await normalizeInput('hi', resolve) // → [{ type: 'message', id: 'msg_…', role: 'user', content: [{ type: 'input_text', text: 'hi' }], status: 'completed' }]
  */
-export async function normalizeInput(input: string | unknown[] | undefined, resolve: ItemResolver): Promise<ResponseItem[]> {
+export async function normalizeInput(
+  input: string | unknown[] | undefined,
+  resolve: ItemResolver,
+): Promise<ResponseItem[]> {
   if (input === undefined) return [];
   if (typeof input === 'string') return [userText(input)];
   const out: ResponseItem[] = [];
@@ -37,7 +40,13 @@ export async function normalizeInput(input: string | unknown[] | undefined, reso
 }
 
 function userText(text: string): ResponseItem {
-  return { type: 'message', id: newId('msg'), role: 'user', status: 'completed', content: [{ type: 'input_text', text }] };
+  return {
+    type: 'message',
+    id: newId('msg'),
+    role: 'user',
+    status: 'completed',
+    content: [{ type: 'input_text', text }],
+  };
 }
 
 async function toStoredItem(item: InputItemParam, i: number, resolve: ItemResolver): Promise<ResponseItem> {
@@ -92,7 +101,8 @@ function inputPart(p: ContentPartParam, i: number, j: number): InputPart {
 }
 
 function outputPart(p: ContentPartParam, i: number, j: number): OutputPart {
-  if (p.type === 'output_text') return { type: 'output_text', text: p.text, annotations: [], logprobs: [] } as OutputPart;
+  if (p.type === 'output_text')
+    return { type: 'output_text', text: p.text, annotations: [], logprobs: [] } as OutputPart;
   if (p.type === 'refusal') return p;
   throw invalidRequest(
     `input[${i}].content[${j}].type`,

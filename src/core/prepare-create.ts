@@ -1,5 +1,13 @@
 import type { FunctionTool, ResponseItem } from 'openai/resources/responses/responses';
-import type { ChatMessage, Engine, FunctionToolSpec, GenerateRequest, ModelInfo, OutputFormatSpec, ToolChoiceSpec } from '../engine/types';
+import type {
+  ChatMessage,
+  Engine,
+  FunctionToolSpec,
+  GenerateRequest,
+  ModelInfo,
+  OutputFormatSpec,
+  ToolChoiceSpec,
+} from '../engine/types';
 import type { ResponseStore } from '../store/types';
 import { invalidRequest, notFound } from './api-error';
 import { type CreateResponseBody, createResponseSchema, functionToolSchema } from './create-schema';
@@ -24,21 +32,40 @@ export interface PreparedCreate {
  * @example
  * const prepared = await prepareCreate(json, { engine, store });
  */
-export async function prepareCreate(json: unknown, deps: { engine: Engine; store: ResponseStore }): Promise<PreparedCreate> {
+export async function prepareCreate(
+  json: unknown,
+  deps: { engine: Engine; store: ResponseStore },
+): Promise<PreparedCreate> {
   const body = parseOrThrow(createResponseSchema, json);
   const model = deps.engine.models().find((m) => m.id === body.model);
-  if (!model) throw invalidRequest('model', `The requested model '${body.model}' does not exist.`, 'model_not_found');
+  if (!model)
+    throw invalidRequest('model', `The requested model '${body.model}' does not exist.`, 'model_not_found');
   const tools = parseTools(body);
   const toolChoice = parseToolChoice(body, tools);
 
   if (body.conversation != null && body.previous_response_id != null) {
-    throw invalidRequest('conversation', 'Mutually exclusive parameters: conversation and previous_response_id. Ensure you are only providing one of them.', 'mutually_exclusive_parameters');
+    throw invalidRequest(
+      'conversation',
+      'Mutually exclusive parameters: conversation and previous_response_id. Ensure you are only providing one of them.',
+      'mutually_exclusive_parameters',
+    );
   }
-  if (body.conversation != null) throw invalidRequest('conversation', 'Conversations are not available in this version of intab yet.', 'unsupported_parameter');
-  if (body.background) throw invalidRequest('background', 'Background mode is not available in this version of intab yet.', 'unsupported_parameter');
+  if (body.conversation != null)
+    throw invalidRequest(
+      'conversation',
+      'Conversations are not available in this version of intab yet.',
+      'unsupported_parameter',
+    );
+  if (body.background)
+    throw invalidRequest(
+      'background',
+      'Background mode is not available in this version of intab yet.',
+      'unsupported_parameter',
+    );
 
   const history = await historyOf(body.previous_response_id ?? null, deps.store);
-  const resolve = async (id: string) => undefined as ResponseItem | undefined;
+  // Item references are resolved once stored items are indexed (see README: not done yet).
+  const resolve = async (_id: string) => undefined as ResponseItem | undefined;
   const input = await normalizeInput(body.input, resolve);
   const inputItems = [...history, ...input];
   let messages = toChatMessages(body.instructions ?? null, inputItems, { vision: model.vision });
@@ -76,37 +103,68 @@ async function historyOf(previousId: string | null, store: ResponseStore): Promi
 function parseTools(body: CreateResponseBody): FunctionTool[] {
   return (body.tools ?? []).map((raw, i) => {
     if (raw.type !== 'function') {
-      throw invalidRequest(`tools[${i}].type`, `Tool type '${raw.type}' is not supported by intab: only 'function' tools run locally.`, 'unsupported_value');
+      throw invalidRequest(
+        `tools[${i}].type`,
+        `Tool type '${raw.type}' is not supported by intab: only 'function' tools run locally.`,
+        'unsupported_value',
+      );
     }
     const t = parseOrThrow(functionToolSchema, raw, ['tools', i]);
-    return { type: 'function', name: t.name, description: t.description ?? null, parameters: t.parameters ?? null, strict: t.strict ?? true };
+    return {
+      type: 'function',
+      name: t.name,
+      description: t.description ?? null,
+      parameters: t.parameters ?? null,
+      strict: t.strict ?? true,
+    };
   });
 }
 
-function parseToolChoice(body: CreateResponseBody, tools: FunctionTool[]): { choice: ToolChoiceSpec; allowed: FunctionTool[] } {
+function parseToolChoice(
+  body: CreateResponseBody,
+  tools: FunctionTool[],
+): { choice: ToolChoiceSpec; allowed: FunctionTool[] } {
   const tc = body.tool_choice ?? 'auto';
   if (typeof tc === 'string') {
     if (tc === 'required' && tools.length === 0) {
-      throw invalidRequest('tool_choice', "Tool choice 'required' must be specified with 'tools' parameter.", 'invalid_value');
+      throw invalidRequest(
+        'tool_choice',
+        "Tool choice 'required' must be specified with 'tools' parameter.",
+        'invalid_value',
+      );
     }
     return { choice: tc, allowed: tools };
   }
   if (tc.type === 'function') {
     const name = (tc as { name: string }).name;
     const tool = tools.find((t) => t.name === name);
-    if (!tool) throw invalidRequest('tool_choice', `Tool choice '${name}' not found in 'tools' parameter.`, 'invalid_value');
+    if (!tool)
+      throw invalidRequest(
+        'tool_choice',
+        `Tool choice '${name}' not found in 'tools' parameter.`,
+        'invalid_value',
+      );
     return { choice: { name }, allowed: [tool] };
   }
   if (tc.type === 'allowed_tools') {
     const spec = tc as { mode: 'auto' | 'required'; tools: { type: string; name?: string }[] };
     const allowed = spec.tools.map((ref, i) => {
       const tool = tools.find((t) => ref.type === 'function' && t.name === ref.name);
-      if (!tool) throw invalidRequest(`tool_choice.tools[${i}]`, `Tool '${ref.name ?? ref.type}' not found in 'tools' parameter.`, 'invalid_value');
+      if (!tool)
+        throw invalidRequest(
+          `tool_choice.tools[${i}]`,
+          `Tool '${ref.name ?? ref.type}' not found in 'tools' parameter.`,
+          'invalid_value',
+        );
       return tool;
     });
     return { choice: spec.mode, allowed };
   }
-  throw invalidRequest('tool_choice.type', `Tool choice type '${tc.type}' is not supported by intab: only function tools run locally.`, 'unsupported_value');
+  throw invalidRequest(
+    'tool_choice.type',
+    `Tool choice type '${tc.type}' is not supported by intab: only function tools run locally.`,
+    'unsupported_value',
+  );
 }
 
 function toSpec(t: FunctionTool): FunctionToolSpec {
@@ -124,12 +182,22 @@ function toFormat(body: CreateResponseBody): OutputFormatSpec {
  * Applies `truncation`: with `auto` the oldest non-system messages are dropped until the input fits
  * the model's context window; with `disabled` (the default) an oversized input is a 400.
  */
-async function fitContext(messages: ChatMessage[], tools: FunctionToolSpec[], model: ModelInfo, body: CreateResponseBody, engine: Engine): Promise<ChatMessage[]> {
+async function fitContext(
+  messages: ChatMessage[],
+  tools: FunctionToolSpec[],
+  model: ModelInfo,
+  body: CreateResponseBody,
+  engine: Engine,
+): Promise<ChatMessage[]> {
   const budget = model.contextWindow;
   let count = await engine.countTokens(model.id, messages, tools);
   if (count <= budget) return messages;
   if ((body.truncation ?? 'disabled') === 'disabled') {
-    throw invalidRequest('input', `Your input exceeds the context window of this model (${count} > ${budget} tokens). Please adjust your input and try again.`, 'context_length_exceeded');
+    throw invalidRequest(
+      'input',
+      `Your input exceeds the context window of this model (${count} > ${budget} tokens). Please adjust your input and try again.`,
+      'context_length_exceeded',
+    );
   }
   const kept = [...messages];
   for (;;) {
@@ -141,5 +209,9 @@ async function fitContext(messages: ChatMessage[], tools: FunctionToolSpec[], mo
     count = await engine.countTokens(model.id, kept, tools);
     if (count <= budget) return kept;
   }
-  throw invalidRequest('input', `Your input exceeds the context window of this model (${count} > ${budget} tokens), even after truncation.`, 'context_length_exceeded');
+  throw invalidRequest(
+    'input',
+    `Your input exceeds the context window of this model (${count} > ${budget} tokens), even after truncation.`,
+    'context_length_exceeded',
+  );
 }

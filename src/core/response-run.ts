@@ -17,9 +17,27 @@ type Unnumbered<E> = E extends unknown ? Omit<E, 'sequence_number'> : never;
 export type StreamEvent = ResponseStreamEvent;
 
 type OpenPart =
-  | { kind: 'text'; item: ResponseOutputMessage; outputIndex: number; contentIndex: number; part: ResponseOutputText }
-  | { kind: 'refusal'; item: ResponseOutputMessage; outputIndex: number; contentIndex: number; part: ResponseOutputRefusal }
-  | { kind: 'reasoning'; item: ResponseReasoningItem; outputIndex: number; contentIndex: number; text: string };
+  | {
+      kind: 'text';
+      item: ResponseOutputMessage;
+      outputIndex: number;
+      contentIndex: number;
+      part: ResponseOutputText;
+    }
+  | {
+      kind: 'refusal';
+      item: ResponseOutputMessage;
+      outputIndex: number;
+      contentIndex: number;
+      part: ResponseOutputRefusal;
+    }
+  | {
+      kind: 'reasoning';
+      item: ResponseReasoningItem;
+      outputIndex: number;
+      contentIndex: number;
+      text: string;
+    };
 
 /**
  * Turns engine chunks into the Responses output items and the stream events OpenAI sends, in
@@ -51,15 +69,20 @@ export class ResponseRun {
   push(chunk: EngineChunk): void {
     switch (chunk.type) {
       case 'text':
-        return this.textDelta(chunk.delta, chunk.logprobs);
+        this.textDelta(chunk.delta, chunk.logprobs);
+        return;
       case 'refusal':
-        return this.refusalDelta(chunk.delta);
+        this.refusalDelta(chunk.delta);
+        return;
       case 'reasoning':
-        return this.reasoningDelta(chunk.delta);
+        this.reasoningDelta(chunk.delta);
+        return;
       case 'tool_call':
-        return this.toolCall(chunk.name, chunk.arguments);
+        this.toolCall(chunk.name, chunk.arguments);
+        return;
       case 'done':
-        return this.finish(chunk.finishReason, chunk.usage);
+        this.finish(chunk.finishReason, chunk.usage);
+        return;
     }
   }
 
@@ -116,7 +139,8 @@ export class ResponseRun {
     if (open.kind !== 'text') return;
     open.part.text += delta;
     const lp = this.opts.logprobs && logprobs ? logprobs.map(toWireLogprob) : [];
-    if (this.opts.logprobs && open.part.logprobs) open.part.logprobs.push(...(lp as NonNullable<ResponseOutputText['logprobs']>));
+    if (this.opts.logprobs && open.part.logprobs)
+      open.part.logprobs.push(...(lp as NonNullable<ResponseOutputText['logprobs']>));
     this.send({
       type: 'response.output_text.delta',
       item_id: open.item.id,
@@ -145,12 +169,24 @@ export class ResponseRun {
       this.closeAll('completed');
       const item: ResponseReasoningItem = { id: newId('rs'), type: 'reasoning', summary: [], content: [] };
       const outputIndex = this.addItem(item);
-      this.send({ type: 'response.content_part.added', item_id: item.id, output_index: outputIndex, content_index: 0, part: { type: 'reasoning_text', text: '' } });
+      this.send({
+        type: 'response.content_part.added',
+        item_id: item.id,
+        output_index: outputIndex,
+        content_index: 0,
+        part: { type: 'reasoning_text', text: '' },
+      });
       this.open = { kind: 'reasoning', item, outputIndex, contentIndex: 0, text: '' };
     }
     const open = this.open as Extract<OpenPart, { kind: 'reasoning' }>;
     open.text += delta;
-    this.send({ type: 'response.reasoning_text.delta', item_id: open.item.id, output_index: open.outputIndex, content_index: 0, delta });
+    this.send({
+      type: 'response.reasoning_text.delta',
+      item_id: open.item.id,
+      output_index: open.outputIndex,
+      content_index: 0,
+      delta,
+    });
   }
 
   private toolCall(name: string, args: string): void {
@@ -165,8 +201,19 @@ export class ResponseRun {
     };
     const outputIndex = this.addItem(item);
     item.arguments = args;
-    this.send({ type: 'response.function_call_arguments.delta', item_id: item.id as string, output_index: outputIndex, delta: args });
-    this.send({ type: 'response.function_call_arguments.done', item_id: item.id as string, output_index: outputIndex, arguments: args, name });
+    this.send({
+      type: 'response.function_call_arguments.delta',
+      item_id: item.id as string,
+      output_index: outputIndex,
+      delta: args,
+    });
+    this.send({
+      type: 'response.function_call_arguments.done',
+      item_id: item.id as string,
+      output_index: outputIndex,
+      arguments: args,
+      name,
+    });
     item.status = 'completed';
     this.send({ type: 'response.output_item.done', output_index: outputIndex, item: clone(item) });
   }
@@ -175,7 +222,13 @@ export class ResponseRun {
   private openMessagePart(kind: 'text' | 'refusal'): OpenPart {
     if (this.open) this.closePart();
     if (!this.message) {
-      const item: ResponseOutputMessage = { id: newId('msg'), type: 'message', status: 'in_progress', role: 'assistant', content: [] };
+      const item: ResponseOutputMessage = {
+        id: newId('msg'),
+        type: 'message',
+        status: 'in_progress',
+        role: 'assistant',
+        content: [],
+      };
       this.message = { item, outputIndex: this.addItem(item) };
     }
     const { item, outputIndex } = this.message;
@@ -183,12 +236,24 @@ export class ResponseRun {
     if (kind === 'text') {
       const part: ResponseOutputText = { type: 'output_text', text: '', annotations: [], logprobs: [] };
       item.content.push(part);
-      this.send({ type: 'response.content_part.added', item_id: item.id, output_index: outputIndex, content_index: contentIndex, part: clone(part) });
+      this.send({
+        type: 'response.content_part.added',
+        item_id: item.id,
+        output_index: outputIndex,
+        content_index: contentIndex,
+        part: clone(part),
+      });
       this.open = { kind, item, outputIndex, contentIndex, part };
     } else {
       const part: ResponseOutputRefusal = { type: 'refusal', refusal: '' };
       item.content.push(part);
-      this.send({ type: 'response.content_part.added', item_id: item.id, output_index: outputIndex, content_index: contentIndex, part: clone(part) });
+      this.send({
+        type: 'response.content_part.added',
+        item_id: item.id,
+        output_index: outputIndex,
+        content_index: contentIndex,
+        part: clone(part),
+      });
       this.open = { kind, item, outputIndex, contentIndex, part };
     }
     return this.open;
@@ -209,7 +274,12 @@ export class ResponseRun {
     if (!emit) return;
     const base = { item_id: open.item.id, output_index: open.outputIndex, content_index: open.contentIndex };
     if (open.kind === 'text') {
-      this.send({ type: 'response.output_text.done', ...base, text: open.part.text, logprobs: open.part.logprobs ?? [] });
+      this.send({
+        type: 'response.output_text.done',
+        ...base,
+        text: open.part.text,
+        logprobs: open.part.logprobs ?? [],
+      });
       this.send({ type: 'response.content_part.done', ...base, part: clone(open.part) });
     } else if (open.kind === 'refusal') {
       this.send({ type: 'response.refusal.done', ...base, refusal: open.part.refusal });
@@ -217,21 +287,31 @@ export class ResponseRun {
     } else {
       open.item.content = [{ type: 'reasoning_text', text: open.text }];
       this.send({ type: 'response.reasoning_text.done', ...base, text: open.text });
-      this.send({ type: 'response.content_part.done', ...base, part: { type: 'reasoning_text', text: open.text } });
+      this.send({
+        type: 'response.content_part.done',
+        ...base,
+        part: { type: 'reasoning_text', text: open.text },
+      });
       open.item.status = undefined;
-      this.send({ type: 'response.output_item.done', output_index: open.outputIndex, item: clone(open.item) });
+      this.send({
+        type: 'response.output_item.done',
+        output_index: open.outputIndex,
+        item: clone(open.item),
+      });
     }
   }
 
   /** Closes the open part and the open message item, with status `status`. */
   private closeAll(status: 'completed' | 'incomplete', emit = true): void {
-    if (this.open?.kind === 'reasoning' && !emit) this.open.item.content = [{ type: 'reasoning_text', text: this.open.text }];
+    if (this.open?.kind === 'reasoning' && !emit)
+      this.open.item.content = [{ type: 'reasoning_text', text: this.open.text }];
     this.closePart(emit);
     const msg = this.message;
     if (!msg) return;
     this.message = null;
     msg.item.status = status;
-    if (emit) this.send({ type: 'response.output_item.done', output_index: msg.outputIndex, item: clone(msg.item) });
+    if (emit)
+      this.send({ type: 'response.output_item.done', output_index: msg.outputIndex, item: clone(msg.item) });
   }
 
   private snapshot(): ResponseObject {

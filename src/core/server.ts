@@ -70,7 +70,13 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
           if (!m) continue;
           const handler = route.methods[request.method.toUpperCase()];
           if (!handler) {
-            throw new ApiError(405, 'invalid_request_error', 'method_not_allowed', null, `Invalid method for URL (${request.method} ${url.pathname}).`);
+            throw new ApiError(
+              405,
+              'invalid_request_error',
+              'method_not_allowed',
+              null,
+              `Invalid method for URL (${request.method} ${url.pathname}).`,
+            );
           }
           return await handler(request, url, m.slice(1).map(decodeURIComponent));
         }

@@ -15,7 +15,11 @@ export interface ChatTranslationOptions {
  * @example
  * toChatMessages('Be brief.', items, { vision: false }) // → [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hi' }]
  */
-export function toChatMessages(instructions: string | null, items: ResponseItem[], opts: ChatTranslationOptions): ChatMessage[] {
+export function toChatMessages(
+  instructions: string | null,
+  items: ResponseItem[],
+  opts: ChatTranslationOptions,
+): ChatMessage[] {
   const out: ChatMessage[] = instructions ? [{ role: 'system', content: instructions }] : [];
   const toolNames = new Map<string, string>();
   items.forEach((item, i) => {
@@ -34,7 +38,11 @@ export function toChatMessages(instructions: string | null, items: ResponseItem[
       }
       case 'function_call': {
         toolNames.set(item.call_id, item.name);
-        const call = { id: item.call_id, type: 'function' as const, function: { name: item.name, arguments: item.arguments } };
+        const call = {
+          id: item.call_id,
+          type: 'function' as const,
+          function: { name: item.name, arguments: item.arguments },
+        };
         const prev = out.at(-1);
         if (prev?.role === 'assistant' && prev.tool_calls && !prev.content) prev.tool_calls.push(call);
         else out.push({ role: 'assistant', content: null, tool_calls: [call] });
@@ -42,7 +50,12 @@ export function toChatMessages(instructions: string | null, items: ResponseItem[
       }
       case 'function_call_output': {
         const content = typeof item.output === 'string' ? item.output : textOf(item.output, i);
-        out.push({ role: 'tool', tool_call_id: item.call_id, name: toolNames.get(item.call_id) ?? 'unknown', content });
+        out.push({
+          role: 'tool',
+          tool_call_id: item.call_id,
+          name: toolNames.get(item.call_id) ?? 'unknown',
+          content,
+        });
         return;
       }
       default:
@@ -54,14 +67,27 @@ export function toChatMessages(instructions: string | null, items: ResponseItem[
 
 type Part = { type: string; text?: string; image_url?: string | null; file_data?: string; filename?: string };
 
-function userContent(parts: readonly Part[], i: number, opts: ChatTranslationOptions): string | ChatContentPart[] {
+function userContent(
+  parts: readonly Part[],
+  i: number,
+  opts: ChatTranslationOptions,
+): string | ChatContentPart[] {
   if (parts.every((p) => p.type === 'input_text')) return parts.map((p) => p.text ?? '').join('\n');
   return parts.map((p, j): ChatContentPart => {
     if (p.type === 'input_image') {
       if (!opts.vision) {
-        throw invalidRequest(`input[${i}].content[${j}]`, 'Image input is not supported by this model.', 'unsupported_value');
+        throw invalidRequest(
+          `input[${i}].content[${j}]`,
+          'Image input is not supported by this model.',
+          'unsupported_value',
+        );
       }
-      if (!p.image_url) throw invalidRequest(`input[${i}].content[${j}].image_url`, 'An image_url is required: file ids are not available offline.', 'missing_required_parameter');
+      if (!p.image_url)
+        throw invalidRequest(
+          `input[${i}].content[${j}].image_url`,
+          'An image_url is required: file ids are not available offline.',
+          'missing_required_parameter',
+        );
       return { type: 'image_url', image_url: { url: p.image_url } };
     }
     return { type: 'text', text: partText(p, i, j) };
@@ -76,14 +102,22 @@ function textOf(parts: readonly Part[], i: number): string {
 function partText(p: Part, i: number, j: number): string {
   if (p.type === 'input_text') return p.text ?? '';
   if (p.type === 'input_file') return fileText(p, `input[${i}].content[${j}]`);
-  throw invalidRequest(`input[${i}].content[${j}].type`, `Content of type '${p.type}' is not supported here.`, 'invalid_value');
+  throw invalidRequest(
+    `input[${i}].content[${j}].type`,
+    `Content of type '${p.type}' is not supported here.`,
+    'invalid_value',
+  );
 }
 
 const TEXT_MIME = /^(text\/|application\/(json|xml|javascript|x-ndjson|csv|yaml|x-yaml|toml|sql))/;
 
 function fileText(p: Part, param: string): string {
   if (!p.file_data) {
-    throw invalidRequest(param, 'Only inline files (`file_data`) can be read offline; `file_id` and `file_url` are not supported.', 'unsupported_value');
+    throw invalidRequest(
+      param,
+      'Only inline files (`file_data`) can be read offline; `file_id` and `file_url` are not supported.',
+      'unsupported_value',
+    );
   }
   const m = /^data:([^;,]*)(;base64)?,(.*)$/s.exec(p.file_data);
   const mime = m ? m[1] || 'text/plain' : 'text/plain';
@@ -97,9 +131,17 @@ function fileText(p: Part, param: string): string {
   const payload = m ? (m[3] ?? '') : p.file_data;
   const base64 = m ? Boolean(m[2]) : true;
   try {
-    const text = base64 ? new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(atob(payload), (c) => c.charCodeAt(0))) : decodeURIComponent(payload);
+    const text = base64
+      ? new TextDecoder('utf-8', { fatal: true }).decode(
+          Uint8Array.from(atob(payload), (c) => c.charCodeAt(0)),
+        )
+      : decodeURIComponent(payload);
     return p.filename ? `[file: ${p.filename}]\n${text}` : text;
   } catch {
-    throw invalidRequest(`${param}.file_data`, 'The file could not be decoded as UTF-8 text.', 'invalid_value');
+    throw invalidRequest(
+      `${param}.file_data`,
+      'The file could not be decoded as UTF-8 text.',
+      'invalid_value',
+    );
   }
 }

@@ -89,7 +89,11 @@ function issueToError(issue: z.core.$ZodIssue, root: unknown, prefix: Path): Api
       if ('discriminator' in issue && issue.discriminator) {
         const options = (issue as { options?: unknown[] }).options ?? [];
         if (value === undefined) {
-          return invalidRequest(param, `Missing required parameter: '${param}'.`, 'missing_required_parameter');
+          return invalidRequest(
+            param,
+            `Missing required parameter: '${param}'.`,
+            'missing_required_parameter',
+          );
         }
         return invalidRequest(
           param,
@@ -112,13 +116,21 @@ function issueToError(issue: z.core.$ZodIssue, root: unknown, prefix: Path): Api
     case 'too_small':
       return rangeError(issue, param, value);
     case 'invalid_format':
-      return invalidRequest(param, `Invalid '${param}': string does not match the expected format.`, 'invalid_value');
+      return invalidRequest(
+        param,
+        `Invalid '${param}': string does not match the expected format.`,
+        'invalid_value',
+      );
     default:
       return invalidRequest(param, customMessage(issue.message, param, value), 'invalid_value');
   }
 }
 
-function rangeError(issue: z.core.$ZodIssueTooBig | z.core.$ZodIssueTooSmall, param: string, value: unknown): ApiError {
+function rangeError(
+  issue: z.core.$ZodIssueTooBig | z.core.$ZodIssueTooSmall,
+  param: string,
+  value: unknown,
+): ApiError {
   const big = issue.code === 'too_big';
   const limit = big ? (issue as z.core.$ZodIssueTooBig).maximum : (issue as z.core.$ZodIssueTooSmall).minimum;
   const op = big ? '<=' : '>=';

@@ -1,5 +1,13 @@
 import { invalidRequest } from '../core/api-error';
-import type { ChatMessage, Engine, EngineChunk, FunctionToolSpec, GenerateRequest, LoadProgress, ModelInfo } from './types';
+import type {
+  ChatMessage,
+  Engine,
+  EngineChunk,
+  FunctionToolSpec,
+  GenerateRequest,
+  LoadProgress,
+  ModelInfo,
+} from './types';
 
 /**
  * Serves several engines as one, routing each call by model id to the first engine that lists it.

@@ -1,13 +1,6 @@
 import { invalidRequest } from '../core/api-error';
 import { schemaInstance } from './schema-instance';
-import type {
-  ChatMessage,
-  Engine,
-  EngineChunk,
-  FunctionToolSpec,
-  GenerateRequest,
-  ModelInfo,
-} from './types';
+import type { ChatMessage, Engine, EngineChunk, FunctionToolSpec, GenerateRequest, ModelInfo } from './types';
 
 /** The scripted model's id, always listed and served without WebGPU. */
 export const SCRIPTED_MODEL_ID = 'scripted';
@@ -56,14 +49,20 @@ export class ScriptedEngine implements Engine {
   }
 
   async load(modelId: string): Promise<void> {
-    if (modelId !== SCRIPTED_MODEL_ID) throw invalidRequest('model', `The model '${modelId}' does not exist.`, 'model_not_found');
+    if (modelId !== SCRIPTED_MODEL_ID)
+      throw invalidRequest('model', `The model '${modelId}' does not exist.`, 'model_not_found');
   }
 
-  async countTokens(_modelId: string, messages: ChatMessage[], tools: FunctionToolSpec[] = []): Promise<number> {
+  async countTokens(
+    _modelId: string,
+    messages: ChatMessage[],
+    tools: FunctionToolSpec[] = [],
+  ): Promise<number> {
     let n = 0;
     for (const m of messages) {
       n += scriptedTokens(messageText(m)).length;
-      if (m.role === 'assistant') for (const c of m.tool_calls ?? []) n += scriptedTokens(c.function.arguments).length + 1;
+      if (m.role === 'assistant')
+        for (const c of m.tool_calls ?? []) n += scriptedTokens(c.function.arguments).length + 1;
     }
     for (const t of tools) n += scriptedTokens(JSON.stringify(t)).length;
     return n;
@@ -133,7 +132,11 @@ function planReply(req: GenerateRequest): ReplyPlan {
   let text = lastUser ? messageText(lastUser) : '';
   let delayMs = 0;
   // `!delay MS <rest>` may wrap any other directive.
-  for (let m = /^\s*!delay\s+(\d+)\s*([\s\S]*)$/.exec(text); m; m = /^\s*!delay\s+(\d+)\s*([\s\S]*)$/.exec(text)) {
+  for (
+    let m = /^\s*!delay\s+(\d+)\s*([\s\S]*)$/.exec(text);
+    m;
+    m = /^\s*!delay\s+(\d+)\s*([\s\S]*)$/.exec(text)
+  ) {
     delayMs = Number(m[1]);
     text = m[2] ?? '';
   }
@@ -156,7 +159,11 @@ function planReply(req: GenerateRequest): ReplyPlan {
         ? req.tools
         : req.tools.slice(0, 1);
     for (const tool of chosen) {
-      parts.push({ type: 'tool_call', name: tool.name, arguments: JSON.stringify(schemaInstance(tool.parameters ?? {}) ?? {}) });
+      parts.push({
+        type: 'tool_call',
+        name: tool.name,
+        arguments: JSON.stringify(schemaInstance(tool.parameters ?? {}) ?? {}),
+      });
     }
     if (chosen.length > 0) return plan;
   }
@@ -166,7 +173,8 @@ function planReply(req: GenerateRequest): ReplyPlan {
 
 function replyFor(text: string, req: GenerateRequest): PlannedPart {
   if (/^\s*!refuse\b/.test(text)) return { type: 'refusal', text: REFUSAL_TEXT };
-  if (req.format.type === 'json_schema') return { type: 'text', text: JSON.stringify(schemaInstance(req.format.schema)) };
+  if (req.format.type === 'json_schema')
+    return { type: 'text', text: JSON.stringify(schemaInstance(req.format.schema)) };
   if (req.format.type === 'json_object') return { type: 'text', text: JSON.stringify({ echo: text }) };
   const words = /^\s*!words\s+(\d+)/.exec(text);
   if (words) {
@@ -174,7 +182,10 @@ function replyFor(text: string, req: GenerateRequest): PlannedPart {
     return { type: 'text', text: Array.from({ length: n }, (_, i) => `w${i + 1}`).join(' ') };
   }
   if (/^\s*!transcript\b/.test(text)) {
-    return { type: 'text', text: JSON.stringify(req.messages.map((m) => ({ role: m.role, content: messageText(m) }))) };
+    return {
+      type: 'text',
+      text: JSON.stringify(req.messages.map((m) => ({ role: m.role, content: messageText(m) }))),
+    };
   }
   return { type: 'text', text: `You said: ${text}` };
 }

@@ -15,7 +15,9 @@ import type { ResponseStore } from '../../src/store/types';
 
 export const BASE = 'http://intab.test/v1';
 
-export function makeRig(opts: Partial<ResponsesServerOptions> & { engine?: Engine; store?: ResponseStore } = {}) {
+export function makeRig(
+  opts: Partial<ResponsesServerOptions> & { engine?: Engine; store?: ResponseStore } = {},
+) {
   const store = opts.store ?? new MemoryStore();
   const server = createResponsesServer({ ...opts, engine: opts.engine ?? new ScriptedEngine(), store });
   const fetch = (input: string | URL | Request, init?: RequestInit) => server.fetch(new Request(input, init));

@@ -62,7 +62,9 @@ function validator(schemaName: string): ValidateFunction {
 function check(schemaName: string, value: unknown): string[] {
   const v = validator(schemaName);
   if (v(value)) return [];
-  return (v.errors ?? []).map((e) => `${schemaName}${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);
+  return (v.errors ?? []).map(
+    (e) => `${schemaName}${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`,
+  );
 }
 
 /** Validates a response object (`object: 'response'`) against `ResponseResource`. */
@@ -99,8 +101,10 @@ export function validateErrorBody(value: unknown): string[] {
   const errs: string[] = [];
   if (typeof e.message !== 'string' || !e.message) errs.push('error.message must be a non-empty string');
   if (typeof e.type !== 'string') errs.push('error.type must be a string');
-  if (!('param' in e) || (e.param !== null && typeof e.param !== 'string')) errs.push('error.param must be string|null');
-  if (!('code' in e) || (e.code !== null && typeof e.code !== 'string')) errs.push('error.code must be string|null');
+  if (!('param' in e) || (e.param !== null && typeof e.param !== 'string'))
+    errs.push('error.param must be string|null');
+  if (!('code' in e) || (e.code !== null && typeof e.code !== 'string'))
+    errs.push('error.code must be string|null');
   return errs;
 }
 

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/store/memory-store';
 import { makeRig, readSse } from '../helpers/server';
 import { validateResponse, validateStreamEvent } from '../helpers/spec';
@@ -22,7 +22,11 @@ describe('POST /v1/responses through the openai SDK (scripted model)', () => {
       instructions: 'Be terse.',
       input: [
         { role: 'developer', content: 'dev note' },
-        { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'earlier', annotations: [] }] },
+        {
+          type: 'message',
+          role: 'assistant',
+          content: [{ type: 'output_text', text: 'earlier', annotations: [] }],
+        },
         { role: 'user', content: [{ type: 'input_text', text: '!transcript' }] },
       ],
     });
@@ -65,12 +69,16 @@ describe('POST /v1/responses through the openai SDK (scripted model)', () => {
       expect(f.data.sequence_number).toBe(i);
       expect(validateStreamEvent(f.data)).toEqual([]);
     });
-    const deltas = frames.filter((f) => f.data.type === 'response.output_text.delta').map((f) => f.data.delta);
+    const deltas = frames
+      .filter((f) => f.data.type === 'response.output_text.delta')
+      .map((f) => f.data.delta);
     expect(deltas).toEqual(['You', ' said:', ' a', ' b', ' c']);
     const done = frames.at(-1)?.data.response as Record<string, unknown>;
     expect(done.status).toBe('completed');
     // Ids are stable across events and the stored object.
-    const added = frames.find((f) => f.data.type === 'response.output_item.added')?.data.item as { id: string };
+    const added = frames.find((f) => f.data.type === 'response.output_item.added')?.data.item as {
+      id: string;
+    };
     expect((done.output as { id: string }[])[0]?.id).toBe(added.id);
   });
 
@@ -103,8 +111,16 @@ describe('POST /v1/responses through the openai SDK (scripted model)', () => {
 
   it('carries history through previous_response_id, without inheriting instructions', async () => {
     const { client } = makeRig();
-    const first = await client.responses.create({ model: 'scripted', instructions: 'old rules', input: 'one' });
-    const second = await client.responses.create({ model: 'scripted', previous_response_id: first.id, input: '!transcript' });
+    const first = await client.responses.create({
+      model: 'scripted',
+      instructions: 'old rules',
+      input: 'one',
+    });
+    const second = await client.responses.create({
+      model: 'scripted',
+      previous_response_id: first.id,
+      input: '!transcript',
+    });
     expect(JSON.parse(second.output_text)).toEqual([
       { role: 'user', content: 'one' },
       { role: 'assistant', content: 'You said: one' },
@@ -143,8 +159,13 @@ describe('POST /v1/responses through the openai SDK (scripted model)', () => {
 
   it('ends a failing stream with response.failed', async () => {
     const { call } = makeRig();
-    const frames = await readSse(await call('POST', '/responses', { model: 'scripted', input: '!fail', stream: true }));
-    const last = frames.at(-1)?.data as { type: string; response: { status: string; error: { code: string } } };
+    const frames = await readSse(
+      await call('POST', '/responses', { model: 'scripted', input: '!fail', stream: true }),
+    );
+    const last = frames.at(-1)?.data as {
+      type: string;
+      response: { status: string; error: { code: string } };
+    };
     expect(last.type).toBe('response.failed');
     expect(last.response.status).toBe('failed');
     expect(last.response.error.code).toBe('server_error');
@@ -153,8 +174,12 @@ describe('POST /v1/responses through the openai SDK (scripted model)', () => {
 
   it('cancels generation and stores cancelled when the stream is cancelled', async () => {
     const { call, client } = makeRig();
-    const res = await call('POST', '/responses', { model: 'scripted', input: '!delay 20 !words 200', stream: true });
-    const reader = res.body!.getReader();
+    const res = await call('POST', '/responses', {
+      model: 'scripted',
+      input: '!delay 20 !words 200',
+      stream: true,
+    });
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     const decoder = new TextDecoder();
     let text = '';
     while (!text.includes('response.output_text.delta')) text += decoder.decode((await reader.read()).value);

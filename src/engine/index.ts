@@ -1,0 +1,11 @@
+export { CompositeEngine } from './composite-engine';
+export { schemaInstance } from './schema-instance';
+export {
+  messageText,
+  SCRIPTED_CONTEXT_WINDOW,
+  SCRIPTED_MODEL_ID,
+  ScriptedEngine,
+  scriptedTokens,
+} from './scripted-engine';
+export type * from './types';
+export { WebLLMEngine } from './webllm-engine';
