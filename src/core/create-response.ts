@@ -1,18 +1,21 @@
 import type { Response as ApiResponse } from 'openai/resources/responses/responses';
 import type { Engine, GenerateRequest } from '../engine/types';
 import type { ResponseStore, StoredResponse } from '../store/types';
-import { type ApiError, toApiError } from './api-error';
+import { type ApiError, invalidRequest, toApiError } from './api-error';
 import { EventLog } from './event-log';
 import { jsonResponse, readJsonObject } from './http';
 import { newId } from './ids';
+import type { LiveRuns } from './live-runs';
 import { type PreparedCreate, prepareCreate } from './prepare-create';
 import { newResponseObject, type ResponseObject } from './response-object';
 import { ResponseRun, type StreamEvent } from './response-run';
-import { encodeSseEvent, SSE_HEADERS } from './sse';
+import { SSE_HEADERS } from './sse';
+import { sseBody } from './sse-body';
 
 export interface CreateDeps {
   engine: Engine;
   store: ResponseStore;
+  live: LiveRuns;
   now: () => number;
   maxBodyBytes: number;
   /** How long a non-streaming request may wait for its status line before headers go out early. */
@@ -22,7 +25,7 @@ export interface CreateDeps {
 
 /**
  * `POST /v1/responses`. Everything that can be refused is refused before the first byte (so bad
- * input gets its 4xx); then the run streams SSE or answers JSON.
+ * input gets its 4xx); then the run streams SSE, answers JSON, or goes on in the background.
  *
  * @example
  * const res = await createResponse(new Request(url, { method: 'POST', body }), deps);
@@ -30,15 +33,21 @@ export interface CreateDeps {
 export async function createResponse(request: Request, deps: CreateDeps): Promise<Response> {
   const json = await readJsonObject(request, deps.maxBodyBytes);
   const prepared = await prepareCreate(json, deps);
+  const { body } = prepared;
+  if (body.background && body.store === false) {
+    throw invalidRequest('background', "Background mode requires 'store' to be true.", 'invalid_value');
+  }
   await deps.engine.load(prepared.model.id);
-  const response = newResponseObject(prepared.body, {
+  const response = newResponseObject(body, {
     id: newId('resp'),
     createdAt: Math.floor(deps.now() / 1000),
     tools: prepared.tools,
   });
-  const persist = prepared.body.store !== false;
+  if (body.background) response.status = 'queued';
+  const persist = body.store !== false;
   if (persist) await deps.store.putResponse(record(response, prepared));
-  return prepared.body.stream
+  if (body.background) return backgroundRun(response, prepared, deps);
+  return body.stream
     ? streamRun(response, prepared, deps, persist)
     : jsonRun(response, prepared, deps, persist);
 }
@@ -47,7 +56,29 @@ function record(response: ResponseObject, prepared: PreparedCreate): StoredRespo
   return { response: response as unknown as ApiResponse, inputItems: prepared.inputItems };
 }
 
-/** Drives the engine into the run; resolves with the error that failed it, if any. */
+/**
+ * Runs a response to its end: drives the engine into `run`, then writes the event log and the final
+ * state. Resolves with the error that failed the run, if any.
+ */
+async function execute(
+  run: ResponseRun,
+  prepared: PreparedCreate,
+  deps: CreateDeps,
+  signal: AbortSignal,
+  log: EventLog | null,
+): Promise<ApiError | null> {
+  run.start();
+  const error = await drive(run, deps.engine, prepared.generate, signal);
+  try {
+    await log?.close();
+    if (log) await deps.store.putResponse(record(run.response, prepared), { durable: true });
+  } catch (err) {
+    // Every event has gone out already; a storage failure can only be reported in-band.
+    run.error(toApiError(err));
+  }
+  return error;
+}
+
 async function drive(
   run: ResponseRun,
   engine: Engine,
@@ -74,6 +105,7 @@ async function drive(
   }
 }
 
+/** A pushed stream of SSE frames for one direct (non-background) streamed run. */
 function streamRun(
   response: ResponseObject,
   prepared: PreparedCreate,
@@ -81,44 +113,46 @@ function streamRun(
   persist: boolean,
 ): Response {
   const abort = new AbortController();
-  const encoder = new TextEncoder();
   const log = persist ? new EventLog(deps.store, response.id, deps.eventFlushMs) : null;
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-  let open = true;
-  const emit = (event: StreamEvent) => {
-    log?.add(event);
-    if (open) controller.enqueue(encoder.encode(encodeSseEvent(event)));
-  };
-  const body = new ReadableStream<Uint8Array>({
-    start(c) {
-      controller = c;
+  const queue = new EventQueue();
+  const run = new ResponseRun(
+    response,
+    (e) => {
+      log?.add(e);
+      queue.push(e);
     },
-    // The client went away (page abort → SW → transferred stream): stop generating now.
-    cancel() {
-      open = false;
-      abort.abort(new DOMException('The client cancelled the stream.', 'AbortError'));
-    },
-  });
-  const run = new ResponseRun(response, emit, {
-    logprobs: prepared.generate.topLogprobs !== null,
-    now: deps.now,
-  });
-  void (async () => {
-    run.start();
-    await drive(run, deps.engine, prepared.generate, abort.signal);
-    try {
-      await log?.close();
-      if (persist) await deps.store.putResponse(record(response, prepared), { durable: true });
-    } catch (err) {
-      // The client already has every event; a storage failure can only be reported in-band.
-      run.error(toApiError(err));
-    }
-    if (open) {
-      open = false;
-      controller.close();
-    }
-  })();
+    { logprobs: prepared.generate.topLogprobs !== null, now: deps.now },
+  );
+  void execute(run, prepared, deps, abort.signal, log).finally(() => queue.end());
+  // The client went away (page abort → SW → transferred stream): stop generating now.
+  const body = sseBody(queue, () =>
+    abort.abort(new DOMException('The client cancelled the stream.', 'AbortError')),
+  );
   return new Response(body, { status: 200, headers: SSE_HEADERS });
+}
+
+/** Starts a background run and answers at once: JSON with the queued response, or a stream of it. */
+function backgroundRun(response: ResponseObject, prepared: PreparedCreate, deps: CreateDeps): Response {
+  const abort = new AbortController();
+  // Pollers read the stored record, so it is rewritten with every batch, not only at the end.
+  const log = new EventLog(deps.store, response.id, deps.eventFlushMs, () =>
+    record(structuredClone(response), prepared),
+  );
+  const live = deps.live.start(response.id, abort);
+  const run = new ResponseRun(
+    response,
+    (e) => {
+      log.add(e);
+      live.push(e);
+    },
+    { logprobs: prepared.generate.topLogprobs !== null, now: deps.now },
+  );
+  const queued = run.snapshot();
+  void execute(run, prepared, deps, abort.signal, log).finally(() => deps.live.finish(response.id));
+  // A background stream's reader may leave and come back with starting_after: leaving only detaches.
+  if (prepared.body.stream)
+    return new Response(sseBody(live.follow(-1)), { status: 200, headers: SSE_HEADERS });
+  return jsonResponse(queued);
 }
 
 async function jsonRun(
@@ -132,7 +166,7 @@ async function jsonRun(
     now: deps.now,
   });
   const finished = (async () => {
-    const error = await drive(run, deps.engine, prepared.generate, new AbortController().signal);
+    const error = await execute(run, prepared, deps, new AbortController().signal, null);
     if (persist) {
       // A request refused by the engine before any output (context too long, say) leaves nothing behind.
       if (error && error.status < 500 && response.output.length === 0)
@@ -159,4 +193,37 @@ async function jsonRun(
     },
   });
   return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
+}
+
+/** An unbounded single-reader queue of events, ended once; the run never waits for the reader. */
+class EventQueue implements AsyncIterable<StreamEvent> {
+  private items: StreamEvent[] = [];
+  private ended = false;
+  private wake: (() => void) | null = null;
+
+  push(e: StreamEvent): void {
+    this.items.push(e);
+    this.wake?.();
+  }
+
+  end(): void {
+    this.ended = true;
+    this.wake?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<StreamEvent> {
+    for (;;) {
+      if (this.items.length > 0) {
+        const batch = this.items;
+        this.items = [];
+        yield* batch;
+        continue;
+      }
+      if (this.ended) return;
+      await new Promise<void>((r) => {
+        this.wake = r;
+      });
+      this.wake = null;
+    }
+  }
 }

@@ -1,5 +1,5 @@
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
-import type { ResponseStore } from '../store/types';
+import type { ResponseStore, StoredResponse } from '../store/types';
 
 /**
  * Batches a response's stream events into the store: one write per flush interval, never one per
@@ -20,6 +20,8 @@ export class EventLog {
     private readonly store: ResponseStore,
     private readonly responseId: string,
     private readonly flushMs: number,
+    /** The response as it stands, written with each batch so polling readers see progress. */
+    private readonly snapshot?: () => StoredResponse,
   ) {}
 
   add(event: ResponseStreamEvent): void {
@@ -40,10 +42,14 @@ export class EventLog {
     if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
-    this.chain = this.chain.then(() =>
-      this.store.appendEvents(this.responseId, batch).catch((err) => {
+    const record = this.snapshot?.();
+    this.chain = this.chain.then(async () => {
+      try {
+        await this.store.appendEvents(this.responseId, batch);
+        if (record) await this.store.putResponse(record);
+      } catch (err) {
         this.failure ??= err;
-      }),
-    );
+      }
+    });
   }
 }

@@ -35,6 +35,7 @@ export interface PreparedCreate {
 export async function prepareCreate(
   json: unknown,
   deps: { engine: Engine; store: ResponseStore },
+  opts: { fit: boolean } = { fit: true },
 ): Promise<PreparedCreate> {
   const body = parseOrThrow(createResponseSchema, json);
   const model = deps.engine.models().find((m) => m.id === body.model);
@@ -56,13 +57,6 @@ export async function prepareCreate(
       'Conversations are not available in this version of intab yet.',
       'unsupported_parameter',
     );
-  if (body.background)
-    throw invalidRequest(
-      'background',
-      'Background mode is not available in this version of intab yet.',
-      'unsupported_parameter',
-    );
-
   const history = await historyOf(body.previous_response_id ?? null, deps.store);
   // Item references are resolved once stored items are indexed (see README: not done yet).
   const resolve = async (_id: string) => undefined as ResponseItem | undefined;
@@ -70,7 +64,7 @@ export async function prepareCreate(
   const inputItems = [...history, ...input];
   let messages = toChatMessages(body.instructions ?? null, inputItems, { vision: model.vision });
   const specs = toolChoice.allowed.map(toSpec);
-  messages = await fitContext(messages, specs, model, body, deps.engine);
+  if (opts.fit) messages = await fitContext(messages, specs, model, body, deps.engine);
 
   return {
     body,

@@ -1,31 +1,166 @@
+import type { ResponseItem } from 'openai/resources/responses/responses';
+import type { Engine } from '../engine/types';
 import type { ResponseStore } from '../store/types';
-import { notFound } from './api-error';
-import { jsonResponse } from './http';
-import { encodeSseEvent, SSE_HEADERS } from './sse';
+import { invalidRequest, notFound } from './api-error';
+import { createResponseSchema } from './create-schema';
+import { jsonResponse, readJsonObject } from './http';
+import type { LiveRuns } from './live-runs';
+import { prepareCreate } from './prepare-create';
+import type { StreamEvent } from './response-run';
+import { SSE_HEADERS } from './sse';
+import { sseBody } from './sse-body';
+import { parseOrThrow } from './validate';
 
 function missing(id: string) {
   return notFound(`Response with id '${id}' not found.`);
 }
 
 /**
- * `GET /v1/responses/{id}`; with `stream=true` the stored event log is replayed as SSE, after
- * `starting_after` when given.
+ * `GET /v1/responses/{id}`; with `stream=true` the stored event log is replayed as SSE after
+ * `starting_after`, and for a background response still running, live events follow.
  *
  * @example
- * await retrieveResponse(store, 'resp_…', new URL('http://x/v1/responses/resp_…?stream=true'));
+ * await retrieveResponse(store, live, 'resp_…', new URL('http://x/v1/responses/resp_…?stream=true&starting_after=4'));
  */
-export async function retrieveResponse(store: ResponseStore, id: string, url: URL): Promise<Response> {
+export async function retrieveResponse(
+  store: ResponseStore,
+  live: LiveRuns,
+  id: string,
+  url: URL,
+): Promise<Response> {
   const stored = await store.getResponse(id);
   if (!stored) throw missing(id);
   if (url.searchParams.get('stream') !== 'true') return jsonResponse(stored.response);
-  const after = url.searchParams.get('starting_after');
-  const events = await store.readEvents(id, after === null ? undefined : Number(after));
-  const body = events.map((e) => encodeSseEvent(e)).join('');
-  return new Response(body, { status: 200, headers: SSE_HEADERS });
+  const raw = url.searchParams.get('starting_after');
+  const after = raw === null ? -1 : Number(raw);
+  if (!Number.isInteger(after) || after < -1) {
+    throw invalidRequest(
+      'starting_after',
+      `Invalid 'starting_after': expected an integer, but got '${raw}'.`,
+      'invalid_type',
+    );
+  }
+  const running = live.get(id);
+  // A running background response has every event in memory; a finished one has them in the log.
+  const events: AsyncIterable<StreamEvent> = running
+    ? running.follow(after)
+    : fromArray(await store.readEvents(id, after));
+  return new Response(sseBody(events), { status: 200, headers: SSE_HEADERS });
+}
+
+async function* fromArray<T>(items: T[]): AsyncGenerator<T> {
+  yield* items;
 }
 
 /** `DELETE /v1/responses/{id}` → `{id, object: 'response.deleted', deleted: true}`. */
-export async function deleteResponse(store: ResponseStore, id: string): Promise<Response> {
+export async function deleteResponse(store: ResponseStore, live: LiveRuns, id: string): Promise<Response> {
+  live.get(id)?.abort.abort();
   if (!(await store.deleteResponse(id))) throw missing(id);
   return jsonResponse({ id, object: 'response.deleted', deleted: true });
 }
+
+/**
+ * `POST /v1/responses/{id}/cancel`: stops a background response within one token and answers with
+ * it `cancelled`. Cancelling a cancelled one again is a no-op; other responses cannot be cancelled.
+ */
+export async function cancelResponse(store: ResponseStore, live: LiveRuns, id: string): Promise<Response> {
+  const stored = await store.getResponse(id);
+  if (!stored) throw missing(id);
+  if (!stored.response.background) {
+    throw invalidRequest(null, 'Only responses created with background=true can be cancelled.');
+  }
+  const running = live.get(id);
+  if (running) {
+    running.abort.abort(new DOMException('Cancelled through the API.', 'AbortError'));
+    await running.settled;
+    const after = await store.getResponse(id);
+    if (!after) throw missing(id);
+    return jsonResponse(after.response);
+  }
+  if (stored.response.status === 'cancelled') return jsonResponse(stored.response);
+  throw invalidRequest(null, `Cannot cancel a response with status '${stored.response.status}'.`);
+}
+
+/** `GET /v1/responses/{id}/input_items`: OpenAI's cursor list over the items the model saw. */
+export async function listInputItems(store: ResponseStore, id: string, url: URL): Promise<Response> {
+  const stored = await store.getResponse(id);
+  if (!stored) throw missing(id);
+  return jsonResponse(cursorPage(stored.inputItems, url));
+}
+
+/**
+ * One page of OpenAI's cursor lists (`limit` 1–100, default 20; `order` default `desc`; `after` an
+ * item id).
+ *
+ * @example
+ * cursorPage(items, new URL('http://x/?limit=2&order=asc')) // → { object: 'list', data, first_id, last_id, has_more }
+ */
+export function cursorPage<T extends { id?: string | null }>(items: T[], url: URL) {
+  const p = url.searchParams;
+  const limit = p.has('limit') ? Number(p.get('limit')) : 20;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+    throw invalidRequest(
+      'limit',
+      `Invalid 'limit': expected an integer between 1 and 100, but got '${p.get('limit')}'.`,
+      'invalid_value',
+    );
+  }
+  const order = p.get('order') ?? 'desc';
+  if (order !== 'asc' && order !== 'desc') {
+    throw invalidRequest(
+      'order',
+      `Invalid value: '${order}'. Supported values are: 'asc' and 'desc'.`,
+      'invalid_value',
+    );
+  }
+  const ordered = order === 'asc' ? items : [...items].reverse();
+  const after = p.get('after');
+  let start = 0;
+  if (after) {
+    const i = ordered.findIndex((it) => it.id === after);
+    if (i < 0) throw invalidRequest('after', `No item found with id '${after}'.`, 'invalid_value');
+    start = i + 1;
+  }
+  const data = ordered.slice(start, start + limit);
+  return {
+    object: 'list' as const,
+    data,
+    first_id: data[0]?.id ?? null,
+    last_id: data.at(-1)?.id ?? null,
+    has_more: start + limit < ordered.length,
+  };
+}
+
+const countSchema = createResponseSchema.pick({
+  model: true,
+  input: true,
+  instructions: true,
+  previous_response_id: true,
+  conversation: true,
+  tools: true,
+  tool_choice: true,
+  parallel_tool_calls: true,
+  reasoning: true,
+  text: true,
+  truncation: true,
+});
+
+/** `POST /v1/responses/input_tokens` → `{object: 'response.input_tokens', input_tokens}`. */
+export async function countInputTokens(
+  request: Request,
+  deps: { engine: Engine; store: ResponseStore; maxBodyBytes: number },
+): Promise<Response> {
+  const json = await readJsonObject(request, deps.maxBodyBytes);
+  parseOrThrow(countSchema, json);
+  // Counting must see exactly what create would send the model, so it shares create's preparation;
+  // truncation is left out so an oversized input is counted, not refused.
+  const prepared = await prepareCreate({ ...json, truncation: 'auto' }, deps, { fit: false });
+  const n = await deps.engine.countTokens(
+    prepared.model.id,
+    prepared.generate.messages,
+    prepared.generate.tools,
+  );
+  return jsonResponse({ object: 'response.input_tokens', input_tokens: n });
+}
+
+export type { ResponseItem };

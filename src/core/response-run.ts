@@ -63,6 +63,8 @@ export class ResponseRun {
   /** `response.created` then `response.in_progress`. */
   start(): void {
     this.send({ type: 'response.created', response: this.snapshot() });
+    // Background responses are created `queued`; the run picks them up at once.
+    this.response.status = 'in_progress';
     this.send({ type: 'response.in_progress', response: this.snapshot() });
   }
 
@@ -314,7 +316,7 @@ export class ResponseRun {
       this.send({ type: 'response.output_item.done', output_index: msg.outputIndex, item: clone(msg.item) });
   }
 
-  private snapshot(): ResponseObject {
+  snapshot(): ResponseObject {
     return clone(this.response);
   }
 

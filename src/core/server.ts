@@ -3,7 +3,14 @@ import type { ResponseStore } from '../store/types';
 import { ApiError, notFound, toErrorResponse } from './api-error';
 import { createResponse } from './create-response';
 import { jsonResponse } from './http';
-import { deleteResponse, retrieveResponse } from './response-routes';
+import { LiveRuns } from './live-runs';
+import {
+  cancelResponse,
+  countInputTokens,
+  deleteResponse,
+  listInputItems,
+  retrieveResponse,
+} from './response-routes';
 
 export interface ResponsesServerOptions {
   engine: Engine;
@@ -36,9 +43,11 @@ type Route = { pattern: RegExp; methods: Record<string, Handler> };
  */
 export function createResponsesServer(opts: ResponsesServerOptions): ResponsesServer {
   const { engine, store } = opts;
+  const live = new LiveRuns();
   const deps = {
     engine,
     store,
+    live,
     now: opts.now ?? Date.now,
     maxBodyBytes: opts.maxBodyBytes ?? 16 * 1024 * 1024,
     jsonHoldMs: opts.jsonHoldMs ?? 60_000,
@@ -52,11 +61,23 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
     },
     { pattern: /^\/v1\/responses$/, methods: { POST: (request) => createResponse(request, deps) } },
     {
+      pattern: /^\/v1\/responses\/input_tokens$/,
+      methods: { POST: (request) => countInputTokens(request, deps) },
+    },
+    {
       pattern: /^\/v1\/responses\/([^/]+)$/,
       methods: {
-        GET: (_r, url, [id]) => retrieveResponse(store, id as string, url),
-        DELETE: (_r, _u, [id]) => deleteResponse(store, id as string),
+        GET: (_r, url, [id]) => retrieveResponse(store, live, id as string, url),
+        DELETE: (_r, _u, [id]) => deleteResponse(store, live, id as string),
       },
+    },
+    {
+      pattern: /^\/v1\/responses\/([^/]+)\/cancel$/,
+      methods: { POST: (_r, _u, [id]) => cancelResponse(store, live, id as string) },
+    },
+    {
+      pattern: /^\/v1\/responses\/([^/]+)\/input_items$/,
+      methods: { GET: (_r, url, [id]) => listInputItems(store, id as string, url) },
     },
   ];
 

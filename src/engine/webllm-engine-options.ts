@@ -1,0 +1,55 @@
+/**
+ * The web-llm engine's public shapes: its options and the slice of `MLCEngine` it drives.
+ */
+import type {
+  AppConfig,
+  ChatCompletionChunk,
+  ChatCompletionRequestStreaming,
+  ChatOptions,
+  InitProgressReport,
+  LogLevel,
+  MLCEngineConfig,
+  ModelRecord,
+} from '@mlc-ai/web-llm';
+import type { GpuProbe } from './webllm-webgpu';
+
+/**
+ * The part of web-llm's `MLCEngine` this engine uses; tests pass a fake through `createEngine`.
+ *
+ * @example
+ * new WebLLMEngine({ createEngine: (config) => new FakeMLC(config) });
+ */
+export interface MLCEngineLike {
+  reload(modelId: string, chatOpts?: ChatOptions): Promise<void>;
+  unload(): Promise<void>;
+  interruptGenerate(): Promise<void> | void;
+  setInitProgressCallback?(cb: (report: InitProgressReport) => void): void;
+  chat: {
+    completions: {
+      create(request: ChatCompletionRequestStreaming): Promise<AsyncIterable<ChatCompletionChunk>>;
+    };
+  };
+}
+
+/**
+ * @example
+ * new WebLLMEngine({
+ *   cacheBackend: 'indexeddb',
+ *   models: [{ model: 'https://cdn.example/Qwen3-0.6B-MLC', model_id: 'my-qwen', model_lib: 'https://cdn.example/qwen.wasm' }],
+ * });
+ */
+export interface WebLLMEngineOptions {
+  /** Model list and cache settings; web-llm's `prebuiltAppConfig` when absent (loaded by `init()`). */
+  appConfig?: AppConfig;
+  /** Extra records, e.g. self-hosted weights: `{model, model_id, model_lib, overrides}` with your URLs. */
+  models?: ModelRecord[];
+  /** Where weights are cached: 'cache' (Cache API, web-llm's default), 'indexeddb', 'opfs', … */
+  cacheBackend?: AppConfig['cacheBackend'];
+  /** Makes the MLCEngine; defaults to `new MLCEngine(config)` from a lazily imported web-llm. */
+  createEngine?: (config: MLCEngineConfig) => MLCEngineLike | Promise<MLCEngineLike>;
+  /** How to find a GPU adapter; defaults to `navigator.gpu`. */
+  gpu?: GpuProbe;
+  /** A load fails when no progress arrives for this long (ms). Default 120 000; 0 disables. */
+  loadTimeoutMs?: number;
+  logLevel?: LogLevel;
+}

@@ -1,0 +1,277 @@
+/**
+ * The real engine: a local model on WebGPU through `@mlc-ai/web-llm`. It owns an `MLCEngine`
+ * directly (inside the worker) rather than web-llm's worker handler, whose errors arrive as strings.
+ */
+import type {
+  AppConfig,
+  ChatCompletionChunk,
+  InitProgressReport,
+  MLCEngineConfig,
+  ModelRecord,
+} from '@mlc-ai/web-llm';
+import { ApiError, serviceUnavailable } from '../core/api-error';
+import type {
+  ChatMessage,
+  Engine,
+  EngineChunk,
+  FunctionToolSpec,
+  GenerateRequest,
+  LoadProgress,
+  ModelInfo,
+} from './types';
+import type { MLCEngineLike, WebLLMEngineOptions } from './webllm-engine-options';
+import { mapGenerateError, mapLoadError, modelNotFound } from './webllm-errors';
+import { Gate, StallTimeoutError, withStallTimeout } from './webllm-gate';
+import { dedupeRecords, toModelInfos } from './webllm-models';
+import { ReplyAssembler } from './webllm-reply';
+import { planChatRequest, toTokenLogprobs } from './webllm-request';
+import { countChatTokens, loadedTokenizer } from './webllm-tokens';
+import { probeWebGPU } from './webllm-webgpu';
+
+export type { MLCEngineLike, WebLLMEngineOptions } from './webllm-engine-options';
+
+type WebLLM = typeof import('@mlc-ai/web-llm');
+
+const DEFAULT_LOAD_TIMEOUT_MS = 120_000;
+/** How long `interruptGenerate` may take to wind web-llm down before the next job may start anyway. */
+const DRAIN_LIMIT_MS = 10_000;
+
+interface PendingLoad {
+  promise: Promise<void>;
+  listeners: Set<(p: LoadProgress) => void>;
+}
+
+/**
+ * web-llm behind the Engine interface. Loads and generations run one at a time.
+ *
+ * @example
+ * const engine = await new WebLLMEngine({ cacheBackend: 'indexeddb' }).init();
+ * await engine.load('Qwen3-0.6B-q4f16_1-MLC', (p) => console.log(p.text));
+ * for await (const chunk of engine.generate(req, signal)) …
+ */
+export class WebLLMEngine implements Engine {
+  private records: ModelRecord[] | null;
+  private lib: Promise<WebLLM> | null = null;
+  private mlc: Promise<MLCEngineLike> | null = null;
+  private loaded: string | null = null;
+  private readonly pending = new Map<string, PendingLoad>();
+  private readonly gate = new Gate();
+  private onReport: ((r: InitProgressReport) => void) | null = null;
+
+  constructor(private readonly opts: WebLLMEngineOptions = {}) {
+    this.records = opts.appConfig
+      ? dedupeRecords([...opts.appConfig.model_list, ...(opts.models ?? [])])
+      : null;
+  }
+
+  /**
+   * Imports web-llm's prebuilt model list when no `appConfig` was given; `models()` lists it after.
+   * Call it before routing by `models()` (CompositeEngine does).
+   *
+   * @example
+   * const engine = await new WebLLMEngine().init();
+   */
+  async init(): Promise<this> {
+    await this.modelRecords();
+    return this;
+  }
+
+  /**
+   * The configured models. Without an `appConfig`, web-llm's prebuilt list needs the module, which
+   * `models()` (sync) cannot await: before `init()` resolves it lists only the extra `models` and
+   * starts the import, so a later call sees the full list.
+   */
+  models(): ModelInfo[] {
+    if (!this.records) void this.init().catch(() => {});
+    return toModelInfos(this.records ?? this.opts.models ?? []);
+  }
+
+  load(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void> {
+    const shared = this.pending.get(modelId);
+    if (shared) {
+      if (onProgress) shared.listeners.add(onProgress);
+      return shared.promise;
+    }
+    if (this.loaded === modelId && this.pending.size === 0) return Promise.resolve();
+    const entry: PendingLoad = {
+      promise: Promise.resolve(),
+      listeners: new Set(onProgress ? [onProgress] : []),
+    };
+    entry.promise = (async () => {
+      const release = await this.gate.acquire();
+      try {
+        await this.loadLocked(modelId, entry.listeners);
+      } finally {
+        release?.();
+        this.pending.delete(modelId);
+      }
+    })();
+    this.pending.set(modelId, entry);
+    return entry.promise;
+  }
+
+  async *generate(req: GenerateRequest, signal: AbortSignal): AsyncGenerator<EngineChunk> {
+    const records = await this.modelRecords();
+    if (!records.some((r) => r.model_id === req.model)) throw modelNotFound(req.model);
+    const info = toModelInfos(records).find((m) => m.id === req.model);
+    const plan = planChatRequest(req, { vision: info?.vision ?? false });
+    const release = await this.gate.acquire(signal);
+    if (!release) return;
+    let mlc: MLCEngineLike | undefined;
+    let stream: AsyncIterator<ChatCompletionChunk> | undefined;
+    let finished = false;
+    try {
+      if (this.loaded !== req.model) await this.loadLocked(req.model, new Set());
+      mlc = await this.engine();
+      const aborted = abortion(signal);
+      stream = (await mapErrors(mlc.chat.completions.create(plan.body)))[Symbol.asyncIterator]();
+      const reply = new ReplyAssembler(plan.reply);
+      let usage: ChatCompletionChunk['usage'];
+      let finishReason: string | null | undefined;
+      for (;;) {
+        const next = stream.next();
+        next.catch(() => {}); // a step abandoned on abort may still reject later
+        const step = await Promise.race([mapErrors(next), aborted]);
+        if (step === ABORTED || signal.aborted) return;
+        if (step.done) break;
+        const chunk = step.value;
+        usage = chunk.usage ?? usage;
+        const choice = chunk.choices[0];
+        if (!choice) continue;
+        finishReason = choice.finish_reason ?? finishReason;
+        const delta = choice.delta.content ?? '';
+        const logprobs =
+          plan.topLogprobs === null ? undefined : toTokenLogprobs(choice.logprobs?.content, plan.topLogprobs);
+        if (delta === '' && !logprobs) continue;
+        for (const out of reply.push(delta, logprobs)) yield out;
+        if (signal.aborted) return;
+      }
+      finished = true;
+      yield* reply.finish(finishReason, usage);
+    } finally {
+      if (mlc && stream && !finished) void this.stop(mlc, stream).finally(release);
+      else release();
+    }
+  }
+
+  async countTokens(
+    modelId: string,
+    messages: ChatMessage[],
+    tools: FunctionToolSpec[] = [],
+  ): Promise<number> {
+    const mlc = this.loaded === modelId && this.mlc ? await this.mlc : null;
+    return countChatTokens(messages, tools, mlc ? loadedTokenizer(mlc, modelId) : null);
+  }
+
+  /** Loads `modelId`, the gate already held: unknown id, then WebGPU, then the download. */
+  private async loadLocked(modelId: string, listeners: Set<(p: LoadProgress) => void>): Promise<void> {
+    const records = await this.modelRecords();
+    if (!records.some((r) => r.model_id === modelId)) throw modelNotFound(modelId);
+    await probeWebGPU(this.opts.gpu);
+    if (this.loaded === modelId) return;
+    const mlc = await this.engine();
+    if (this.loaded !== null) {
+      this.loaded = null;
+      await mlc.unload().catch(() => {}); // a failed unload must not block loading the next model
+    }
+    const timeoutMs = this.opts.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
+    try {
+      await withStallTimeout((bump) => {
+        this.onReport = (r) => {
+          bump();
+          const p: LoadProgress = { progress: Math.min(1, Math.max(0, r.progress)), text: r.text };
+          for (const l of listeners) {
+            try {
+              l(p);
+            } catch {
+              // A listener's failure is the listener's; the load goes on.
+            }
+          }
+        };
+        return mlc.reload(modelId);
+      }, timeoutMs);
+    } catch (err) {
+      if (!(err instanceof StallTimeoutError)) throw mapLoadError(err, modelId);
+      void Promise.resolve(mlc.unload()).catch(() => {}); // aborts web-llm's in-flight reload
+      throw new ApiError(
+        504,
+        'server_error',
+        'model_load_timeout',
+        null,
+        `Loading model '${modelId}' made no progress for ${timeoutMs} ms; check the network and try again.`,
+      );
+    } finally {
+      this.onReport = null;
+    }
+    this.loaded = modelId;
+  }
+
+  /** Interrupts our generation and lets web-llm's stream finish, which releases its model lock. */
+  private async stop(mlc: MLCEngineLike, stream: AsyncIterator<ChatCompletionChunk>): Promise<void> {
+    try {
+      await mlc.interruptGenerate();
+    } catch {
+      // Nothing more to stop.
+    }
+    const drained = Promise.resolve(stream.return?.()).catch(() => {});
+    await Promise.race([drained, new Promise((r) => setTimeout(r, DRAIN_LIMIT_MS))]);
+  }
+
+  private engine(): Promise<MLCEngineLike> {
+    this.mlc ??= (async () => {
+      const config: MLCEngineConfig = {
+        appConfig: await this.appConfig(),
+        initProgressCallback: (r) => this.onReport?.(r),
+        ...(this.opts.logLevel ? { logLevel: this.opts.logLevel } : {}),
+      };
+      const create =
+        this.opts.createEngine ?? (async (c: MLCEngineConfig) => new (await this.webllm()).MLCEngine(c));
+      const mlc = await create(config);
+      mlc.setInitProgressCallback?.((r) => this.onReport?.(r));
+      return mlc;
+    })().catch((err: unknown) => {
+      this.mlc = null;
+      throw serviceUnavailable(
+        `Could not start web-llm: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    });
+    return this.mlc;
+  }
+
+  private async appConfig(): Promise<AppConfig> {
+    const base = this.opts.appConfig ?? (await this.webllm()).prebuiltAppConfig;
+    const cacheBackend = this.opts.cacheBackend ?? base.cacheBackend;
+    return { ...base, model_list: await this.modelRecords(), ...(cacheBackend ? { cacheBackend } : {}) };
+  }
+
+  private async modelRecords(): Promise<ModelRecord[]> {
+    if (!this.records) {
+      const prebuilt = (await this.webllm()).prebuiltAppConfig.model_list;
+      this.records = dedupeRecords([...prebuilt, ...(this.opts.models ?? [])]);
+    }
+    return this.records;
+  }
+
+  private webllm(): Promise<WebLLM> {
+    // Lazy: web-llm is 7 MB of JS and WASM glue that Node tests and the scripted path never need.
+    this.lib ??= import('@mlc-ai/web-llm');
+    return this.lib;
+  }
+}
+
+const ABORTED = Symbol('aborted');
+
+function abortion(signal: AbortSignal): Promise<typeof ABORTED> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve(ABORTED);
+    else signal.addEventListener('abort', () => resolve(ABORTED), { once: true });
+  });
+}
+
+async function mapErrors<T>(p: Promise<T>): Promise<T> {
+  try {
+    return await p;
+  } catch (err) {
+    throw mapGenerateError(err);
+  }
+}

@@ -1,0 +1,142 @@
+import OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import { makeRig, readSse } from '../helpers/server';
+import { validateResponse, validateStreamEvent } from '../helpers/spec';
+
+async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 3000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (ok(v) || Date.now() > end) return v;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('background mode, cancel and replay', () => {
+  it('returns at once and completes in the background, polled with retrieve', async () => {
+    const { client } = makeRig();
+    const r = await client.responses.create({
+      model: 'scripted',
+      input: '!delay 5 !words 10',
+      background: true,
+    });
+    expect(['queued', 'in_progress']).toContain(r.status);
+    expect(r.background).toBe(true);
+    const done = await until(
+      () => client.responses.retrieve(r.id),
+      (x) => x.status === 'completed',
+    );
+    expect(done.status).toBe('completed');
+    expect(done.output_text).toBe('w1 w2 w3 w4 w5 w6 w7 w8 w9 w10');
+    expect(validateResponse(done)).toEqual([]);
+  });
+
+  it('refuses background with store:false', async () => {
+    const { call } = makeRig();
+    const res = await call('POST', '/responses', {
+      model: 'scripted',
+      input: 'x',
+      background: true,
+      store: false,
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.param).toBe('background');
+  });
+
+  it('cancels a background response within one token', async () => {
+    const { client } = makeRig();
+    const r = await client.responses.create({
+      model: 'scripted',
+      input: '!delay 30 !words 100',
+      background: true,
+    });
+    await until(
+      () => client.responses.retrieve(r.id),
+      (x) => x.status === 'in_progress',
+    );
+    await new Promise((res) => setTimeout(res, 100));
+    const cancelled = await client.responses.cancel(r.id);
+    expect(cancelled.status).toBe('cancelled');
+    const text = (await client.responses.retrieve(r.id)).output_text;
+    expect(text.split(' ').length).toBeLessThan(100);
+    await new Promise((res) => setTimeout(res, 120));
+    const later = await client.responses.retrieve(r.id);
+    expect(later.status).toBe('cancelled');
+    expect(later.output_text).toBe(text);
+    // Cancelling again is a no-op; a non-background response cannot be cancelled.
+    expect((await client.responses.cancel(r.id)).status).toBe('cancelled');
+    const plain = await client.responses.create({ model: 'scripted', input: 'x' });
+    await expect(client.responses.cancel(plain.id)).rejects.toBeInstanceOf(OpenAI.BadRequestError);
+  });
+
+  it('resumes a background stream with starting_after, yielding exactly the missing events', async () => {
+    const { client, call } = makeRig();
+    const all = await readSse(
+      await call('POST', '/responses', {
+        model: 'scripted',
+        input: '!delay 2 !words 30',
+        background: true,
+        stream: true,
+      }),
+    );
+    const id = (all[0]?.data.response as { id: string }).id;
+    const n = 7;
+    const resumed = await readSse(await call('GET', `/responses/${id}?stream=true&starting_after=${n}`));
+    expect(resumed.map((f) => f.data)).toEqual(all.slice(n + 1).map((f) => f.data));
+    for (const f of resumed) expect(validateStreamEvent(f.data)).toEqual([]);
+    // The SDK's own resume path.
+    const stream = client.responses.stream({ response_id: id, starting_after: n });
+    const final = await stream.finalResponse();
+    expect(final.output_text.split(' ')).toHaveLength(30);
+  });
+
+  it('tails a running background response live', async () => {
+    const { client, call } = makeRig();
+    const r = await client.responses.create({
+      model: 'scripted',
+      input: '!delay 10 !words 20',
+      background: true,
+    });
+    const frames = await readSse(await call('GET', `/responses/${r.id}?stream=true`));
+    expect(frames.map((f) => f.data.sequence_number)).toEqual(frames.map((_, i) => i));
+    expect(frames.at(-1)?.data.type).toBe('response.completed');
+  });
+});
+
+describe('input items and token counts', () => {
+  it('lists input items with cursor pagination, desc by default', async () => {
+    const { client } = makeRig();
+    const input = Array.from({ length: 5 }, (_, i) => ({ role: 'user' as const, content: `m${i}` }));
+    const r = await client.responses.create({ model: 'scripted', input });
+    const page = await client.responses.inputItems.list(r.id, { limit: 2 });
+    expect(page.data).toHaveLength(2);
+    expect(page.has_more).toBe(true);
+    const texts: string[] = [];
+    for await (const item of client.responses.inputItems.list(r.id, { limit: 2, order: 'asc' })) {
+      if (item.type === 'message') texts.push((item.content[0] as { text: string }).text);
+    }
+    expect(texts).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+    const desc = await client.responses.inputItems.list(r.id);
+    expect(
+      desc.data.map((i) => (i.type === 'message' ? (i.content[0] as { text: string }).text : '')),
+    ).toEqual(['m4', 'm3', 'm2', 'm1', 'm0']);
+  });
+
+  it('counts input tokens as create would see them', async () => {
+    const { client } = makeRig();
+    const res = await client.responses.inputTokens.count({
+      model: 'scripted',
+      instructions: 'one two',
+      input: 'three four five',
+    });
+    expect(res).toEqual({ object: 'response.input_tokens', input_tokens: 5 });
+    const first = await client.responses.create({ model: 'scripted', input: 'a b' });
+    const chained = await client.responses.inputTokens.count({
+      model: 'scripted',
+      previous_response_id: first.id,
+      input: 'c',
+    });
+    // a b + "You said: a b" + c
+    expect(chained.input_tokens).toBe(2 + 4 + 1);
+  });
+});
