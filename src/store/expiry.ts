@@ -1,10 +1,16 @@
-import type { StoredResponse, StoreLimits } from './types';
+import type { StoreLimits } from './types';
 
 /** Limits with defaults applied, as both stores use them. */
 export interface ResolvedLimits {
   ttlMs: number | null;
   maxResponses: number | null;
+  maxConversations: number | null;
   now: () => number;
+}
+
+/** Anything stored with a retention deadline: responses and conversations. */
+export interface Expiring {
+  expiresAt?: number | null;
 }
 
 /**
@@ -12,16 +18,25 @@ export interface ResolvedLimits {
  * fails at startup rather than silently keeping or dropping everything.
  *
  * @example
- * const limits = resolveLimits({ ttlMs: 60_000 }); // { ttlMs: 60000, maxResponses: null, now: Date.now }
+ * const limits = resolveLimits({ ttlMs: 60_000 }); // { ttlMs: 60000, maxResponses: null, maxConversations: null, now: Date.now }
  */
 export function resolveLimits(opts: StoreLimits = {}): ResolvedLimits {
   const ttlMs = opts.ttlMs ?? null;
-  const maxResponses = opts.maxResponses ?? null;
   if (ttlMs !== null && !(ttlMs > 0)) throw new RangeError(`ttlMs must be a positive number, got ${ttlMs}`);
-  if (maxResponses !== null && !(Number.isInteger(maxResponses) && maxResponses >= 0)) {
-    throw new RangeError(`maxResponses must be a non-negative integer, got ${maxResponses}`);
+  return {
+    ttlMs,
+    maxResponses: maxCount('maxResponses', opts.maxResponses),
+    maxConversations: maxCount('maxConversations', opts.maxConversations),
+    now: opts.now ?? Date.now,
+  };
+}
+
+function maxCount(name: string, value: number | null | undefined): number | null {
+  if (value == null) return null;
+  if (!(Number.isInteger(value) && value >= 0)) {
+    throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
   }
-  return { ttlMs, maxResponses, now: opts.now ?? Date.now };
+  return value;
 }
 
 /**
@@ -31,7 +46,7 @@ export function resolveLimits(opts: StoreLimits = {}): ResolvedLimits {
  * @example
  * withExpiry({ response, inputItems: [] }, limits).expiresAt; // now + ttlMs, or null without a TTL
  */
-export function withExpiry(record: StoredResponse, limits: ResolvedLimits): StoredResponse {
+export function withExpiry<T extends Expiring>(record: T, limits: ResolvedLimits): T {
   if (record.expiresAt !== undefined) return record;
   const expiresAt = limits.ttlMs === null ? null : limits.now() + limits.ttlMs;
   return { ...record, expiresAt };
@@ -43,6 +58,16 @@ export function withExpiry(record: StoredResponse, limits: ResolvedLimits): Stor
  * @example
  * isExpired({ response, inputItems: [], expiresAt: 1000 }, 1001); // true
  */
-export function isExpired(record: StoredResponse, now: number): boolean {
+export function isExpired(record: Expiring, now: number): boolean {
   return record.expiresAt != null && now > record.expiresAt;
+}
+
+/**
+ * True when a record exists and has not expired: what clients can still see.
+ *
+ * @example
+ * if (!isLive(await store.get(id), now)) throw notFound(`No conversation found with id '${id}'.`);
+ */
+export function isLive<T extends Expiring>(record: T | undefined, now: number): record is T {
+  return record !== undefined && !isExpired(record, now);
 }

@@ -1,16 +1,23 @@
 import { type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames, wrap } from 'idb';
-import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
+import type { ConversationItem } from 'openai/resources/conversations/items';
+import type { ResponseItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
+import { responseItemEntries } from './idb-item-index';
 import { storageClosed, toStorageError } from './storage-error';
-import type { StoredResponse } from './types';
+import type { StoredConversation, StoredResponse } from './types';
 
 /** Default database name; one per origin, shared by every tab. */
 export const DB_NAME = 'intab';
 /** Current schema version. Bump it and add a `case` to {@link upgradeSchema} for every change. */
-export const DB_VERSION = 1;
+export const DB_VERSION = 2;
 
 /**
  * The typed schema. `events` keys are `[responseId, sequence_number]` so one key range selects a
- * response's log in order, and deleting a response's events needs no index.
+ * response's log in order, and deleting a response's events needs no index; `conversation_items`
+ * keys are `[conversationId, position]` for the same reason.
+ *
+ * `items` keys are `[itemId, ownerId]`, one entry per copy: a response's `inputItems` repeat the
+ * history of its `previous_response_id` chain, so the same item id belongs to many responses, and
+ * deleting one of them must neither drop the item for the others nor leave it behind for itself.
  *
  * @example
  * const db: IDBPDatabase<IntabDB> = await openDatabase({ factory: indexedDB });
@@ -25,17 +32,52 @@ export interface IntabDB extends DBSchema {
     key: [string, number];
     value: ResponseStreamEvent;
   };
+  conversations: {
+    key: string;
+    value: StoredConversation;
+    indexes: { by_expiry: number; by_created: number };
+  };
+  conversation_items: {
+    key: [string, number];
+    value: StoredConversationItem;
+    indexes: { by_item: [string, string] };
+  };
+  items: {
+    key: [string, string];
+    value: ItemIndexEntry;
+    indexes: { by_response: string; by_conversation: string };
+  };
 }
+
+/** A conversation item at its place in the conversation (positions only grow; gaps are fine). */
+export interface StoredConversationItem {
+  conversationId: string;
+  position: number;
+  item: ConversationItem;
+}
+
+/** One copy of an item in the `items` index, owned by exactly one response or one conversation. */
+export type ItemIndexEntry = { item: ResponseItem | ConversationItem } & (
+  | { responseId: string; conversationId?: undefined }
+  | { conversationId: string; responseId?: undefined }
+);
 
 /**
  * Migrations keyed on the version the database had. Each `case` falls through to the next so a
- * database at any old version walks every later step in order.
+ * database at any old version walks every later step in order, stopping at `newVersion` (tests open
+ * older versions to exercise the migrations). `tx` is the upgrade transaction, for data migrations.
  *
  * @example
- * upgradeSchema(db, 0); // fresh database: creates every store of version 1
+ * upgradeSchema(db, 0, DB_VERSION, tx); // fresh database: creates every store of every version
  */
-export function upgradeSchema(db: IDBPDatabase<IntabDB>, oldVersion: number): void {
+export function upgradeSchema(
+  db: IDBPDatabase<IntabDB>,
+  oldVersion: number,
+  newVersion: number,
+  tx: IntabTx<IntabStoreName[], 'versionchange'>,
+): void {
   switch (oldVersion) {
+    // biome-ignore lint/suspicious/noFallthroughSwitchClause: each step migrates one version further
     case 0: {
       const responses = db.createObjectStore('responses', { keyPath: 'response.id' });
       // Records with `expiresAt: null` have no valid key at this path, so IndexedDB leaves them out
@@ -43,10 +85,47 @@ export function upgradeSchema(db: IDBPDatabase<IntabDB>, oldVersion: number): vo
       responses.createIndex('by_expiry', 'expiresAt');
       responses.createIndex('by_created', 'response.created_at');
       db.createObjectStore('events');
+      if (newVersion < 2) break;
     }
-    // falls through: version 2 (conversations, conversation_items) goes here as `case 1:`.
+    case 1: {
+      const conversations = db.createObjectStore('conversations', { keyPath: 'conversation.id' });
+      conversations.createIndex('by_expiry', 'expiresAt');
+      conversations.createIndex('by_created', 'conversation.created_at');
+      const convItems = db.createObjectStore('conversation_items', {
+        keyPath: ['conversationId', 'position'],
+      });
+      // Unique: an item id names one item of a conversation, so get and delete by id are unambiguous.
+      convItems.createIndex('by_item', ['conversationId', 'item.id'], { unique: true });
+      const items = db.createObjectStore('items');
+      // Each entry has exactly one of these fields; the other index simply leaves it out.
+      items.createIndex('by_response', 'responseId');
+      items.createIndex('by_conversation', 'conversationId');
+      if (oldVersion === 1) backfillItemIndex(tx);
+    }
+    // falls through: version 3 goes here as `case 2:`.
   }
 }
+
+/**
+ * Indexes the items of responses stored before version 2, so `item_reference` still finds them.
+ * Runs inside the upgrade transaction: the open request succeeds only once this has committed, and an
+ * IndexedDB failure (quota) aborts the whole upgrade, leaving the database at version 1.
+ */
+function backfillItemIndex(tx: IntabTx<IntabStoreName[], 'versionchange'>): void {
+  const items = tx.objectStore('items');
+  const walk = async () => {
+    let cursor = await tx.objectStore('responses').openCursor();
+    while (cursor) {
+      for (const [key, entry] of responseItemEntries(cursor.value)) items.put(entry, key).catch(noop);
+      cursor = await cursor.continue();
+    }
+  };
+  // IDB failures abort the transaction by themselves. Anything else (a malformed old record) only
+  // costs `item_reference` lookups of old items, which is no reason to lock the user out of storage.
+  walk().catch(noop);
+}
+
+const noop = () => {};
 
 /** Options of {@link openDatabase}. */
 export interface OpenDatabaseOptions {
@@ -80,7 +159,11 @@ export function openDatabase(opts: OpenDatabaseOptions): Promise<IDBPDatabase<In
     let blockedTimer: ReturnType<typeof setTimeout> | undefined;
     request.addEventListener('upgradeneeded', (event) => {
       const db = wrap(request.result) as unknown as IDBPDatabase<IntabDB>;
-      upgradeSchema(db, event.oldVersion);
+      const tx = wrap(request.transaction as IDBTransaction) as unknown as IntabTx<
+        IntabStoreName[],
+        'versionchange'
+      >;
+      upgradeSchema(db, event.oldVersion, event.newVersion ?? version, tx);
     });
     // `blocked` means a tab running older code still holds the database open and did not close
     // on `versionchange`. Waiting forever would hang every request, so fail with a clear error.

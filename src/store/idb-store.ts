@@ -1,9 +1,14 @@
 import type { IDBPDatabase } from 'idb';
-import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
-import { isExpired, type ResolvedLimits, resolveLimits, withExpiry } from './expiry';
-import { DB_NAME, type IntabDB, type IntabStoreName, type IntabTx, openDatabase } from './idb-schema';
-import { storageClosed, toStorageError } from './storage-error';
-import type { ResponseStore, StoredResponse, StoreLimits, SweepResult } from './types';
+import type { Conversation } from 'openai/resources/conversations/conversations';
+import type { ConversationItem } from 'openai/resources/conversations/items';
+import type { ResponseItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
+import { isLive, type ResolvedLimits, resolveLimits, withExpiry } from './expiry';
+import { IdbConversations } from './idb-conversations';
+import { findLiveItem, indexResponse, unindexOwner } from './idb-item-index';
+import { DB_NAME, type IntabDB, type IntabTx, openDatabase } from './idb-schema';
+import { type ConnectionState, ownerRange, quiet, SWEEP_BATCH, TxRunner } from './idb-tx';
+import { storageClosed } from './storage-error';
+import type { ListOptions, ListPage, ResponseStore, StoredResponse, StoreLimits, SweepResult } from './types';
 
 /** Options of {@link openIdbStore}. */
 export interface IdbStoreOptions extends StoreLimits {
@@ -13,9 +18,9 @@ export interface IdbStoreOptions extends StoreLimits {
   indexedDB?: IDBFactory;
 }
 
-/** Responses removed per sweep transaction, so a long sweep never holds the stores for long. */
-const SWEEP_BATCH = 50;
-const noop = () => {};
+/** Stores a response's data lives in: the record, its event log and its entries in the item index. */
+type ResponseStores = ['responses', 'events', 'items'];
+const RESPONSE_STORES: ResponseStores = ['responses', 'events', 'items'];
 
 /**
  * Opens (creating or migrating as needed) the IndexedDB store.
@@ -40,15 +45,11 @@ export async function openIdbStore(opts: IdbStoreOptions = {}): Promise<IdbStore
   return new IdbStore(db, limits, state);
 }
 
-/** Why the connection is gone, once it is; set by close() or by the database's own events. */
-interface ConnectionState {
-  closedReason?: string;
-}
-
 /**
  * {@link ResponseStore} on IndexedDB. Each method is its own short transaction that awaits only IDB
  * requests (awaiting anything else lets the transaction auto-commit midway). Every failure rejects
  * with an ApiError; a failed write aborts its transaction, so earlier data stays as it was.
+ * Conversation methods live in {@link IdbConversations} and share this connection.
  *
  * @example
  * const store = await openIdbStore();
@@ -56,44 +57,50 @@ interface ConnectionState {
  * const tail = await store.readEvents('resp_1', 41);
  */
 export class IdbStore implements ResponseStore {
+  private readonly runner: TxRunner;
+  private readonly conversations: IdbConversations;
+
   /** Prefer {@link openIdbStore}, which opens and migrates the database first. */
   constructor(
     private readonly db: IDBPDatabase<IntabDB>,
     private readonly limits: ResolvedLimits = resolveLimits(),
     private readonly state: ConnectionState = {},
-  ) {}
+  ) {
+    this.runner = new TxRunner(db, state);
+    this.conversations = new IdbConversations(this.runner, limits);
+  }
 
   async putResponse(record: StoredResponse, opts: { durable?: boolean } = {}): Promise<void> {
     const value = withExpiry(record, this.limits);
     // Intermediate snapshots are superseded by the final write, so only that one pays for a flush.
     const durability = opts.durable ? 'strict' : 'relaxed';
-    await this.run(['responses'], 'readwrite', durability, (tx) => {
+    // The item index is written with the record, so `item_reference` never sees one without the other.
+    await this.runner.run(['responses', 'items'], 'readwrite', durability, async (tx) => {
       quiet(tx.objectStore('responses').put(value));
+      await indexResponse(tx.objectStore('items'), value);
     });
   }
 
   async getResponse(id: string): Promise<StoredResponse | undefined> {
-    const record = await this.run(['responses'], 'readonly', 'default', (tx) =>
+    const record = await this.runner.run(['responses'], 'readonly', 'default', (tx) =>
       tx.objectStore('responses').get(id),
     );
-    return record && !isExpired(record, this.limits.now()) ? record : undefined;
+    return isLive(record, this.limits.now()) ? record : undefined;
   }
 
   async deleteResponse(id: string): Promise<boolean> {
-    return this.run(['responses', 'events'], 'readwrite', 'default', async (tx) => {
-      const responses = tx.objectStore('responses');
-      const existing = await responses.get(id);
-      quiet(responses.delete(id));
-      quiet(tx.objectStore('events').delete(eventRange(id)));
+    return this.runner.run(RESPONSE_STORES, 'readwrite', 'default', async (tx) => {
+      const existing = await tx.objectStore('responses').get(id);
+      await deleteResponse(tx, id);
       // An expired record is already gone as far as clients can tell (GET says 404), so say so here too.
-      return existing !== undefined && !isExpired(existing, this.limits.now());
+      return isLive(existing, this.limits.now());
     });
   }
 
   async appendEvents(responseId: string, events: ResponseStreamEvent[]): Promise<void> {
     if (events.length === 0) return;
     // Events are replayable from the final response record, so a lost tail on crash is acceptable.
-    await this.run(['events'], 'readwrite', 'relaxed', (tx) => {
+    await this.runner.run(['events'], 'readwrite', 'relaxed', (tx) => {
       const store = tx.objectStore('events');
       for (const event of events) quiet(store.put(event, [responseId, event.sequence_number]));
     });
@@ -102,20 +109,73 @@ export class IdbStore implements ResponseStore {
   async readEvents(responseId: string, startingAfter?: number): Promise<ResponseStreamEvent[]> {
     const range =
       startingAfter === undefined
-        ? eventRange(responseId)
+        ? ownerRange(responseId)
         : IDBKeyRange.bound([responseId, startingAfter], [responseId, Infinity], true, false);
-    return this.run(['events'], 'readonly', 'default', (tx) => tx.objectStore('events').getAll(range));
+    return this.runner.run(['events'], 'readonly', 'default', (tx) => tx.objectStore('events').getAll(range));
+  }
+
+  putConversation(conv: Conversation): Promise<void> {
+    return this.conversations.put(conv);
+  }
+
+  getConversation(id: string): Promise<Conversation | undefined> {
+    return this.conversations.get(id);
+  }
+
+  deleteConversation(id: string): Promise<boolean> {
+    return this.conversations.delete(id);
+  }
+
+  appendConversationItems(conversationId: string, items: ConversationItem[]): Promise<void> {
+    return this.conversations.append(conversationId, items);
+  }
+
+  listConversationItems(conversationId: string, opts: ListOptions): Promise<ListPage<ConversationItem>> {
+    return this.conversations.list(conversationId, opts);
+  }
+
+  getConversationItem(conversationId: string, itemId: string): Promise<ConversationItem | undefined> {
+    return this.conversations.getItem(conversationId, itemId);
+  }
+
+  deleteConversationItem(conversationId: string, itemId: string): Promise<boolean> {
+    return this.conversations.deleteItem(conversationId, itemId);
+  }
+
+  findItem(itemId: string): Promise<ResponseItem | ConversationItem | undefined> {
+    const now = this.limits.now();
+    return this.runner.run(['items', 'responses', 'conversations'], 'readonly', 'default', (tx) =>
+      findLiveItem(tx, itemId, now),
+    );
   }
 
   /**
-   * Deletes expired responses, then the oldest ones beyond `maxResponses`, with their events. Works in
-   * batches of short transactions so requests interleave with a long sweep instead of queueing behind it.
+   * Deletes expired responses, then the oldest ones beyond `maxResponses`, with their events; then
+   * the same for conversations. Works in batches of short transactions so requests interleave with a
+   * long sweep instead of queueing behind it.
    *
    * @example
    * void store.sweep().catch(() => {}); // opportunistic, off the request path
    */
   async sweep(): Promise<SweepResult> {
-    const result: SweepResult = { expired: 0, trimmed: 0 };
+    const { expired, trimmed } = await this.sweepResponses();
+    const conversations = await this.conversations.sweep();
+    return {
+      expired,
+      trimmed,
+      expiredConversations: conversations.expired,
+      trimmedConversations: conversations.trimmed,
+    };
+  }
+
+  /** Releases the connection; later calls reject with a 503 ApiError. */
+  close(): void {
+    this.state.closedReason ??= 'the store was closed';
+    this.db.close();
+  }
+
+  private async sweepResponses(): Promise<{ expired: number; trimmed: number }> {
+    const result = { expired: 0, trimmed: 0 };
     const now = this.limits.now();
     for (;;) {
       const n = await this.deleteBatch((tx) =>
@@ -142,70 +202,22 @@ export class IdbStore implements ResponseStore {
     return result;
   }
 
-  /** Releases the connection; later calls reject with a 503 ApiError. */
-  close(): void {
-    this.state.closedReason ??= 'the store was closed';
-    this.db.close();
-  }
-
   /** One sweep step: selects up to a batch of response ids and deletes them with their events. */
   private deleteBatch(
-    select: (tx: IntabTx<['responses', 'events'], 'readwrite'>) => Promise<string[]>,
+    select: (tx: IntabTx<ResponseStores, 'readwrite'>) => Promise<string[]>,
   ): Promise<number> {
     // Relaxed: a sweep lost to a crash is simply redone by the next one.
-    return this.run(['responses', 'events'], 'readwrite', 'relaxed', async (tx) => {
+    return this.runner.run(RESPONSE_STORES, 'readwrite', 'relaxed', async (tx) => {
       const ids = await select(tx);
-      for (const id of ids) {
-        quiet(tx.objectStore('responses').delete(id));
-        quiet(tx.objectStore('events').delete(eventRange(id)));
-      }
+      for (const id of ids) await deleteResponse(tx, id);
       return ids.length;
     });
   }
-
-  /**
-   * Runs `work` in one transaction and resolves once it has committed. On any failure the
-   * transaction is aborted (a synchronous throw from `put` does not abort it by itself) and the
-   * error becomes an ApiError. The transaction's own error wins over a request's AbortError,
-   * because that is where browsers report QuotaExceededError.
-   */
-  private async run<S extends IntabStoreName[], M extends IDBTransactionMode, T>(
-    stores: [...S],
-    mode: M,
-    durability: IDBTransactionDurability,
-    work: (tx: IntabTx<S, M>) => T | Promise<T>,
-  ): Promise<T> {
-    if (this.state.closedReason) throw storageClosed(this.state.closedReason);
-    let tx: IntabTx<S, M>;
-    try {
-      tx = this.db.transaction(stores, mode, { durability });
-    } catch (err) {
-      throw this.state.closedReason ? storageClosed(this.state.closedReason) : toStorageError(err);
-    }
-    const done = tx.done;
-    done.catch(noop); // observed below; this only keeps an early abort from being "unhandled"
-    try {
-      const result = await work(tx);
-      await done;
-      return result;
-    } catch (err) {
-      try {
-        tx.abort();
-      } catch {
-        // Already finished or aborted: nothing left to roll back.
-      }
-      await done.catch(noop);
-      throw toStorageError(tx.error ?? err);
-    }
-  }
 }
 
-/** All of one response's events: `[id, -Infinity]..[id, Infinity]` covers every sequence number. */
-function eventRange(responseId: string): IDBKeyRange {
-  return IDBKeyRange.bound([responseId, -Infinity], [responseId, Infinity]);
-}
-
-/** Write requests are checked through `tx.done`; this keeps their own rejections from going unhandled. */
-function quiet(request: Promise<unknown>): void {
-  request.catch(noop);
+/** Removes a response, its events and its own item-index entries, in the caller's transaction. */
+async function deleteResponse(tx: IntabTx<ResponseStores, 'readwrite'>, id: string): Promise<void> {
+  quiet(tx.objectStore('responses').delete(id));
+  quiet(tx.objectStore('events').delete(ownerRange(id)));
+  await unindexOwner(tx.objectStore('items'), 'by_response', id);
 }

@@ -1,5 +1,6 @@
 /**
- * Public surface of the store: the contract, the in-memory store and the IndexedDB store.
+ * Public surface of the store: the contract (responses, conversations, item lookup), the in-memory
+ * store and the IndexedDB store.
  *
  * @example
  * import { openIdbStore, MemoryStore, type ResponseStore } from '../store';
@@ -8,4 +9,12 @@
 export { DB_NAME, DB_VERSION, type IntabDB } from './idb-schema';
 export { IdbStore, type IdbStoreOptions, openIdbStore } from './idb-store';
 export { MemoryStore } from './memory-store';
-export type { ResponseStore, StoredResponse, StoreLimits, SweepResult } from './types';
+export type {
+  ListOptions,
+  ListPage,
+  ResponseStore,
+  StoredConversation,
+  StoredResponse,
+  StoreLimits,
+  SweepResult,
+} from './types';

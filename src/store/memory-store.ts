@@ -1,6 +1,9 @@
-import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
+import type { Conversation } from 'openai/resources/conversations/conversations';
+import type { ConversationItem } from 'openai/resources/conversations/items';
+import type { ResponseItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { isExpired, type ResolvedLimits, resolveLimits, withExpiry } from './expiry';
-import type { ResponseStore, StoredResponse, StoreLimits, SweepResult } from './types';
+import { compareIds, MemoryConversations } from './memory-conversations';
+import type { ListOptions, ListPage, ResponseStore, StoredResponse, StoreLimits, SweepResult } from './types';
 
 /**
  * {@link ResponseStore} in memory, for tests and `store: false` sessions. Values are structured-cloned
@@ -16,9 +19,11 @@ export class MemoryStore implements ResponseStore {
   /** Per response: events by sequence number (re-appending a number replaces it, as an IDB put does). */
   private readonly events = new Map<string, Map<number, ResponseStreamEvent>>();
   private readonly limits: ResolvedLimits;
+  private readonly conversations: MemoryConversations;
 
   constructor(limits: StoreLimits = {}) {
     this.limits = resolveLimits(limits);
+    this.conversations = new MemoryConversations(this.limits);
   }
 
   async putResponse(record: StoredResponse, _opts?: { durable?: boolean }): Promise<void> {
@@ -58,13 +63,65 @@ export class MemoryStore implements ResponseStore {
     return structuredClone(selected);
   }
 
+  putConversation(conv: Conversation): Promise<void> {
+    return this.conversations.put(conv);
+  }
+
+  getConversation(id: string): Promise<Conversation | undefined> {
+    return this.conversations.get(id);
+  }
+
+  deleteConversation(id: string): Promise<boolean> {
+    return this.conversations.delete(id);
+  }
+
+  appendConversationItems(conversationId: string, items: ConversationItem[]): Promise<void> {
+    return this.conversations.append(conversationId, items);
+  }
+
+  listConversationItems(conversationId: string, opts: ListOptions): Promise<ListPage<ConversationItem>> {
+    return this.conversations.list(conversationId, opts);
+  }
+
+  getConversationItem(conversationId: string, itemId: string): Promise<ConversationItem | undefined> {
+    return this.conversations.getItem(conversationId, itemId);
+  }
+
+  deleteConversationItem(conversationId: string, itemId: string): Promise<boolean> {
+    return this.conversations.deleteItem(conversationId, itemId);
+  }
+
+  async findItem(itemId: string): Promise<ResponseItem | ConversationItem | undefined> {
+    const now = this.limits.now();
+    for (const record of this.responses.values()) {
+      if (isExpired(record, now)) continue;
+      // Output items are stored as generated; see responseItemEntries for why the cast is sound.
+      const items = [...record.inputItems, ...(record.response.output as unknown as ResponseItem[])];
+      const found = items.find((item) => item.id === itemId);
+      if (found) return structuredClone(found);
+    }
+    return structuredClone(this.conversations.findAnywhere(itemId));
+  }
+
   /**
-   * Same policy as IdbStore.sweep: expired first, then oldest `created_at` (ties by id) over the maximum.
+   * Same policy as IdbStore.sweep: expired first, then oldest `created_at` (ties by id) over the maximum;
+   * responses first, then conversations.
    *
    * @example
    * const { expired, trimmed } = await store.sweep();
    */
   async sweep(): Promise<SweepResult> {
+    const { expired, trimmed } = this.sweepResponses();
+    const conversations = await this.conversations.sweep();
+    return {
+      expired,
+      trimmed,
+      expiredConversations: conversations.expired,
+      trimmedConversations: conversations.trimmed,
+    };
+  }
+
+  private sweepResponses(): { expired: number; trimmed: number } {
     const now = this.limits.now();
     let expired = 0;
     for (const [id, record] of this.responses) {
@@ -76,7 +133,9 @@ export class MemoryStore implements ResponseStore {
     const excess = max === null ? 0 : this.responses.size - max;
     if (excess <= 0) return { expired, trimmed: 0 };
     const oldest = [...this.responses.values()]
-      .sort((a, b) => a.response.created_at - b.response.created_at || compare(a.response.id, b.response.id))
+      .sort(
+        (a, b) => a.response.created_at - b.response.created_at || compareIds(a.response.id, b.response.id),
+      )
       .slice(0, excess);
     for (const record of oldest) this.deleteNow(record.response.id);
     return { expired, trimmed: oldest.length };
@@ -89,9 +148,4 @@ export class MemoryStore implements ResponseStore {
     this.responses.delete(id);
     this.events.delete(id);
   }
-}
-
-/** Code-unit order, which is how IndexedDB orders string keys. */
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

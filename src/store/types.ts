@@ -1,3 +1,5 @@
+import type { Conversation } from 'openai/resources/conversations/conversations';
+import type { ConversationItem } from 'openai/resources/conversations/items';
 import type {
   Response as ApiResponse,
   ResponseItem,
@@ -36,12 +38,75 @@ export interface ResponseStore {
   /** Events with `sequence_number > startingAfter` (all when undefined), in order. */
   readEvents(responseId: string, startingAfter?: number): Promise<ResponseStreamEvent[]>;
   /**
-   * Deletes expired entries, then trims to the configured maximum (oldest `created_at` first).
+   * Deletes expired entries, then trims to the configured maxima (oldest `created_at` first), for
+   * responses and conversations alike.
    * Optional: stores without limits omit it. Callers run it opportunistically, off the request path.
    */
   sweep?(): Promise<SweepResult>;
   /** Releases the underlying connection. */
   close(): void;
+
+  /**
+   * Inserts a conversation or replaces it (metadata updates). A replaced conversation keeps its
+   * expiry deadline and its items.
+   */
+  putConversation(conv: Conversation): Promise<void>;
+  /** The conversation, or undefined when it never existed, was deleted or has expired. */
+  getConversation(id: string): Promise<Conversation | undefined>;
+  /** Deletes the conversation and all its items atomically; false if it did not exist. */
+  deleteConversation(id: string): Promise<boolean>;
+  /**
+   * Appends items at the end of a conversation, in order, atomically: the next position is read and
+   * the items written in ONE readwrite transaction, so two concurrent appends never interleave or drop
+   * items (IndexedDB serializes overlapping readwrite transactions). Rejects with a 404 ApiError if the
+   * conversation does not exist, and with a 400 (`duplicate_item`) if an item id is already in it.
+   */
+  appendConversationItems(conversationId: string, items: ConversationItem[]): Promise<void>;
+  /**
+   * Cursor list in position order; `after` is an item id (exclusive); `hasMore` tells if more follow.
+   * Rejects with a 404 ApiError when the conversation does not exist (param `conversation_id`) or
+   * `after` is not one of its items (param `after`).
+   */
+  listConversationItems(conversationId: string, opts: ListOptions): Promise<ListPage<ConversationItem>>;
+  getConversationItem(conversationId: string, itemId: string): Promise<ConversationItem | undefined>;
+  /** Deletes one item of a conversation; false when the conversation or the item does not exist. */
+  deleteConversationItem(conversationId: string, itemId: string): Promise<boolean>;
+  /**
+   * Any stored item by id: items of live stored responses (their inputItems and output) and of live
+   * conversations. For `item_reference` inputs.
+   */
+  findItem(itemId: string): Promise<ResponseItem | ConversationItem | undefined>;
+}
+
+/**
+ * One page request of a cursor list.
+ *
+ * @example
+ * const page = await store.listConversationItems('conv_1', { limit: 20, order: 'desc', after: 'msg_9' });
+ */
+export interface ListOptions {
+  /** Item id to start after (exclusive); the first page when undefined. */
+  after?: string;
+  limit: number;
+  order: 'asc' | 'desc';
+}
+
+/**
+ * One page of a cursor list: the client asks for the next page with `after` set to the last id.
+ *
+ * @example
+ * const { data, hasMore } = await store.listConversationItems('conv_1', { limit: 20, order: 'asc' });
+ */
+export interface ListPage<T> {
+  data: T[];
+  hasMore: boolean;
+}
+
+/** One stored conversation: the wire object plus its retention deadline. */
+export interface StoredConversation {
+  conversation: Conversation;
+  /** Epoch ms after which the conversation (with its items) is expired; null = never. */
+  expiresAt?: number | null;
 }
 
 /** What one {@link ResponseStore.sweep} removed. */
@@ -50,19 +115,28 @@ export interface SweepResult {
   expired: number;
   /** Responses removed to get back under the maximum entry count. */
   trimmed: number;
+  /** Conversations (with their items) removed because their `expiresAt` had passed. */
+  expiredConversations: number;
+  /** Conversations (with their items) removed to get back under `maxConversations`. */
+  trimmedConversations: number;
 }
 
 /**
  * Retention limits shared by every store implementation.
  *
  * @example
- * const limits: StoreLimits = { ttlMs: 30 * 24 * 3600_000, maxResponses: 1000 };
+ * const limits: StoreLimits = { ttlMs: 30 * 24 * 3600_000, maxResponses: 1000, maxConversations: 100 };
  */
 export interface StoreLimits {
-  /** Lifetime of a record written without an explicit `expiresAt`; null/undefined = never expires. */
+  /**
+   * Lifetime of a record written without an explicit `expiresAt`, for responses and conversations
+   * alike (a conversation's clock starts at its first put); null/undefined = never expires.
+   */
   ttlMs?: number | null;
   /** Most responses kept after a sweep; null/undefined = unbounded. */
   maxResponses?: number | null;
+  /** Most conversations kept after a sweep (oldest `created_at` go first); null/undefined = unbounded. */
+  maxConversations?: number | null;
   /** Clock in epoch ms, injectable so expiry is testable without fake timers. Defaults to Date.now. */
   now?: () => number;
 }

@@ -79,7 +79,7 @@ describe('background mode, cancel and replay', () => {
         stream: true,
       }),
     );
-    const id = (all[0]?.data.response as { id: string }).id;
+    const id = String((all[0]?.data.response as { id?: string } | undefined)?.id);
     const n = 7;
     const resumed = await readSse(await call('GET', `/responses/${id}?stream=true&starting_after=${n}`));
     expect(resumed.map((f) => f.data)).toEqual(all.slice(n + 1).map((f) => f.data));

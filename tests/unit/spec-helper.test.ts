@@ -22,7 +22,9 @@ describe('spec validator', () => {
     };
     expect(validateStreamEvent(ok)).toEqual([]);
     expect(validateStreamEvent({ ...ok, sequence_number: 'x' }).length).toBeGreaterThan(0);
-    expect(validateStreamEvent({ type: 'response.nope' })).toEqual(["no spec schema for event type 'response.nope'"]);
+    expect(validateStreamEvent({ type: 'response.nope' })).toEqual([
+      "no spec schema for event type 'response.nope'",
+    ]);
   });
   it('checks error bodies', () => {
     expect(validateErrorBody({ error: { message: 'm', type: 't', param: null, code: null } })).toEqual([]);

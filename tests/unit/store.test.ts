@@ -1,31 +1,17 @@
 // idb looks up IDBRequest, IDBTransaction, IDBKeyRange… as globals; every test still gets its own
 // IDBFactory so no state leaks between cases.
 import 'fake-indexeddb/auto';
-import { IDBDatabase as FakeDatabase, IDBObjectStore as FakeObjectStore, IDBFactory } from 'fake-indexeddb';
+import { IDBDatabase as FakeDatabase, IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../src/core/api-error';
 import { openDatabase } from '../../src/store/idb-schema';
-import {
-  DB_NAME,
-  type IdbStore,
-  MemoryStore,
-  openIdbStore,
-  type ResponseStore,
-  type StoreLimits,
-  type SweepResult,
-} from '../../src/store/index';
+import { DB_NAME, DB_VERSION, type IdbStore, openIdbStore, type SweepResult } from '../../src/store/index';
 import { makeDeltaEvents, makeStoredResponse } from './fixtures/response-fixture';
-
-type SweepingStore = ResponseStore & { sweep(): Promise<SweepResult> };
-
-const implementations: { name: string; open: (limits?: StoreLimits) => Promise<SweepingStore> }[] = [
-  { name: 'MemoryStore', open: async (limits) => new MemoryStore(limits) },
-  { name: 'IdbStore', open: (limits) => openIdbStore({ ...limits, indexedDB: new IDBFactory() }) },
-];
+import { failNthPut, openRaw, type SweepingStore, storeImplementations } from './fixtures/store-harness';
 
 afterEach(() => vi.restoreAllMocks());
 
-describe.each(implementations)('ResponseStore contract: $name', ({ open }) => {
+describe.each(storeImplementations)('ResponseStore contract: $name', ({ open }) => {
   let store: SweepingStore;
   let clock: number;
   const now = () => clock;
@@ -100,7 +86,7 @@ describe.each(implementations)('ResponseStore contract: $name', ({ open }) => {
     expect(await store.getResponse('resp_old')).toBeDefined(); // expired only *after* expiresAt
     clock = 1_060_001;
     expect(await store.getResponse('resp_old')).toBeUndefined();
-    expect(await store.sweep()).toEqual({ expired: 1, trimmed: 0 });
+    expect(await store.sweep()).toEqual(sweepResult(1, 0));
     expect(await store.readEvents('resp_old')).toEqual([]);
     expect(await store.deleteResponse('resp_old')).toBe(false);
     expect(await store.getResponse('resp_new')).toBeDefined();
@@ -119,12 +105,12 @@ describe.each(implementations)('ResponseStore contract: $name', ({ open }) => {
       await store.putResponse(makeStoredResponse(id, { created_at: created }));
       await store.appendEvents(id, makeDeltaEvents(id, 0, 2));
     }
-    expect(await store.sweep()).toEqual({ expired: 0, trimmed: 2 });
+    expect(await store.sweep()).toEqual(sweepResult(0, 2));
     const left = await Promise.all(['r1', 'r2', 'r3', 'r4'].map((id) => store.getResponse(id)));
     expect(left.map((r) => r?.response.id)).toEqual([undefined, undefined, 'r3', 'r4']);
     expect(await store.readEvents('r1')).toEqual([]);
     expect(await store.readEvents('r4')).toHaveLength(2);
-    expect(await store.sweep()).toEqual({ expired: 0, trimmed: 0 });
+    expect(await store.sweep()).toEqual(sweepResult(0, 0));
   });
 });
 
@@ -168,16 +154,31 @@ describe('IdbStore', () => {
     expect(await store.readEvents('resp_a')).toEqual(makeDeltaEvents('resp_a', 0, 3));
   });
 
-  it('creates the version-1 schema on a fresh database', async () => {
+  it('creates the version-2 schema on a fresh database', async () => {
     store.close();
     const db = await openRaw(factory, DB_NAME);
-    expect(db.version).toBe(1);
-    expect([...db.objectStoreNames]).toEqual(['events', 'responses']);
-    const responses = db.transaction('responses').objectStore('responses');
+    expect(db.version).toBe(2);
+    expect([...db.objectStoreNames]).toEqual([
+      'conversation_items',
+      'conversations',
+      'events',
+      'items',
+      'responses',
+    ]);
+    const tx = db.transaction(['responses', 'conversations', 'conversation_items', 'items']);
+    const responses = tx.objectStore('responses');
     expect(responses.keyPath).toBe('response.id');
     expect([...responses.indexNames]).toEqual(['by_created', 'by_expiry']);
     expect(responses.index('by_expiry').keyPath).toBe('expiresAt');
     expect(responses.index('by_created').keyPath).toBe('response.created_at');
+    const conversations = tx.objectStore('conversations');
+    expect(conversations.keyPath).toBe('conversation.id');
+    expect([...conversations.indexNames]).toEqual(['by_created', 'by_expiry']);
+    const convItems = tx.objectStore('conversation_items');
+    expect(convItems.keyPath).toEqual(['conversationId', 'position']);
+    expect(convItems.index('by_item').keyPath).toEqual(['conversationId', 'item.id']);
+    expect(convItems.index('by_item').unique).toBe(true);
+    expect([...tx.objectStore('items').indexNames]).toEqual(['by_conversation', 'by_response']);
     db.close();
   });
 
@@ -196,31 +197,14 @@ describe('IdbStore', () => {
       });
     const sweeping = settled('sweep', store.sweep());
     const reading = settled('get', store.getResponse('keep'));
-    expect(await sweeping).toEqual({ expired: 120, trimmed: 0 });
+    expect(await sweeping).toEqual(sweepResult(120, 0));
     expect(await reading).toBeDefined();
     expect(order).toEqual(['get', 'sweep']);
-    expect(transaction).toHaveBeenCalledTimes(4); // 50 + 50 + 20 expired, plus the get
+    // 50 + 50 + 20 expired responses, one (empty) batch of expired conversations, plus the get.
+    expect(transaction).toHaveBeenCalledTimes(5);
   });
 
   describe('failures', () => {
-    const realPut = FakeObjectStore.prototype.put;
-    const quota = () => new DOMException('The quota has been exceeded.', 'QuotaExceededError');
-    /** Fails the nth put from now; `how` picks a synchronous throw or the browser's async abort. */
-    function failNthPut(n: number, how: 'throw' | 'abort', error = quota) {
-      let calls = 0;
-      vi.spyOn(FakeObjectStore.prototype, 'put').mockImplementation(function (
-        this: InstanceType<typeof FakeObjectStore>,
-        ...args
-      ) {
-        if (++calls !== n) return realPut.apply(this, args);
-        if (how === 'throw') throw error();
-        // Browsers report quota at commit: the transaction aborts with tx.error = QuotaExceededError.
-        const request = realPut.apply(this, args);
-        (this.transaction as unknown as { _abort(name: string): void })._abort(error().name);
-        return request;
-      });
-    }
-
     it.each(['throw', 'abort'] as const)(
       'maps QuotaExceededError (%s) to 507 and keeps prior data',
       async (how) => {
@@ -269,8 +253,8 @@ describe('IdbStore', () => {
     });
 
     it('closes on versionchange so another tab can upgrade', async () => {
-      const newer = await openRaw(factory, DB_NAME, 2);
-      expect(newer.version).toBe(2);
+      const newer = await openRaw(factory, DB_NAME, DB_VERSION + 1);
+      expect(newer.version).toBe(DB_VERSION + 1);
       newer.close();
       await expect(store.getResponse('resp_a')).rejects.toMatchObject({
         status: 503,
@@ -295,12 +279,7 @@ describe('IdbStore', () => {
   });
 });
 
-/** Opens a database without idb; rejects on `blocked` so a stuck upgrade fails the test at once. */
-function openRaw(factory: IDBFactory, name: string, version?: number): Promise<IDBDatabase> {
-  return new Promise((resolve, reject) => {
-    const request = factory.open(name, version);
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-    request.onblocked = () => reject(new Error(`open ${name} v${version} was blocked`));
-  });
+/** A sweep that removed only responses. */
+function sweepResult(expired: number, trimmed: number): SweepResult {
+  return { expired, trimmed, expiredConversations: 0, trimmedConversations: 0 };
 }
