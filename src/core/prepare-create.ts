@@ -10,6 +10,7 @@ import type {
 } from '../engine/types';
 import type { ResponseStore } from '../store/types';
 import { invalidRequest, notFound } from './api-error';
+import { expandCompactions } from './compaction';
 import { type CreateResponseBody, createResponseSchema, functionToolSchema } from './create-schema';
 import { normalizeInput } from './input-items';
 import { toChatMessages } from './to-chat-messages';
@@ -62,7 +63,9 @@ export async function prepareCreate(
   const resolve = async (_id: string) => undefined as ResponseItem | undefined;
   const input = await normalizeInput(body.input, resolve);
   const inputItems = [...history, ...input];
-  let messages = toChatMessages(body.instructions ?? null, inputItems, { vision: model.vision });
+  let messages = toChatMessages(body.instructions ?? null, expandCompactions(inputItems), {
+    vision: model.vision,
+  });
   const specs = toolChoice.allowed.map(toSpec);
   if (opts.fit) messages = await fitContext(messages, specs, model, body, deps.engine);
 

@@ -1,6 +1,7 @@
 import type { Engine } from '../engine/types';
 import type { ResponseStore } from '../store/types';
 import { ApiError, notFound, toErrorResponse } from './api-error';
+import { compactResponse } from './compaction';
 import { createResponse } from './create-response';
 import { jsonResponse } from './http';
 import { LiveRuns } from './live-runs';
@@ -60,6 +61,7 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
       methods: { GET: async (_r, _u, [id]) => getModel(engine, id as string) },
     },
     { pattern: /^\/v1\/responses$/, methods: { POST: (request) => createResponse(request, deps) } },
+    { pattern: /^\/v1\/responses\/compact$/, methods: { POST: (request) => compactResponse(request, deps) } },
     {
       pattern: /^\/v1\/responses\/input_tokens$/,
       methods: { POST: (request) => countInputTokens(request, deps) },

@@ -140,3 +140,36 @@ describe('input items and token counts', () => {
     expect(chained.input_tokens).toBe(2 + 4 + 1);
   });
 });
+
+describe('compaction', () => {
+  it('keeps user messages, folds history into one compaction item, and expands it as input', async () => {
+    const { client, call } = makeRig();
+    const first = await client.responses.create({ model: 'scripted', input: 'one' });
+    const second = await client.responses.create({
+      model: 'scripted',
+      previous_response_id: first.id,
+      input: 'two',
+    });
+    const compacted = await client.responses.compact({ model: 'scripted', previous_response_id: second.id });
+    expect(compacted.object).toBe('response.compaction');
+    expect(compacted.output.map((o) => o.type)).toEqual(['message', 'message', 'compaction']);
+    expect(compacted.usage.input_tokens).toBe(1 + 3 + 1 + 3);
+    const next = await client.responses.create({
+      model: 'scripted',
+      input: [...(compacted.output as never[]), { role: 'user', content: '!transcript' }],
+    });
+    expect(JSON.parse(next.output_text)).toEqual([
+      { role: 'user', content: 'one' },
+      { role: 'assistant', content: 'You said: one' },
+      { role: 'user', content: 'two' },
+      { role: 'assistant', content: 'You said: two' },
+      { role: 'user', content: '!transcript' },
+    ]);
+    const tampered = await call('POST', '/responses', {
+      model: 'scripted',
+      input: [{ type: 'compaction', encrypted_content: 'garbage' }],
+    });
+    expect(tampered.status).toBe(400);
+    expect((await tampered.json()).error.param).toBe('input[0].encrypted_content');
+  });
+});
