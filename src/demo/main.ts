@@ -28,6 +28,8 @@ const client = new OpenAI({
   baseURL: `${location.origin}/v1`,
   apiKey: 'intab-local',
   dangerouslyAllowBrowser: true,
+  // A local runtime's errors are final; retrying them only delays the message.
+  maxRetries: 0,
 });
 
 const runtimeStatus = el('p', {

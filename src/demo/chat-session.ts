@@ -1,0 +1,119 @@
+/**
+ * One chat conversation against the in-tab Responses API. Memory is server-side: each turn sends only
+ * the new user text plus `previous_response_id`, exactly as an app would against api.openai.com.
+ */
+import OpenAI from 'openai';
+import type { ChatView } from './chat-view';
+import { errorMessage } from './dom';
+
+type ResponseStream = ReturnType<OpenAI['responses']['stream']>;
+
+/**
+ * Formats an OpenAI-shaped error for the chat log: status, code and the server's own message.
+ * @example
+ * describeError(new OpenAI.BadRequestError(400, { message: 'bad', code: 'x' }, undefined, new Headers()));
+ * // → "Error 400 (x): bad"
+ */
+export function describeError(err: unknown): string {
+  if (err instanceof OpenAI.APIError) {
+    const body = err.error as { message?: unknown } | undefined;
+    // The SDK prefixes its own message with the status; prefer the server's bare message.
+    const message = typeof body?.message === 'string' ? body.message : err.message;
+    const status = err.status === undefined ? 'Error' : `Error ${err.status}`;
+    return `${status}${err.code ? ` (${err.code})` : ''}: ${message}`;
+  }
+  return `Error: ${errorMessage(err)}`;
+}
+
+/**
+ * Drives a `ChatView`: streams replies, remembers the last completed response, stops on request.
+ * @example
+ * const session = new ChatSession(client, view, () => picker.model);
+ * await session.send('hello there', '');
+ */
+export class ChatSession {
+  #previousResponseId: string | null = null;
+  #stream: ResponseStream | null = null;
+
+  constructor(
+    private readonly client: OpenAI,
+    private readonly view: ChatView,
+    private readonly currentModel: () => string,
+  ) {}
+
+  /** Sends one user turn and streams the reply into the view. Resolves when the turn has ended. */
+  async send(text: string, instructions: string): Promise<void> {
+    if (this.#stream) return;
+    const model = this.currentModel();
+    this.view.addUser(text);
+    this.view.setBusy(true);
+    const reply = this.view.startReply(model);
+    const startedAt = performance.now();
+    let note: string | undefined;
+    let failed = false;
+    const fail = (message: string): void => {
+      failed = true;
+      this.view.addError(message);
+    };
+
+    const stream = this.client.responses.stream({
+      model,
+      input: text,
+      ...(instructions ? { instructions } : {}),
+      ...(this.#previousResponseId ? { previous_response_id: this.#previousResponseId } : {}),
+    });
+    this.#stream = stream;
+    try {
+      for await (const event of stream) {
+        switch (event.type) {
+          case 'response.output_text.delta':
+            reply.appendText(event.delta);
+            break;
+          case 'response.refusal.delta':
+            reply.appendRefusal(event.delta);
+            break;
+          case 'response.completed': {
+            // Only a completed response becomes the memory: a stopped or failed turn is left out.
+            this.#previousResponseId = event.response.id;
+            const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
+            const tokens = event.response.usage?.output_tokens;
+            note = tokens === undefined ? `${seconds} s` : `${tokens} tokens · ${seconds} s`;
+            break;
+          }
+          case 'response.incomplete':
+            note = `incomplete: ${event.response.incomplete_details?.reason ?? 'unknown reason'}`;
+            break;
+          case 'response.failed': {
+            const error = event.response.error;
+            fail(`Response failed${error ? ` (${error.code}): ${error.message}` : ''}`);
+            break;
+          }
+          case 'error':
+            fail(`Error${event.code ? ` (${event.code})` : ''}: ${event.message}`);
+            break;
+        }
+      }
+    } catch (err) {
+      if (err instanceof OpenAI.APIUserAbortError) note = 'stopped';
+      else fail(describeError(err));
+    } finally {
+      // A failed turn with no text drops its empty bubble, so the error line reads as the reply.
+      reply.finish(note ?? (failed ? 'failed' : undefined), failed);
+      if (this.#stream === stream) this.#stream = null;
+      this.view.setBusy(false);
+    }
+  }
+
+  /** Aborts the running turn; the SDK cancels the fetch body, which interrupts generation in the worker. */
+  stop(): void {
+    this.#stream?.abort();
+  }
+
+  /** Forgets the conversation: the next turn starts without `previous_response_id`. */
+  reset(): void {
+    this.stop();
+    this.#previousResponseId = null;
+    this.view.clear();
+    this.view.addNotice('New chat: earlier messages are forgotten.');
+  }
+}

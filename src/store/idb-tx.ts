@@ -1,0 +1,85 @@
+import type { IDBPDatabase } from 'idb';
+import type { IntabDB, IntabStoreName, IntabTx } from './idb-schema';
+import { storageClosed, toStorageError } from './storage-error';
+
+/** Why the connection is gone, once it is; set by close() or by the database's own events. */
+export interface ConnectionState {
+  closedReason?: string;
+}
+
+const noop = () => {};
+
+/**
+ * Runs each unit of work in one transaction on a shared connection, the one place that turns
+ * IndexedDB failures into ApiErrors. The response and conversation halves of IdbStore both use it.
+ *
+ * @example
+ * const runner = new TxRunner(db, state);
+ * await runner.run(['events'], 'readwrite', 'relaxed', (tx) => { quiet(tx.objectStore('events').put(e, key)); });
+ */
+export class TxRunner {
+  constructor(
+    private readonly db: IDBPDatabase<IntabDB>,
+    private readonly state: ConnectionState,
+  ) {}
+
+  /**
+   * Runs `work` in one transaction and resolves once it has committed. `work` may await only IDB
+   * requests of `tx`: awaiting anything else lets the transaction auto-commit midway. On any failure
+   * the transaction is aborted (a synchronous throw from `put` does not abort it by itself) and the
+   * error becomes an ApiError. The transaction's own error wins over a request's AbortError, because
+   * that is where browsers report QuotaExceededError.
+   */
+  async run<S extends IntabStoreName[], M extends IDBTransactionMode, T>(
+    stores: [...S],
+    mode: M,
+    durability: IDBTransactionDurability,
+    work: (tx: IntabTx<S, M>) => T | Promise<T>,
+  ): Promise<T> {
+    if (this.state.closedReason) throw storageClosed(this.state.closedReason);
+    let tx: IntabTx<S, M>;
+    try {
+      tx = this.db.transaction(stores, mode, { durability });
+    } catch (err) {
+      throw this.state.closedReason ? storageClosed(this.state.closedReason) : toStorageError(err);
+    }
+    const done = tx.done;
+    done.catch(noop); // observed below; this only keeps an early abort from being "unhandled"
+    try {
+      const result = await work(tx);
+      await done;
+      return result;
+    } catch (err) {
+      try {
+        tx.abort();
+      } catch {
+        // Already finished or aborted: nothing left to roll back.
+      }
+      await done.catch(noop);
+      throw toStorageError(tx.error ?? err);
+    }
+  }
+}
+
+/**
+ * Write requests are checked through `tx.done`; this keeps their own rejections from going unhandled.
+ *
+ * @example
+ * quiet(tx.objectStore('responses').put(record));
+ */
+export function quiet(request: Promise<unknown>): void {
+  request.catch(noop);
+}
+
+/**
+ * All keys `[ownerId, n]` of one owner in a store keyed that way (`events`, `conversation_items`).
+ *
+ * @example
+ * quiet(tx.objectStore('events').delete(ownerRange('resp_1')));
+ */
+export function ownerRange(ownerId: string): IDBKeyRange {
+  return IDBKeyRange.bound([ownerId, -Infinity], [ownerId, Infinity]);
+}
+
+/** Records removed per sweep transaction, so a long sweep never holds the stores for long. */
+export const SWEEP_BATCH = 50;

@@ -1,0 +1,183 @@
+/**
+ * The service worker's forwarding, in Node with real MessageChannels: how it finds a live engine
+ * port, and how each failure (no page, a silent page, a dead port, a stale protocol, a slow or
+ * vanished engine) becomes an OpenAI-shaped error instead of a hung or rejected respondWith.
+ */
+import * as Comlink from 'comlink';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createEngineApi, type EngineApiDeps } from '../../../src/worker/engine-api';
+import type { EngineApi } from '../../../src/worker/protocol';
+import { type ClientLike, type ClientsLike, EngineLinks } from '../../../sw/engine-links';
+import { forwardToEngine } from '../../../sw/forward';
+import type { SwTiming } from '../../../sw/timing';
+
+const fast: SwTiming = {
+  pingMs: 100,
+  portWaitMs: 200,
+  handleMs: 1_000,
+  heartbeatMs: 50,
+  heartbeatPingMs: 100,
+};
+
+const open: MessagePort[] = [];
+afterEach(() => {
+  for (const port of open.splice(0)) port.close();
+});
+
+function channel(): MessageChannel {
+  const ch = new MessageChannel();
+  open.push(ch.port1, ch.port2);
+  return ch;
+}
+
+type Fetch = (req: Request) => Promise<Response>;
+
+/** An engine worker: exposes the real API (with a fake core) on each port it is given. */
+function engineWorker(fetch: Fetch, api: Partial<EngineApi> = {}) {
+  const deps: EngineApiDeps = {
+    server: async () => ({ fetch }),
+    load: async () => {},
+    gpuStatus: async () => ({ available: false, adapter: null, features: [] }),
+  };
+  return (port: MessagePort) => Comlink.expose({ ...createEngineApi(deps), ...api }, port);
+}
+
+/** A page that answers `need-port` by wiring a fresh channel between the links and `worker`. */
+function page(links: () => EngineLinks, worker: ((port: MessagePort) => void) | null, id = 'page-1') {
+  const asked: unknown[] = [];
+  const client: ClientLike = {
+    type: 'window',
+    postMessage(message) {
+      asked.push(message);
+      if (!worker) return; // a page that never answers
+      const { port1, port2 } = channel();
+      worker(port1);
+      links().adopt(port2, id);
+    },
+  };
+  return { client, asked };
+}
+
+function clientsOf(...pages: ClientLike[]): ClientsLike {
+  return {
+    get: async (id) => (id === 'page-1' ? pages[0] : undefined),
+    matchAll: async () => pages,
+  };
+}
+
+const json = (body: unknown) => Response.json(body);
+const get = (path: string) => new Request(`http://app.test${path}`);
+
+async function errorOf(res: Response): Promise<{ status: number; code: string | null; type: string }> {
+  const body = (await res.json()) as { error: { code: string | null; type: string } };
+  return { status: res.status, code: body.error.code, type: body.error.type };
+}
+
+describe('forwardToEngine', () => {
+  it('asks the requesting page for a port once, then reuses it', async () => {
+    let links!: EngineLinks;
+    const p = page(
+      () => links,
+      engineWorker(async (req) => json({ path: new URL(req.url).pathname })),
+    );
+    links = new EngineLinks(clientsOf(p.client), fast);
+
+    for (const path of ['/v1/models', '/v1/responses/resp_1']) {
+      const res = await forwardToEngine(get(path), 'page-1', links, fast);
+      expect(await res.json()).toEqual({ path });
+    }
+    expect(p.asked).toEqual([{ type: 'need-port' }]);
+  });
+
+  it('answers 503 engine_unavailable when no page is open', async () => {
+    const links = new EngineLinks(clientsOf(), fast);
+    const res = await forwardToEngine(get('/v1/models'), '', links, fast);
+    expect(await errorOf(res)).toEqual({ status: 503, code: 'engine_unavailable', type: 'server_error' });
+  });
+
+  it('answers 503 when the page never hands over a port', async () => {
+    let links!: EngineLinks;
+    const p = page(() => links, null);
+    links = new EngineLinks(clientsOf(p.client), fast);
+    const started = Date.now();
+    const res = await forwardToEngine(get('/v1/models'), 'page-1', links, fast);
+    expect(await errorOf(res)).toEqual({ status: 503, code: 'engine_unavailable', type: 'server_error' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(fast.portWaitMs - 5);
+  });
+
+  it('replaces a port that died silently (no close event, pings unanswered)', async () => {
+    let links!: EngineLinks;
+    const p = page(
+      () => links,
+      engineWorker(async () => json({ ok: true })),
+    );
+    links = new EngineLinks(clientsOf(p.client), fast);
+    // A port whose peer has nothing listening: exactly what a stopped worker's port looks like.
+    links.adopt(channel().port2, 'page-1');
+
+    const res = await forwardToEngine(get('/v1/models'), 'page-1', links, fast);
+    expect(res.status).toBe(200);
+    expect(p.asked).toEqual([{ type: 'need-port' }]);
+  });
+
+  it('answers 503 engine_version_mismatch to a worker of another deploy', async () => {
+    let links!: EngineLinks;
+    const p = page(
+      () => links,
+      engineWorker(async () => json({}), { ping: async () => ({ protocol: 999 }) }),
+    );
+    links = new EngineLinks(clientsOf(p.client), fast);
+    const res = await forwardToEngine(get('/v1/models'), 'page-1', links, fast);
+    expect(await errorOf(res)).toMatchObject({ status: 503, code: 'engine_version_mismatch' });
+  });
+
+  it('answers 504 when the engine takes too long, and cancels the body that arrives late', async () => {
+    let cancelled = false;
+    let aborted = false;
+    const late = new ReadableStream({
+      cancel: () => {
+        cancelled = true;
+      },
+    });
+    let links!: EngineLinks;
+    const p = page(
+      () => links,
+      engineWorker(
+        (req) =>
+          new Promise((resolve) => {
+            req.signal.addEventListener('abort', () => {
+              aborted = true;
+            });
+            setTimeout(() => resolve(new Response(late)), fast.handleMs + 200);
+          }),
+      ),
+    );
+    links = new EngineLinks(clientsOf(p.client), fast);
+    const res = await forwardToEngine(
+      new Request('http://app.test/v1/responses', { method: 'POST', body: '{}' }),
+      'page-1',
+      links,
+      fast,
+    );
+    expect(await errorOf(res)).toMatchObject({ status: 504, code: 'timeout' });
+    await expect.poll(() => aborted).toBe(true);
+    await expect.poll(() => cancelled, { timeout: 2_000 }).toBe(true);
+  });
+
+  it('answers 503 when the engine worker vanishes mid-request', async () => {
+    // A worker whose tab closed: nothing answers any more, and no close event says so.
+    let gone = false;
+    const silentOnceGone = async () => (gone ? new Promise<never>(() => {}) : { protocol: 1 });
+    let links!: EngineLinks;
+    const p = page(
+      () => links,
+      engineWorker(() => new Promise<Response>(() => {}), { ping: silentOnceGone }),
+    );
+    links = new EngineLinks(clientsOf(p.client), fast);
+    const pending = forwardToEngine(get('/v1/models'), 'page-1', links, fast);
+    await expect.poll(() => p.asked.length).toBe(1);
+    gone = true;
+    const res = await pending;
+    expect(await errorOf(res)).toMatchObject({ status: 503, code: 'engine_unavailable' });
+  });
+});
