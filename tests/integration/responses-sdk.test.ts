@@ -105,7 +105,7 @@ describe('POST /v1/responses through the openai SDK (scripted model)', () => {
   it('does not store with store:false', async () => {
     const { client } = makeRig();
     const r = await client.responses.create({ model: 'scripted', input: 'x', store: false });
-    expect(r.store).toBe(false);
+    expect((r as unknown as { store: boolean }).store).toBe(false);
     await expect(client.responses.retrieve(r.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
   });
 
