@@ -24,6 +24,8 @@ describe('POST /v1/responses through the openai SDK (scripted model)', () => {
         { role: 'developer', content: 'dev note' },
         {
           type: 'message',
+          id: 'msg_earlier',
+          status: 'completed',
           role: 'assistant',
           content: [{ type: 'output_text', text: 'earlier', annotations: [] }],
         },
