@@ -1,4 +1,5 @@
-import type { Response as ApiResponse } from 'openai/resources/responses/responses';
+import type { ConversationItem } from 'openai/resources/conversations/items';
+import type { Response as ApiResponse, ResponseItem } from 'openai/resources/responses/responses';
 import type { Engine, GenerateRequest } from '../engine/types';
 import type { ResponseStore, StoredResponse } from '../store/types';
 import { type ApiError, invalidRequest, toApiError } from './api-error';
@@ -44,6 +45,7 @@ export async function createResponse(request: Request, deps: CreateDeps): Promis
     tools: prepared.tools,
   });
   if (body.background) response.status = 'queued';
+  if (prepared.conversationId) response.conversation = { id: prepared.conversationId };
   const persist = body.store !== false;
   if (persist) await deps.store.putResponse(record(response, prepared));
   if (body.background) return backgroundRun(response, prepared, deps);
@@ -70,6 +72,17 @@ async function execute(
   run.start();
   const error = await drive(run, deps.engine, prepared.generate, signal);
   try {
+    // One append of input and output together, so concurrent responses on a conversation never interleave.
+    if (
+      prepared.conversationId &&
+      (run.response.status === 'completed' || run.response.status === 'incomplete')
+    ) {
+      const items = [...prepared.newItems, ...(run.response.output as ResponseItem[])];
+      await deps.store.appendConversationItems(
+        prepared.conversationId,
+        items as unknown as ConversationItem[],
+      );
+    }
     await log?.close();
     if (log) await deps.store.putResponse(record(run.response, prepared), { durable: true });
   } catch (err) {

@@ -11,6 +11,7 @@ import type {
 import type { ResponseStore } from '../store/types';
 import { invalidRequest, notFound } from './api-error';
 import { expandCompactions } from './compaction';
+import { conversationHistory } from './conversation-routes';
 import { type CreateResponseBody, createResponseSchema, functionToolSchema } from './create-schema';
 import { normalizeInput } from './input-items';
 import { toChatMessages } from './to-chat-messages';
@@ -21,8 +22,11 @@ export interface PreparedCreate {
   body: CreateResponseBody;
   model: ModelInfo;
   tools: FunctionTool[];
-  /** History (from previous_response_id) followed by this request's input, with ids. */
+  /** History (from previous_response_id or the conversation) followed by this request's input, with ids. */
   inputItems: ResponseItem[];
+  /** This request's own input items, with ids: what a conversation gets appended. */
+  newItems: ResponseItem[];
+  conversationId: string | null;
   generate: GenerateRequest;
 }
 
@@ -52,16 +56,15 @@ export async function prepareCreate(
       'mutually_exclusive_parameters',
     );
   }
-  if (body.conversation != null)
-    throw invalidRequest(
-      'conversation',
-      'Conversations are not available in this version of intab yet.',
-      'unsupported_parameter',
-    );
-  const history = await historyOf(body.previous_response_id ?? null, deps.store);
-  // Item references are resolved once stored items are indexed (see README: not done yet).
-  const resolve = async (_id: string) => undefined as ResponseItem | undefined;
-  const input = await normalizeInput(body.input, resolve);
+  const conversationId =
+    typeof body.conversation === 'string' ? body.conversation : (body.conversation?.id ?? null);
+  const history = conversationId
+    ? await conversationHistory(deps.store, conversationId)
+    : await historyOf(body.previous_response_id ?? null, deps.store);
+  const input = await normalizeInput(
+    body.input,
+    (id) => deps.store.findItem(id) as Promise<ResponseItem | undefined>,
+  );
   const inputItems = [...history, ...input];
   let messages = toChatMessages(body.instructions ?? null, expandCompactions(inputItems), {
     vision: model.vision,
@@ -74,6 +77,8 @@ export async function prepareCreate(
     model,
     tools,
     inputItems,
+    newItems: input,
+    conversationId,
     generate: {
       model: model.id,
       messages,

@@ -2,6 +2,16 @@ import type { Engine } from '../engine/types';
 import type { ResponseStore } from '../store/types';
 import { ApiError, notFound, toErrorResponse } from './api-error';
 import { compactResponse } from './compaction';
+import {
+  addItems,
+  createConversation,
+  deleteConversation,
+  deleteItem,
+  getConversation,
+  getItem,
+  listItems,
+  updateConversation,
+} from './conversation-routes';
 import { createResponse } from './create-response';
 import { jsonResponse } from './http';
 import { LiveRuns } from './live-runs';
@@ -71,6 +81,29 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
       methods: {
         GET: (_r, url, [id]) => retrieveResponse(store, live, id as string, url),
         DELETE: (_r, _u, [id]) => deleteResponse(store, live, id as string),
+      },
+    },
+    { pattern: /^\/v1\/conversations$/, methods: { POST: (request) => createConversation(request, deps) } },
+    {
+      pattern: /^\/v1\/conversations\/([^/]+)$/,
+      methods: {
+        GET: (_r, _u, [id]) => getConversation(store, id as string),
+        POST: (request, _u, [id]) => updateConversation(request, id as string, deps),
+        DELETE: (_r, _u, [id]) => deleteConversation(store, id as string),
+      },
+    },
+    {
+      pattern: /^\/v1\/conversations\/([^/]+)\/items$/,
+      methods: {
+        GET: (_r, url, [id]) => listItems(store, id as string, url),
+        POST: (request, _u, [id]) => addItems(request, id as string, deps),
+      },
+    },
+    {
+      pattern: /^\/v1\/conversations\/([^/]+)\/items\/([^/]+)$/,
+      methods: {
+        GET: (_r, _u, [id, item]) => getItem(store, id as string, item as string),
+        DELETE: (_r, _u, [id, item]) => deleteItem(store, id as string, item as string),
       },
     },
     {

@@ -1,0 +1,139 @@
+import type { Conversation } from 'openai/resources/conversations/conversations';
+import type { ConversationItem } from 'openai/resources/conversations/items';
+import type { ResponseItem } from 'openai/resources/responses/responses';
+import { z } from 'zod';
+import type { ResponseStore } from '../store/types';
+import { invalidRequest, notFound } from './api-error';
+import { metadataSchema } from './create-schema';
+import { jsonResponse, readJsonObject } from './http';
+import { newId } from './ids';
+import { normalizeInput } from './input-items';
+import { parseOrThrow } from './validate';
+
+type Deps = { store: ResponseStore; now: () => number; maxBodyBytes: number };
+
+const itemsSchema = z.array(z.unknown()).max(20);
+const createSchema = z.strictObject({ items: itemsSchema.nullish(), metadata: metadataSchema.nullish() });
+const updateSchema = z.strictObject({ metadata: metadataSchema.nullable() });
+const addItemsSchema = z.strictObject({ items: itemsSchema });
+
+function missing(id: string) {
+  return notFound(`Conversation with id '${id}' not found.`);
+}
+
+async function mustGet(store: ResponseStore, id: string): Promise<Conversation> {
+  const conv = await store.getConversation(id);
+  if (!conv) throw missing(id);
+  return conv;
+}
+
+/** Validates raw items as `create` validates `input`, with ids, and resolves item references. */
+async function toItems(raw: unknown[], store: ResponseStore): Promise<ConversationItem[]> {
+  const items = await normalizeInput(raw, (id) => store.findItem(id) as Promise<ResponseItem | undefined>);
+  return items as unknown as ConversationItem[];
+}
+
+/** `POST /v1/conversations` (optional `items` ≤ 20, `metadata`). */
+export async function createConversation(request: Request, deps: Deps): Promise<Response> {
+  const body = parseOrThrow(createSchema, await readJsonObject(request, deps.maxBodyBytes));
+  const items = await toItems(body.items ?? [], deps.store);
+  const conv: Conversation = {
+    id: newId('conv'),
+    object: 'conversation',
+    created_at: Math.floor(deps.now() / 1000),
+    metadata: body.metadata ?? {},
+  };
+  await deps.store.putConversation(conv);
+  if (items.length > 0) await deps.store.appendConversationItems(conv.id, items);
+  return jsonResponse(conv);
+}
+
+export async function getConversation(store: ResponseStore, id: string): Promise<Response> {
+  return jsonResponse(await mustGet(store, id));
+}
+
+/** `POST /v1/conversations/{id}`: replaces the metadata. */
+export async function updateConversation(request: Request, id: string, deps: Deps): Promise<Response> {
+  const body = parseOrThrow(updateSchema, await readJsonObject(request, deps.maxBodyBytes));
+  const conv = { ...(await mustGet(deps.store, id)), metadata: body.metadata ?? {} };
+  await deps.store.putConversation(conv);
+  return jsonResponse(conv);
+}
+
+export async function deleteConversation(store: ResponseStore, id: string): Promise<Response> {
+  if (!(await store.deleteConversation(id))) throw missing(id);
+  return jsonResponse({ id, object: 'conversation.deleted', deleted: true });
+}
+
+/** `GET /v1/conversations/{id}/items`: cursor list, `desc` by default, as OpenAI's. */
+export async function listItems(store: ResponseStore, id: string, url: URL): Promise<Response> {
+  await mustGet(store, id);
+  const p = url.searchParams;
+  const limit = p.has('limit') ? Number(p.get('limit')) : 20;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+    throw invalidRequest(
+      'limit',
+      `Invalid 'limit': expected an integer between 1 and 100, but got '${p.get('limit')}'.`,
+      'invalid_value',
+    );
+  }
+  const order = p.get('order') ?? 'desc';
+  if (order !== 'asc' && order !== 'desc') {
+    throw invalidRequest(
+      'order',
+      `Invalid value: '${order}'. Supported values are: 'asc' and 'desc'.`,
+      'invalid_value',
+    );
+  }
+  const page = await store.listConversationItems(id, { limit, order, after: p.get('after') ?? undefined });
+  return jsonResponse(listBody(page.data, page.hasMore));
+}
+
+function listBody(data: ConversationItem[], hasMore: boolean) {
+  return {
+    object: 'list',
+    data,
+    first_id: data[0]?.id ?? null,
+    last_id: data.at(-1)?.id ?? null,
+    has_more: hasMore,
+  };
+}
+
+/** `POST /v1/conversations/{id}/items` (≤ 20): answers with the added items. */
+export async function addItems(request: Request, id: string, deps: Deps): Promise<Response> {
+  const body = parseOrThrow(addItemsSchema, await readJsonObject(request, deps.maxBodyBytes));
+  await mustGet(deps.store, id);
+  const items = await toItems(body.items, deps.store);
+  await deps.store.appendConversationItems(id, items);
+  return jsonResponse(listBody(items, false));
+}
+
+export async function getItem(store: ResponseStore, id: string, itemId: string): Promise<Response> {
+  await mustGet(store, id);
+  const item = await store.getConversationItem(id, itemId);
+  if (!item) throw notFound(`Item with id '${itemId}' not found.`);
+  return jsonResponse(item);
+}
+
+/** `DELETE /v1/conversations/{id}/items/{item_id}`: answers with the conversation, as OpenAI does. */
+export async function deleteItem(store: ResponseStore, id: string, itemId: string): Promise<Response> {
+  const conv = await mustGet(store, id);
+  if (!(await store.deleteConversationItem(id, itemId)))
+    throw notFound(`Item with id '${itemId}' not found.`);
+  return jsonResponse(conv);
+}
+
+/** Every item of a conversation, oldest first: the history a response on it continues. */
+export async function conversationHistory(store: ResponseStore, id: string): Promise<ResponseItem[]> {
+  if (!(await store.getConversation(id)))
+    throw notFound(`Conversation with id '${id}' not found.`, 'conversation');
+  const out: ConversationItem[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await store.listConversationItems(id, { limit: 100, order: 'asc', after });
+    out.push(...page.data);
+    if (!page.hasMore || page.data.length === 0) break;
+    after = page.data.at(-1)?.id;
+  }
+  return out as unknown as ResponseItem[];
+}
