@@ -8,6 +8,7 @@ import { jsonResponse, readJsonObject } from './http';
 import { newId } from './ids';
 import type { LiveRuns } from './live-runs';
 import { type PreparedCreate, prepareCreate } from './prepare-create';
+import type { RunLocks } from './recovery';
 import { newResponseObject, type ResponseObject } from './response-object';
 import { ResponseRun, type StreamEvent } from './response-run';
 import { SSE_HEADERS } from './sse';
@@ -22,6 +23,7 @@ export interface CreateDeps {
   /** How long a non-streaming request may wait for its status line before headers go out early. */
   jsonHoldMs: number;
   eventFlushMs: number;
+  runLocks?: RunLocks;
 }
 
 /**
@@ -63,6 +65,22 @@ function record(response: ResponseObject, prepared: PreparedCreate): StoredRespo
  * state. Resolves with the error that failed the run, if any.
  */
 async function execute(
+  run: ResponseRun,
+  prepared: PreparedCreate,
+  deps: CreateDeps,
+  signal: AbortSignal,
+  log: EventLog | null,
+): Promise<ApiError | null> {
+  let release = () => {};
+  if (prepared.body.store !== false) deps.runLocks?.hold(run.response.id, new Promise<void>((r) => (release = r)));
+  try {
+    return await finishRun(run, prepared, deps, signal, log);
+  } finally {
+    release();
+  }
+}
+
+async function finishRun(
   run: ResponseRun,
   prepared: PreparedCreate,
   deps: CreateDeps,

@@ -15,6 +15,7 @@ import {
 import { createResponse } from './create-response';
 import { jsonResponse } from './http';
 import { LiveRuns } from './live-runs';
+import { failInterrupted, type RunLocks } from './recovery';
 import {
   cancelResponse,
   countInputTokens,
@@ -34,11 +35,15 @@ export interface ResponsesServerOptions {
   jsonHoldMs?: number;
   /** How often streamed events are written to the store, in ms. Default 100. */
   eventFlushMs?: number;
+  /** Cross-tab liveness of runs (Web Locks in the browser), for {@link ResponsesServer.recover}. */
+  runLocks?: RunLocks;
 }
 
 /** The portable Responses server: a Fetch handler and nothing else. */
 export interface ResponsesServer {
   fetch(request: Request): Promise<Response>;
+  /** Marks `failed` the stored responses whose runner died; call once when the runtime starts. */
+  recover(): Promise<number>;
 }
 
 type Handler = (request: Request, url: URL, params: string[]) => Promise<Response>;
@@ -63,6 +68,7 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
     maxBodyBytes: opts.maxBodyBytes ?? 16 * 1024 * 1024,
     jsonHoldMs: opts.jsonHoldMs ?? 60_000,
     eventFlushMs: opts.eventFlushMs ?? 100,
+    runLocks: opts.runLocks,
   };
   const routes: Route[] = [
     { pattern: /^\/v1\/models$/, methods: { GET: async () => listModels(engine) } },
@@ -117,6 +123,7 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
   ];
 
   return {
+    recover: () => failInterrupted(store, opts.runLocks),
     async fetch(request: Request): Promise<Response> {
       try {
         const url = new URL(request.url);

@@ -88,6 +88,12 @@ export class IdbStore implements ResponseStore {
     return isLive(record, this.limits.now()) ? record : undefined;
   }
 
+  async listUnfinished(): Promise<StoredResponse[]> {
+    const all = await this.runner.run(['responses'], 'readonly', 'default', (tx) => tx.objectStore('responses').getAll());
+    const now = this.limits.now();
+    return all.filter((r) => isLive(r, now) && isUnfinished(r));
+  }
+
   async deleteResponse(id: string): Promise<boolean> {
     return this.runner.run(RESPONSE_STORES, 'readwrite', 'default', async (tx) => {
       const existing = await tx.objectStore('responses').get(id);
@@ -220,4 +226,8 @@ async function deleteResponse(tx: IntabTx<ResponseStores, 'readwrite'>, id: stri
   quiet(tx.objectStore('responses').delete(id));
   quiet(tx.objectStore('events').delete(ownerRange(id)));
   await unindexOwner(tx.objectStore('items'), 'by_response', id);
+}
+
+function isUnfinished(r: StoredResponse): boolean {
+  return r.response.status === 'queued' || r.response.status === 'in_progress';
 }

@@ -38,6 +38,13 @@ export class MemoryStore implements ResponseStore {
     return structuredClone(record);
   }
 
+  async listUnfinished(): Promise<StoredResponse[]> {
+    const now = this.limits.now();
+    return [...this.responses.values()]
+      .filter((r) => !isExpired(r, now) && (r.response.status === 'queued' || r.response.status === 'in_progress'))
+      .map((r) => structuredClone(r));
+  }
+
   async deleteResponse(id: string): Promise<boolean> {
     const record = this.responses.get(id);
     this.responses.delete(id);

@@ -43,6 +43,8 @@ export interface ResponseStore {
    * Optional: stores without limits omit it. Callers run it opportunistically, off the request path.
    */
   sweep?(): Promise<SweepResult>;
+  /** Responses stored as `queued` or `in_progress`: after a restart, those whose runner is gone. */
+  listUnfinished(): Promise<StoredResponse[]>;
   /** Releases the underlying connection. */
   close(): void;
 

@@ -173,3 +173,28 @@ describe('compaction', () => {
     expect((await tampered.json()).error.param).toBe('input[0].encrypted_content');
   });
 });
+
+describe('recovery after the running tab died', () => {
+  it('marks unfinished responses failed unless their run lock is still held', async () => {
+    const held = new Set<string>();
+    const runLocks = {
+      hold: (id: string, until: Promise<unknown>) => {
+        held.add(id);
+        void until.finally(() => held.delete(id));
+      },
+      held: async () => new Set(held),
+    };
+    const { client, server, store } = makeRig({ runLocks });
+    const running = await client.responses.create({ model: 'scripted', input: '!delay 20 !words 50', background: true });
+    const dead = await client.responses.create({ model: 'scripted', input: 'x' });
+    // Simulate a tab that died mid-run: its record stays in_progress and nobody holds its lock.
+    const rec = await store.getResponse(dead.id);
+    await store.putResponse({ ...(rec as NonNullable<typeof rec>), response: { ...(rec as NonNullable<typeof rec>).response, status: 'in_progress' } });
+    expect(await server.recover()).toBe(1);
+    const failed = await client.responses.retrieve(dead.id);
+    expect(failed.status).toBe('failed');
+    expect(failed.error?.message).toMatch(/closed before it finished/);
+    expect((await client.responses.retrieve(running.id)).status).not.toBe('failed');
+    await client.responses.cancel(running.id);
+  });
+});

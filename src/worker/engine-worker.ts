@@ -1,0 +1,45 @@
+/**
+ * The engine worker entry (a module Web Worker started by the page's client). It hosts the Responses
+ * core with the real engines and the IndexedDB store, and exposes {@link EngineApi} over comlink on
+ * every MessagePort it is handed: the page's own port, and one per page → service-worker connection.
+ * A service worker is stopped after ~30 s idle and its ports die silently, so new ports arrive at any
+ * time and old ones are simply abandoned.
+ */
+import * as Comlink from 'comlink';
+import { createResponsesServer } from '../core/index';
+import { CompositeEngine, ScriptedEngine, WebLLMEngine } from '../engine/index';
+import { openIdbStore } from '../store/index';
+import { createEngineApi } from './engine-api';
+import { probeGpu } from './gpu-status';
+import { isMessage, type PageToWorkerMessage } from './protocol';
+
+const engine = new CompositeEngine([new ScriptedEngine(), new WebLLMEngine()]);
+
+let server: Promise<{ fetch(req: Request): Promise<Response> }> | null = null;
+
+/** Opens the store once; a failure is not cached, so the next request retries (e.g. after a quota fix). */
+function getServer(): Promise<{ fetch(req: Request): Promise<Response> }> {
+  server ??= openIdbStore().then(
+    (store) => createResponsesServer({ engine, store }),
+    (err: unknown) => {
+      server = null;
+      throw err;
+    },
+  );
+  return server;
+}
+
+const api = createEngineApi({
+  server: getServer,
+  load: (modelId, onProgress) => engine.load(modelId, onProgress),
+  gpuStatus: () => probeGpu(),
+});
+
+self.addEventListener('message', (event: MessageEvent) => {
+  const port = event.ports[0];
+  if (!isMessage<PageToWorkerMessage>(event.data, 'connect') || !port) return;
+  Comlink.expose(api, port);
+  // Chromium ≥ 123 fires `close` on an entangled port whose peer went away; elsewhere the port just
+  // lingers until GC. Closing releases comlink's listener either way.
+  port.addEventListener('close', () => port.close());
+});

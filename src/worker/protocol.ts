@@ -1,0 +1,105 @@
+/**
+ * The wire between the three contexts, in one place (like msw's typed message map):
+ * page ⇄ service worker messages, page → engine worker messages, and the comlink API the engine
+ * worker exposes on every port it is handed. Types only plus constants: this file is imported by the
+ * service worker too, so it must stay free of DOM and of service-worker globals.
+ */
+import type { ApiErrorData } from '../core/api-error';
+import type { LoadProgress } from '../engine/types';
+
+/**
+ * Bumped whenever the shape of {@link EngineApi} or the messages change. `ping()` returns it so a
+ * service worker left over from an older deploy notices that it speaks to a newer worker (msw's
+ * integrity handshake, simplified).
+ */
+export const PROTOCOL_VERSION = 1;
+
+/** A Fetch `Request` as plain, transferable data. The body is a whole ArrayBuffer (requests are small). */
+export interface SerializedRequest {
+  /** Correlates `handle` with `abort`; unique per service-worker lifetime. */
+  id: string;
+  method: string;
+  url: string;
+  headers: [string, string][];
+  body: ArrayBuffer | null;
+}
+
+/**
+ * A Fetch `Response` as plain data. `body` is the core's own ReadableStream, moved with
+ * `Comlink.transfer(res, [body])`: chunks flow worker → service worker → page without a round trip
+ * per chunk, and the page cancelling the fetch cancels this very stream in the worker.
+ */
+export interface SerializedResponse {
+  status: number;
+  statusText: string;
+  headers: [string, string][];
+  body: ReadableStream<Uint8Array> | null;
+  /**
+   * Fallback where a ReadableStream cannot be transferred (older Safari): a port on which a
+   * {@link BodyPuller} is exposed, read chunk by chunk (msw's buffered fallback, but still streaming).
+   * A port rather than a `Comlink.proxy`: comlink only converts proxies at the top level of a value.
+   */
+  pull?: MessagePort;
+}
+
+/** One body read through comlink: `read()` per chunk, `cancel()` when the reader gives up. */
+export interface BodyPuller {
+  read(): Promise<{ done: boolean; value?: Uint8Array }>;
+  cancel(reason?: string): Promise<void>;
+}
+
+/** WebGPU as the engine worker sees it, for a status line. */
+export interface GpuStatus {
+  available: boolean;
+  /** Vendor / architecture / description of the adapter, when there is one. */
+  adapter: string | null;
+  features: string[];
+  /** Why WebGPU is unavailable, in words. */
+  reason?: string;
+}
+
+/** Answer to `ping()`. */
+export interface Pong {
+  protocol: number;
+}
+
+/**
+ * What the engine worker exposes with `Comlink.expose(api, port)` on every port it receives.
+ * Methods never reject with a real `Error` (comlink keeps only name/message/stack of those):
+ * they reject with {@link ApiErrorData}, which `toApiError` turns back into an `ApiError`.
+ *
+ * @example
+ * const api = Comlink.wrap<EngineApi>(port);
+ * const res = await api.handle(await serializeRequest(request, 'r1'));
+ */
+export interface EngineApi {
+  /** Runs one request through the Responses core. Always resolves (errors are OpenAI error responses). */
+  handle(req: SerializedRequest): Promise<SerializedResponse>;
+  /** Aborts the request `id` if `handle` has not answered yet (the caller gave up on it). */
+  abort(id: string): Promise<void>;
+  /** Cheap liveness probe: a dead MessagePort never answers, so callers race it against a timeout. */
+  ping(): Promise<Pong>;
+  /** Loads a model, calling `onProgress` (a `Comlink.proxy`) as weights arrive. */
+  loadModel(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void>;
+  gpuStatus(): Promise<GpuStatus>;
+}
+
+/** Service worker → page. */
+export type SwToPageMessage = { type: 'need-port' };
+
+/**
+ * Page → service worker. `port` carries one end of a fresh MessageChannel (the engine worker holds
+ * the other) in `event.ports[0]`; `claim` asks an active worker to control the page after a
+ * Shift+reload, where `activate` (and its `clients.claim()`) does not run again.
+ */
+export type PageToSwMessage = { type: 'port'; protocol: number } | { type: 'claim' };
+
+/** Page → engine worker: expose the API on `event.ports[0]`. */
+export type PageToWorkerMessage = { type: 'connect' };
+
+/** Narrows `event.data` of a message event to one of the messages above, by `type`. */
+export function isMessage<M extends { type: string }>(data: unknown, type: M['type']): data is M {
+  return typeof data === 'object' && data !== null && (data as { type?: unknown }).type === type;
+}
+
+export type { ApiErrorData };

@@ -1,0 +1,105 @@
+/**
+ * Forwards one `/v1/*` request to an engine worker and turns its answer into the page's Response.
+ * The body is the worker's own transferred stream: it is passed through, never re-read, so tokens
+ * flow as they are generated and the page's cancel reaches the core.
+ */
+import * as Comlink from 'comlink';
+import { ApiError, toErrorResponse } from '../src/core/api-error';
+import type { SerializedRequest, SerializedResponse } from '../src/worker/protocol';
+import { deserializeResponse, discardBody, requestTransferables, serializeRequest } from '../src/worker/wire';
+import type { EngineLink, EngineLinks } from './engine-links';
+import type { SwTiming } from './timing';
+
+let counter = 0;
+
+/**
+ * Answers `request` through the engine, or with an OpenAI-shaped error (503 when no engine is
+ * reachable, 504 when it took too long). Never rejects: a rejected `respondWith` would show the page
+ * a network error instead of something its SDK can parse.
+ *
+ * @example
+ * event.respondWith(forwardToEngine(event.request, event.clientId, links, SW_TIMING));
+ */
+export async function forwardToEngine(
+  request: Request,
+  clientId: string,
+  links: EngineLinks,
+  timing: SwTiming,
+): Promise<Response> {
+  try {
+    const data = await serializeRequest(request, `sw-${Date.now().toString(36)}-${++counter}`);
+    const link = await links.acquire(clientId);
+    return deserializeResponse(await callHandle(link, data, links, timing, request.signal));
+  } catch (err) {
+    return toErrorResponse(err);
+  }
+}
+
+/**
+ * `handle` with the three ways out that comlink lacks: a deadline, a heartbeat that notices the
+ * worker's tab going away mid-call (the call itself would then hang forever), and the request's
+ * abort signal. Giving up tells the worker to abort, and a body that still arrives afterwards is
+ * cancelled, so the core never generates into a stream nobody reads.
+ */
+function callHandle(
+  link: EngineLink,
+  data: SerializedRequest,
+  links: EngineLinks,
+  timing: SwTiming,
+  signal: AbortSignal,
+): Promise<SerializedResponse> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (fn: () => void): boolean => {
+      if (settled) return false;
+      settled = true;
+      clearTimeout(deadline);
+      clearInterval(heartbeat);
+      signal.removeEventListener('abort', onAbort);
+      fn();
+      return true;
+    };
+    const giveUp = (err: unknown): void => {
+      if (settle(() => reject(err))) link.api.abort(data.id).catch(() => {});
+    };
+
+    link.api.handle(Comlink.transfer(data, requestTransferables(data))).then(
+      (res) => {
+        if (!settle(() => resolve(res))) discardBody(res, 'The service worker gave up on this request.');
+      },
+      (err: unknown) => settle(() => reject(err)),
+    );
+
+    const deadline = setTimeout(() => {
+      giveUp(
+        new ApiError(
+          504,
+          'server_error',
+          'timeout',
+          null,
+          `The engine did not answer within ${timing.handleMs} ms.`,
+        ),
+      );
+    }, timing.handleMs);
+    const heartbeat = setInterval(() => {
+      links
+        .alive(link, timing.heartbeatPingMs)
+        .then(
+          (ok) =>
+            ok ||
+            giveUp(
+              new ApiError(
+                503,
+                'server_error',
+                'engine_unavailable',
+                null,
+                'The engine worker stopped answering (was its tab closed?).',
+              ),
+            ),
+          giveUp,
+        );
+    }, timing.heartbeatMs);
+    const onAbort = (): void => giveUp(signal.reason);
+    signal.addEventListener('abort', onAbort);
+  });
+}

@@ -1,0 +1,27 @@
+/**
+ * Every bound the service worker puts on the engine worker, in one table. They are module constants
+ * rather than options because a service worker has no configuration channel before its first fetch.
+ */
+export interface SwTiming {
+  /** A live engine port answers `ping` in well under a millisecond; this only has to beat a busy worker. */
+  pingMs: number;
+  /** How long a page may take to hand over a port after `need-port` (it creates a MessageChannel). */
+  portWaitMs: number;
+  /**
+   * Bound on `handle` answering with headers. Chromium kills a `respondWith` pending for 5 minutes,
+   * so stay below that and answer with our own error first (the core answers early for long work).
+   */
+  handleMs: number;
+  /** While `handle` is pending, how often to check that the worker's tab is still there. */
+  heartbeatMs: number;
+  /** Ping bound during the heartbeat: generous, since the worker may be busy loading a model. */
+  heartbeatPingMs: number;
+}
+
+export const SW_TIMING: SwTiming = {
+  pingMs: 2_000,
+  portWaitMs: 3_000,
+  handleMs: 270_000,
+  heartbeatMs: 5_000,
+  heartbeatPingMs: 10_000,
+};

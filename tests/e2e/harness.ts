@@ -1,0 +1,134 @@
+/**
+ * Shared end-to-end harness: serves the production build (`dist/`, built by `npm run test:e2e`) with
+ * `vite preview`, and drives Debian's Chromium through playwright-core. Each test file gets its own
+ * browser context, i.e. a fresh origin state: no service worker, no IndexedDB, no caches.
+ *
+ * @example
+ * let app: AppSession;
+ * beforeAll(async () => { app = await openApp(); });
+ * afterAll(() => app?.close());
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type PreviewServer, preview } from 'vite';
+
+const root = resolve(import.meta.dirname, '../..');
+const dist = resolve(root, 'dist');
+
+/** Chromium flags: headless, no sandbox (containers), and nothing that phones home during tests. */
+const CHROMIUM_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--enable-unsafe-webgpu',
+];
+
+/** One test file's browser, context, page and server. */
+export interface AppSession {
+  baseUrl: string;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/** Builds `dist/` if a previous step has not (the `test:e2e` script builds first). */
+function ensureBuilt(): void {
+  if (existsSync(resolve(dist, 'sw.js')) && existsSync(resolve(dist, 'index.html'))) return;
+  execFileSync('npx', ['vite', 'build'], { cwd: root, stdio: 'inherit' });
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.once('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => ok(port));
+    });
+  });
+}
+
+/** Serves `dist/` exactly as `npm start` does (vite preview, with this repo's config). */
+export async function startPreview(): Promise<{ baseUrl: string; server: PreviewServer }> {
+  ensureBuilt();
+  const port = await freePort();
+  const server = await preview({
+    root,
+    logLevel: 'warn',
+    preview: { host: '127.0.0.1', port, strictPort: true },
+  });
+  return { baseUrl: `http://127.0.0.1:${port}`, server };
+}
+
+/** Launches Chromium. Never `playwright install`: the system's Chromium is the browser under test. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+/**
+ * Waits, inside the page, until `GET /v1/models` answers 200 JSON through the service worker. The
+ * controller check matters: an uncontrolled fetch reaches the preview server instead.
+ */
+export async function waitForReady(page: Page, timeoutMs = 30_000): Promise<void> {
+  await page.evaluate(async (ms) => {
+    const end = Date.now() + ms;
+    let last = 'nothing yet';
+    while (Date.now() < end) {
+      if (navigator.serviceWorker.controller) {
+        try {
+          const res = await fetch('/v1/models');
+          if (res.status === 200 && res.headers.get('content-type')?.includes('json')) return;
+          last = `HTTP ${res.status} ${await res.text()}`;
+        } catch (err) {
+          last = String(err);
+        }
+      } else {
+        last = 'page not controlled';
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`intab not ready after ${ms} ms: ${last}`);
+  }, timeoutMs);
+}
+
+/**
+ * Starts the server and Chromium, opens `/` in a fresh context and waits for readiness.
+ * Page errors are collected so tests can assert the page stayed clean.
+ */
+export async function openApp(): Promise<AppSession & { pageErrors: string[] }> {
+  const { baseUrl, server } = await startPreview();
+  const browser = await launchChromium();
+  const context = await browser.newContext({ baseURL: baseUrl });
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  const consoleLines: string[] = [];
+  page.on('pageerror', (err) => pageErrors.push(err.message));
+  page.on('console', (msg) => consoleLines.push(`${msg.type()}: ${msg.text()}`));
+  await page.goto('/');
+  try {
+    await waitForReady(page);
+  } catch (err) {
+    await browser.close().catch(() => {});
+    await server.close();
+    // The page's console usually says why (a failed install, a registration error).
+    throw new Error(`${err instanceof Error ? err.message : err}\npage console:\n${consoleLines.join('\n')}`);
+  }
+  return {
+    baseUrl,
+    browser,
+    context,
+    page,
+    pageErrors,
+    async close() {
+      await browser.close().catch(() => {});
+      await server.close();
+    },
+  };
+}
