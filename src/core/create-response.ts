@@ -72,7 +72,8 @@ async function execute(
   log: EventLog | null,
 ): Promise<ApiError | null> {
   let release = () => {};
-  if (prepared.body.store !== false) deps.runLocks?.hold(run.response.id, new Promise<void>((r) => (release = r)));
+  if (prepared.body.store !== false)
+    deps.runLocks?.hold(run.response.id, new Promise<void>((r) => (release = r)));
   try {
     return await finishRun(run, prepared, deps, signal, log);
   } finally {

@@ -89,7 +89,9 @@ export class IdbStore implements ResponseStore {
   }
 
   async listUnfinished(): Promise<StoredResponse[]> {
-    const all = await this.runner.run(['responses'], 'readonly', 'default', (tx) => tx.objectStore('responses').getAll());
+    const all = await this.runner.run(['responses'], 'readonly', 'default', (tx) =>
+      tx.objectStore('responses').getAll(),
+    );
     const now = this.limits.now();
     return all.filter((r) => isLive(r, now) && isUnfinished(r));
   }

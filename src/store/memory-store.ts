@@ -41,7 +41,9 @@ export class MemoryStore implements ResponseStore {
   async listUnfinished(): Promise<StoredResponse[]> {
     const now = this.limits.now();
     return [...this.responses.values()]
-      .filter((r) => !isExpired(r, now) && (r.response.status === 'queued' || r.response.status === 'in_progress'))
+      .filter(
+        (r) => !isExpired(r, now) && (r.response.status === 'queued' || r.response.status === 'in_progress'),
+      )
       .map((r) => structuredClone(r));
   }
 

@@ -12,15 +12,25 @@ import { openIdbStore } from '../store/index';
 import { createEngineApi } from './engine-api';
 import { probeGpu } from './gpu-status';
 import { isMessage, type PageToWorkerMessage } from './protocol';
+import { webRunLocks } from './run-locks';
 
-const engine = new CompositeEngine([new ScriptedEngine(), new WebLLMEngine()]);
+const webllm = new WebLLMEngine();
+const engine = new CompositeEngine([new ScriptedEngine(), webllm]);
+// web-llm's prebuilt model list comes with its ~6 MB module: fetched in the background so the
+// scripted model (and the first request) never wait for it.
+void webllm.init().catch(() => {});
 
 let server: Promise<{ fetch(req: Request): Promise<Response> }> | null = null;
 
 /** Opens the store once; a failure is not cached, so the next request retries (e.g. after a quota fix). */
 function getServer(): Promise<{ fetch(req: Request): Promise<Response> }> {
   server ??= openIdbStore().then(
-    (store) => createResponsesServer({ engine, store }),
+    (store) => {
+      const created = createResponsesServer({ engine, store, runLocks: webRunLocks() });
+      // Responses left in progress by a tab that died are marked failed; live ones (locked) are kept.
+      void created.recover().catch(() => {});
+      return created;
+    },
     (err: unknown) => {
       server = null;
       throw err;

@@ -185,11 +185,18 @@ describe('recovery after the running tab died', () => {
       held: async () => new Set(held),
     };
     const { client, server, store } = makeRig({ runLocks });
-    const running = await client.responses.create({ model: 'scripted', input: '!delay 20 !words 50', background: true });
+    const running = await client.responses.create({
+      model: 'scripted',
+      input: '!delay 20 !words 50',
+      background: true,
+    });
     const dead = await client.responses.create({ model: 'scripted', input: 'x' });
     // Simulate a tab that died mid-run: its record stays in_progress and nobody holds its lock.
     const rec = await store.getResponse(dead.id);
-    await store.putResponse({ ...(rec as NonNullable<typeof rec>), response: { ...(rec as NonNullable<typeof rec>).response, status: 'in_progress' } });
+    await store.putResponse({
+      ...(rec as NonNullable<typeof rec>),
+      response: { ...(rec as NonNullable<typeof rec>).response, status: 'in_progress' },
+    });
     expect(await server.recover()).toBe(1);
     const failed = await client.responses.retrieve(dead.id);
     expect(failed.status).toBe('failed');
