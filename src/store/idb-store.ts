@@ -8,7 +8,15 @@ import { findLiveItem, indexResponse, unindexOwner } from './idb-item-index';
 import { DB_NAME, type IntabDB, type IntabTx, openDatabase } from './idb-schema';
 import { type ConnectionState, ownerRange, quiet, SWEEP_BATCH, TxRunner } from './idb-tx';
 import { storageClosed } from './storage-error';
-import type { ListOptions, ListPage, ResponseStore, StoredResponse, StoreLimits, SweepResult } from './types';
+import type {
+  ListOptions,
+  ListPage,
+  RecentEntries,
+  ResponseStore,
+  StoredResponse,
+  StoreLimits,
+  SweepResult,
+} from './types';
 
 /** Options of {@link openIdbStore}. */
 export interface IdbStoreOptions extends StoreLimits {
@@ -86,6 +94,25 @@ export class IdbStore implements ResponseStore {
       tx.objectStore('responses').get(id),
     );
     return isLive(record, this.limits.now()) ? record : undefined;
+  }
+
+  async listRecent(limit: number): Promise<RecentEntries> {
+    const now = this.limits.now();
+    return this.runner.run(['responses', 'conversations'], 'readonly', 'default', async (tx) => {
+      const responses: RecentEntries['responses'] = [];
+      let rc = await tx.objectStore('responses').index('by_created').openCursor(null, 'prev');
+      while (rc && responses.length < limit) {
+        if (isLive(rc.value, now)) responses.push(rc.value.response);
+        rc = await rc.continue();
+      }
+      const conversations: Conversation[] = [];
+      let cc = await tx.objectStore('conversations').index('by_created').openCursor(null, 'prev');
+      while (cc && conversations.length < limit) {
+        if (isLive(cc.value, now)) conversations.push(cc.value.conversation);
+        cc = await cc.continue();
+      }
+      return { responses, conversations };
+    });
   }
 
   async listUnfinished(): Promise<StoredResponse[]> {

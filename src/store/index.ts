@@ -12,6 +12,7 @@ export { MemoryStore } from './memory-store';
 export type {
   ListOptions,
   ListPage,
+  RecentEntries,
   ResponseStore,
   StoredConversation,
   StoredResponse,

@@ -119,6 +119,16 @@ export class MemoryConversations {
     return { expired, trimmed: oldest.length };
   }
 
+  /** Live conversations, newest first. */
+  recent(limit: number): Conversation[] {
+    const now = this.limits.now();
+    return [...this.conversations.values()]
+      .filter((c) => isLive(c, now))
+      .sort((a, b) => b.conversation.created_at - a.conversation.created_at)
+      .slice(0, limit)
+      .map((c) => structuredClone(c.conversation));
+  }
+
   private live(id: string): StoredConversation | undefined {
     const record = this.conversations.get(id);
     return isLive(record, this.limits.now()) ? record : undefined;

@@ -3,7 +3,15 @@ import type { ConversationItem } from 'openai/resources/conversations/items';
 import type { ResponseItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { isExpired, type ResolvedLimits, resolveLimits, withExpiry } from './expiry';
 import { compareIds, MemoryConversations } from './memory-conversations';
-import type { ListOptions, ListPage, ResponseStore, StoredResponse, StoreLimits, SweepResult } from './types';
+import type {
+  ListOptions,
+  ListPage,
+  RecentEntries,
+  ResponseStore,
+  StoredResponse,
+  StoreLimits,
+  SweepResult,
+} from './types';
 
 /**
  * {@link ResponseStore} in memory, for tests and `store: false` sessions. Values are structured-cloned
@@ -36,6 +44,16 @@ export class MemoryStore implements ResponseStore {
     const record = this.responses.get(id);
     if (!record || isExpired(record, this.limits.now())) return undefined;
     return structuredClone(record);
+  }
+
+  async listRecent(limit: number): Promise<RecentEntries> {
+    const now = this.limits.now();
+    const responses = [...this.responses.values()]
+      .filter((r) => !isExpired(r, now))
+      .sort((a, b) => b.response.created_at - a.response.created_at)
+      .slice(0, limit)
+      .map((r) => structuredClone(r.response));
+    return { responses, conversations: this.conversations.recent(limit) };
   }
 
   async listUnfinished(): Promise<StoredResponse[]> {

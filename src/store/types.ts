@@ -43,6 +43,8 @@ export interface ResponseStore {
    * Optional: stores without limits omit it. Callers run it opportunistically, off the request path.
    */
   sweep?(): Promise<SweepResult>;
+  /** The newest live responses and conversations, newest first, at most `limit` of each (storage views). */
+  listRecent(limit: number): Promise<RecentEntries>;
   /** Responses stored as `queued` or `in_progress`: after a restart, those whose runner is gone. */
   listUnfinished(): Promise<StoredResponse[]>;
   /** Releases the underlying connection. */
@@ -141,4 +143,10 @@ export interface StoreLimits {
   maxConversations?: number | null;
   /** Clock in epoch ms, injectable so expiry is testable without fake timers. Defaults to Date.now. */
   now?: () => number;
+}
+
+/** What {@link ResponseStore.listRecent} returns. */
+export interface RecentEntries {
+  responses: StoredResponse['response'][];
+  conversations: Conversation[];
 }
