@@ -10,6 +10,7 @@ import { byId, el, errorMessage } from './dom';
 import { showGpuStatus } from './gpu-status';
 import { createHints } from './hints';
 import { createModelPicker, listModelIds } from './model-picker';
+import { createStoragePanel } from './storage-panel';
 import './style.css';
 
 declare global {
@@ -47,6 +48,7 @@ const chat = createChatView({
   newChat: () => session.reset(),
 });
 const session = new ChatSession(client, chat, () => picker.model);
+const storage = createStoragePanel();
 
 byId('app').replaceChildren(
   el('header', { className: 'masthead' }, [
@@ -64,6 +66,7 @@ byId('app').replaceChildren(
     ]),
     el('aside', { className: 'side-column' }, [
       createHints((text) => chat.setDraft(text)),
+      storage.root,
       el('section', { className: 'panel console-hint', attrs: { 'aria-labelledby': 'console-title' } }, [
         el('h2', { text: 'From the console', attrs: { id: 'console-title' } }),
         el('pre', {}, [
@@ -93,6 +96,7 @@ intab.ready.then(
     runtimeStatus.textContent = 'Runtime: ready';
     runtimeStatus.classList.add('is-ok');
     chat.setReady(true);
+    void storage.refresh();
     try {
       picker.setModels(await listModelIds(client));
     } catch (err) {
