@@ -4,7 +4,7 @@ import { afterNotFound, batchItemIds, conversationNotFound, duplicateItem } from
 import { isExpired, isLive, type ResolvedLimits, withExpiry } from './expiry';
 import { indexConversationItems, unindexOwner } from './idb-item-index';
 import type { IntabTx } from './idb-schema';
-import { ownerRange, quiet, SWEEP_BATCH, type TxRunner } from './idb-tx';
+import { ownerRange, quiet, type SweepableStore, sweepStore, type TxRunner } from './idb-tx';
 import type { ListOptions, ListPage } from './types';
 
 /** Every store a conversation's data lives in; deletes and appends span all three. */
@@ -135,32 +135,12 @@ export class IdbConversations {
    * @example
    * const { expired, trimmed } = await conversations.sweep();
    */
-  async sweep(): Promise<{ expired: number; trimmed: number }> {
-    const now = this.limits.now();
-    const result = { expired: 0, trimmed: 0 };
-    for (;;) {
-      const n = await this.deleteBatch((tx) =>
-        tx
-          .objectStore('conversations')
-          .index('by_expiry')
-          .getAllKeys(IDBKeyRange.upperBound(now, true), SWEEP_BATCH),
-      );
-      result.expired += n;
-      if (n < SWEEP_BATCH) break;
-    }
-    const max = this.limits.maxConversations;
-    if (max === null) return result;
-    for (;;) {
-      const n = await this.deleteBatch(async (tx) => {
-        const store = tx.objectStore('conversations');
-        const excess = (await store.count()) - max;
-        if (excess <= 0) return [];
-        return store.index('by_created').getAllKeys(null, Math.min(excess, SWEEP_BATCH));
-      });
-      result.trimmed += n;
-      if (n === 0) break;
-    }
-    return result;
+  sweep(): Promise<{ expired: number; trimmed: number }> {
+    return sweepStore(
+      (pick) => this.deleteBatch((tx) => pick(tx.objectStore('conversations') as unknown as SweepableStore)),
+      this.limits.now(),
+      this.limits.maxConversations,
+    );
   }
 
   private deleteBatch(select: (tx: ConvTx) => Promise<string[]>): Promise<number> {

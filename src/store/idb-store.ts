@@ -6,7 +6,7 @@ import { isLive, type ResolvedLimits, resolveLimits, withExpiry } from './expiry
 import { IdbConversations } from './idb-conversations';
 import { findLiveItem, indexResponse, unindexOwner } from './idb-item-index';
 import { DB_NAME, type IntabDB, type IntabTx, openDatabase } from './idb-schema';
-import { type ConnectionState, ownerRange, quiet, SWEEP_BATCH, TxRunner } from './idb-tx';
+import { type ConnectionState, ownerRange, quiet, type SweepableStore, sweepStore, TxRunner } from './idb-tx';
 import { storageClosed } from './storage-error';
 import type {
   ListOptions,
@@ -209,32 +209,12 @@ export class IdbStore implements ResponseStore {
     this.db.close();
   }
 
-  private async sweepResponses(): Promise<{ expired: number; trimmed: number }> {
-    const result = { expired: 0, trimmed: 0 };
-    const now = this.limits.now();
-    for (;;) {
-      const n = await this.deleteBatch((tx) =>
-        tx
-          .objectStore('responses')
-          .index('by_expiry')
-          .getAllKeys(IDBKeyRange.upperBound(now, true), SWEEP_BATCH),
-      );
-      result.expired += n;
-      if (n < SWEEP_BATCH) break;
-    }
-    const max = this.limits.maxResponses;
-    if (max === null) return result;
-    for (;;) {
-      const n = await this.deleteBatch(async (tx) => {
-        const store = tx.objectStore('responses');
-        const excess = (await store.count()) - max;
-        if (excess <= 0) return [];
-        return store.index('by_created').getAllKeys(null, Math.min(excess, SWEEP_BATCH));
-      });
-      result.trimmed += n;
-      if (n === 0) break;
-    }
-    return result;
+  private sweepResponses(): Promise<{ expired: number; trimmed: number }> {
+    return sweepStore(
+      (pick) => this.deleteBatch((tx) => pick(tx.objectStore('responses') as unknown as SweepableStore)),
+      this.limits.now(),
+      this.limits.maxResponses,
+    );
   }
 
   /** One sweep step: selects up to a batch of response ids and deletes them with their events. */

@@ -83,3 +83,48 @@ export function ownerRange(ownerId: string): IDBKeyRange {
 
 /** Records removed per sweep transaction, so a long sweep never holds the stores for long. */
 export const SWEEP_BATCH = 50;
+
+/** The part of an object store a sweep uses: both swept stores have these two indexes. */
+export interface SweepableStore {
+  count(): Promise<number>;
+  index(name: 'by_expiry' | 'by_created'): {
+    getAllKeys(query: IDBKeyRange | null, count?: number): Promise<IDBValidKey[]>;
+  };
+}
+
+/**
+ * The sweep both halves of IdbStore run: first every entry expired by `now`, then the oldest ones
+ * beyond `max`, a batch per transaction so requests run in between. `deleteBatch` picks the keys
+ * in its own transaction and deletes them there, with whatever belongs to them.
+ *
+ * @example
+ * await sweepStore((pick) => this.deleteBatch((tx) => pick(tx.objectStore('responses'))), now, 1000);
+ */
+export async function sweepStore(
+  deleteBatch: (pick: (store: SweepableStore) => Promise<string[]>) => Promise<number>,
+  now: number,
+  max: number | null,
+): Promise<{ expired: number; trimmed: number }> {
+  const result = { expired: 0, trimmed: 0 };
+  for (;;) {
+    const n = await deleteBatch(
+      async (store) =>
+        (await store
+          .index('by_expiry')
+          .getAllKeys(IDBKeyRange.upperBound(now, true), SWEEP_BATCH)) as string[],
+    );
+    result.expired += n;
+    if (n < SWEEP_BATCH) break;
+  }
+  if (max === null) return result;
+  for (;;) {
+    const n = await deleteBatch(async (store) => {
+      const excess = (await store.count()) - max;
+      if (excess <= 0) return [];
+      return (await store.index('by_created').getAllKeys(null, Math.min(excess, SWEEP_BATCH))) as string[];
+    });
+    result.trimmed += n;
+    if (n === 0) break;
+  }
+  return result;
+}
