@@ -6,6 +6,7 @@ import { createResponseSchema } from './create-schema';
 import { jsonResponse, readJsonObject } from './http';
 import { newId } from './ids';
 import { normalizeInput } from './input-items';
+import { seal, unseal } from './sealed';
 import { toChatMessages } from './to-chat-messages';
 import { parseOrThrow } from './validate';
 
@@ -74,26 +75,17 @@ function findModel(engine: Engine, id: string): ModelInfo {
 }
 
 function encode(items: ResponseItem[]): string {
-  const bytes = new TextEncoder().encode(JSON.stringify(items));
-  let bin = '';
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return PREFIX + btoa(bin);
+  return seal(PREFIX, items);
 }
 
 function decode(content: string, index: number): ResponseItem[] {
-  try {
-    if (!content.startsWith(PREFIX)) throw new Error('foreign');
-    const bin = atob(content.slice(PREFIX.length));
-    const items = JSON.parse(new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0))));
-    if (!Array.isArray(items)) throw new Error('shape');
-    return items as ResponseItem[];
-  } catch {
-    throw invalidRequest(
-      `input[${index}].encrypted_content`,
-      'The compaction item could not be read: it was not produced by intab, or it was altered.',
-      'invalid_encrypted_content',
-    );
-  }
+  const items = unseal(PREFIX, content);
+  if (Array.isArray(items)) return items as ResponseItem[];
+  throw invalidRequest(
+    `input[${index}].encrypted_content`,
+    'The compaction item could not be read: it was not produced by intab, or it was altered.',
+    'invalid_encrypted_content',
+  );
 }
 
 /**

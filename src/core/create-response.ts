@@ -6,6 +6,7 @@ import { type ApiError, invalidRequest, toApiError } from './api-error';
 import { EventLog } from './event-log';
 import { jsonResponse, readJsonObject } from './http';
 import { newId } from './ids';
+import type { FileFetcher } from './input-files';
 import type { LiveRuns } from './live-runs';
 import { type PreparedCreate, prepareCreate } from './prepare-create';
 import type { RunLocks } from './recovery';
@@ -13,6 +14,7 @@ import { newResponseObject, type ResponseObject } from './response-object';
 import { ResponseRun, type StreamEvent } from './response-run';
 import { SSE_HEADERS } from './sse';
 import { sseBody } from './sse-body';
+import { strictOutputError } from './strict-output';
 
 export interface CreateDeps {
   engine: Engine;
@@ -24,6 +26,7 @@ export interface CreateDeps {
   jsonHoldMs: number;
   eventFlushMs: number;
   runLocks?: RunLocks;
+  fetchFile?: FileFetcher;
 }
 
 /**
@@ -35,7 +38,7 @@ export interface CreateDeps {
  */
 export async function createResponse(request: Request, deps: CreateDeps): Promise<Response> {
   const json = await readJsonObject(request, deps.maxBodyBytes);
-  const prepared = await prepareCreate(json, deps);
+  const prepared = await prepareCreate(json, { ...deps, origin: new URL(request.url).origin });
   const { body } = prepared;
   if (body.background && body.store === false) {
     throw invalidRequest('background', "Background mode requires 'store' to be true.", 'invalid_value');
@@ -120,6 +123,10 @@ async function drive(
   try {
     for await (const chunk of engine.generate(req, signal)) {
       if (signal.aborted) break;
+      if (chunk.type === 'done' && chunk.finishReason !== 'length') {
+        const problem = strictOutputError(req.format, run.response);
+        if (problem) throw problem;
+      }
       run.push(chunk);
     }
     if (signal.aborted) run.cancel();
@@ -153,7 +160,7 @@ function streamRun(
       log?.add(e);
       queue.push(e);
     },
-    { logprobs: prepared.generate.topLogprobs !== null, now: deps.now },
+    { ...prepared.run, now: deps.now },
   );
   void execute(run, prepared, deps, abort.signal, log).finally(() => queue.end());
   // The client went away (page abort → SW → transferred stream): stop generating now.
@@ -177,7 +184,7 @@ function backgroundRun(response: ResponseObject, prepared: PreparedCreate, deps:
       log.add(e);
       live.push(e);
     },
-    { logprobs: prepared.generate.topLogprobs !== null, now: deps.now },
+    { ...prepared.run, now: deps.now },
   );
   const queued = run.snapshot();
   void execute(run, prepared, deps, abort.signal, log).finally(() => deps.live.finish(response.id));
@@ -193,10 +200,7 @@ async function jsonRun(
   deps: CreateDeps,
   persist: boolean,
 ): Promise<Response> {
-  const run = new ResponseRun(response, () => {}, {
-    logprobs: prepared.generate.topLogprobs !== null,
-    now: deps.now,
-  });
+  const run = new ResponseRun(response, () => {}, { ...prepared.run, now: deps.now });
   const finished = (async () => {
     const error = await execute(run, prepared, deps, new AbortController().signal, null);
     if (persist) {

@@ -8,6 +8,10 @@ import { z } from 'zod';
 
 const nullish = <T extends z.ZodType>(t: T) => t.nullish();
 
+/** OpenAI checks item ids by prefix: `Expected an ID that begins with 'msg'.` */
+const idWithPrefix = (prefix: string) =>
+  z.string().refine((id) => id.startsWith(prefix), { message: `id_prefix:${prefix}` });
+
 export const metadataSchema = z
   .record(z.string().max(64), z.string().max(512))
   .refine((m) => Object.keys(m).length <= 16, { message: 'metadata_too_many_pairs' });
@@ -46,17 +50,17 @@ const messageItem = z.strictObject({
   type: z.literal('message'),
   role: z.enum(['user', 'assistant', 'system', 'developer']),
   content: z.union([z.string(), z.array(contentPartSchema)]),
-  id: z.string().optional(),
+  id: idWithPrefix('msg').optional(),
   status: z.enum(['in_progress', 'completed', 'incomplete']).optional(),
   phase: nullish(z.enum(['commentary', 'final_answer'])),
 });
 
 const functionCallItem = z.strictObject({
   type: z.literal('function_call'),
-  call_id: z.string(),
+  call_id: z.string().min(1),
   name: z.string(),
   arguments: z.string(),
-  id: z.string().optional(),
+  id: idWithPrefix('fc').optional(),
   status: z.enum(['in_progress', 'completed', 'incomplete']).optional(),
 });
 
@@ -70,14 +74,14 @@ const functionCallOutputItem = z.strictObject({
 
 const reasoningItem = z.strictObject({
   type: z.literal('reasoning'),
-  id: z.string().optional(),
+  id: idWithPrefix('rs').optional(),
   summary: z.array(z.strictObject({ type: z.literal('summary_text'), text: z.string() })),
   content: z.array(z.strictObject({ type: z.literal('reasoning_text'), text: z.string() })).optional(),
   encrypted_content: nullish(z.string()),
   status: z.enum(['in_progress', 'completed', 'incomplete']).optional(),
 });
 
-const itemReference = z.strictObject({ type: z.literal('item_reference'), id: z.string() });
+const itemReference = z.strictObject({ type: z.literal('item_reference'), id: z.string().min(1) });
 
 const compactionItem = z.strictObject({
   type: z.literal('compaction'),
@@ -149,7 +153,7 @@ export const createResponseSchema = z.strictObject({
   stream_options: nullish(z.strictObject({ include_obfuscation: z.boolean().optional() })),
   store: nullish(z.boolean()),
   background: nullish(z.boolean()),
-  previous_response_id: nullish(z.string().regex(/^resp_[A-Za-z0-9]+$/, { message: 'id_pattern' })),
+  previous_response_id: nullish(z.string().regex(/^resp_[A-Za-z0-9]+$/, { message: 'id_prefix:resp' })),
   conversation: nullish(z.union([z.string(), z.strictObject({ id: z.string() })])),
   include: nullish(z.array(z.enum(INCLUDABLE))),
   tools: z.array(z.looseObject({ type: z.string() })).optional(),
@@ -166,7 +170,7 @@ export const createResponseSchema = z.strictObject({
     .optional(),
   reasoning: nullish(
     z.strictObject({
-      effort: nullish(z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh'])),
+      effort: nullish(z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'])),
       summary: nullish(z.enum(['auto', 'concise', 'detailed'])),
       generate_summary: nullish(z.enum(['auto', 'concise', 'detailed'])),
     }),

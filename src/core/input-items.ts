@@ -5,10 +5,12 @@ import type {
   ResponseItem,
   ResponseOutputRefusal,
   ResponseOutputText,
+  ResponseReasoningItem,
 } from 'openai/resources/responses/responses';
 import { invalidRequest, notFound } from './api-error';
 import { type ContentPartParam, type InputItemParam, inputItemSchema } from './create-schema';
 import { newId } from './ids';
+import { unsealReasoning } from './reasoning-events';
 import { parseOrThrow } from './validate';
 
 type InputPart = ResponseInputText | ResponseInputImage | ResponseInputFile;
@@ -77,7 +79,7 @@ async function toStoredItem(item: InputItemParam, i: number, resolve: ItemResolv
         status: item.status ?? 'completed',
       };
     case 'reasoning':
-      return { ...item, id: item.id ?? newId('rs') };
+      return restoreReasoning({ ...item, id: item.id ?? newId('rs') }, i);
     case 'compaction':
       return { type: 'compaction', id: item.id ?? newId('cmp'), encrypted_content: item.encrypted_content };
     case 'item_reference': {
@@ -86,6 +88,24 @@ async function toStoredItem(item: InputItemParam, i: number, resolve: ItemResolv
       return found;
     }
   }
+}
+
+/** A reasoning item sent back with its `encrypted_content` gets its text back from it. */
+function restoreReasoning(item: ResponseReasoningItem, i: number): ResponseReasoningItem {
+  if (!item.encrypted_content) return item;
+  const sealed = unsealReasoning(item.encrypted_content);
+  if (!sealed) {
+    throw invalidRequest(
+      `input[${i}].encrypted_content`,
+      `The encrypted content for item ${item.id} could not be verified: it was not produced by intab, or it was altered.`,
+      'invalid_encrypted_content',
+    );
+  }
+  return {
+    ...item,
+    content: item.content?.length ? item.content : sealed.content,
+    summary: item.summary.length ? item.summary : sealed.summary,
+  };
 }
 
 function inputPart(p: ContentPartParam, i: number, j: number): InputPart {

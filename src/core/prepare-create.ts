@@ -6,15 +6,17 @@ import type {
   GenerateRequest,
   ModelInfo,
   OutputFormatSpec,
-  ToolChoiceSpec,
 } from '../engine/types';
 import type { ResponseStore } from '../store/types';
 import { invalidRequest, notFound } from './api-error';
 import { expandCompactions } from './compaction';
 import { conversationHistory } from './conversation-routes';
-import { type CreateResponseBody, createResponseSchema, functionToolSchema } from './create-schema';
+import { type CreateResponseBody, createResponseSchema } from './create-schema';
+import { type FileFetcher, inlineFileUrls } from './input-files';
 import { normalizeInput } from './input-items';
+import type { RunOptions } from './response-run';
 import { toChatMessages } from './to-chat-messages';
+import { parseToolChoice, parseTools, toSpec } from './tool-options';
 import { parseOrThrow } from './validate';
 
 /** Everything a validated create request needs to run. */
@@ -28,6 +30,8 @@ export interface PreparedCreate {
   newItems: ResponseItem[];
   conversationId: string | null;
   generate: GenerateRequest;
+  /** How the run shapes output beyond the engine's chunks (logprobs, summaries, tool-call cap). */
+  run: Omit<RunOptions, 'now'>;
 }
 
 /**
@@ -39,13 +43,21 @@ export interface PreparedCreate {
  */
 export async function prepareCreate(
   json: unknown,
-  deps: { engine: Engine; store: ResponseStore },
+  deps: { engine: Engine; store: ResponseStore; fetchFile?: FileFetcher; origin?: string | null },
   opts: { fit: boolean } = { fit: true },
 ): Promise<PreparedCreate> {
   const body = parseOrThrow(createResponseSchema, json);
   const model = deps.engine.models().find((m) => m.id === body.model);
   if (!model)
     throw invalidRequest('model', `The requested model '${body.model}' does not exist.`, 'model_not_found');
+  if (body.prompt != null) {
+    throw invalidRequest(
+      'prompt',
+      "Prompt templates live on OpenAI's platform and cannot be read offline: send instructions and input instead.",
+      'unsupported_value',
+    );
+  }
+  const include = parseInclude(body);
   const tools = parseTools(body);
   const toolChoice = parseToolChoice(body, tools);
 
@@ -66,8 +78,17 @@ export async function prepareCreate(
     (id) => deps.store.findItem(id) as Promise<ResponseItem | undefined>,
   );
   const inputItems = [...history, ...input];
-  let messages = toChatMessages(body.instructions ?? null, expandCompactions(inputItems), {
+  const expanded = expandCompactions(inputItems);
+  const firstInput = expanded.length - expandCompactions(input).length;
+  const readable = await inlineFileUrls(
+    expanded,
+    { fetchFile: deps.fetchFile, origin: deps.origin ?? null },
+    firstInput,
+  );
+  let messages = toChatMessages(body.instructions ?? null, readable, {
     vision: model.vision,
+    modelId: model.id,
+    firstInput,
   });
   const specs = toolChoice.allowed.map(toSpec);
   if (opts.fit) messages = await fitContext(messages, specs, model, body, deps.engine);
@@ -85,12 +106,22 @@ export async function prepareCreate(
       tools: toolChoice.choice === 'none' ? [] : specs,
       toolChoice: toolChoice.choice,
       parallelToolCalls: body.parallel_tool_calls ?? true,
+      maxToolCalls: body.max_tool_calls ?? null,
       format: toFormat(body),
       reasoningEffort: body.reasoning?.effort ?? null,
       maxOutputTokens: body.max_output_tokens ?? null,
       temperature: body.temperature ?? null,
       topP: body.top_p ?? null,
-      topLogprobs: body.include?.includes('message.output_text.logprobs') ? (body.top_logprobs ?? 0) : null,
+      topLogprobs: include.has('message.output_text.logprobs') ? (body.top_logprobs ?? 0) : null,
+    },
+    run: {
+      logprobs: include.has('message.output_text.logprobs'),
+      summary: Boolean(body.reasoning?.summary ?? body.reasoning?.generate_summary),
+      encryptedContent: include.has('reasoning.encrypted_content'),
+      maxToolCalls: Math.min(
+        body.max_tool_calls ?? Number.POSITIVE_INFINITY,
+        body.parallel_tool_calls === false ? 1 : Number.POSITIVE_INFINITY,
+      ),
     },
   };
 }
@@ -102,75 +133,26 @@ async function historyOf(previousId: string | null, store: ResponseStore): Promi
   return [...prev.inputItems, ...(prev.response.output as ResponseItem[])];
 }
 
-function parseTools(body: CreateResponseBody): FunctionTool[] {
-  return (body.tools ?? []).map((raw, i) => {
-    if (raw.type !== 'function') {
+/** `include` values intab can honour; the others name hosted tools that do not exist offline. */
+const SUPPORTED_INCLUDES = new Set([
+  'message.output_text.logprobs',
+  'reasoning.encrypted_content',
+  // Input images keep their URLs anyway: there is nothing to leave out.
+  'message.input_image.image_url',
+]);
+
+function parseInclude(body: CreateResponseBody): Set<string> {
+  const include = body.include ?? [];
+  include.forEach((value, i) => {
+    if (!SUPPORTED_INCLUDES.has(value)) {
       throw invalidRequest(
-        `tools[${i}].type`,
-        `Tool type '${raw.type}' is not supported by intab: only 'function' tools run locally.`,
+        `include[${i}]`,
+        `Include value '${value}' is not supported by intab: it belongs to a hosted tool that does not run locally. Supported values are: ${[...SUPPORTED_INCLUDES].map((v) => `'${v}'`).join(', ')}.`,
         'unsupported_value',
       );
     }
-    const t = parseOrThrow(functionToolSchema, raw, ['tools', i]);
-    return {
-      type: 'function',
-      name: t.name,
-      description: t.description ?? null,
-      parameters: t.parameters ?? null,
-      strict: t.strict ?? true,
-    };
   });
-}
-
-function parseToolChoice(
-  body: CreateResponseBody,
-  tools: FunctionTool[],
-): { choice: ToolChoiceSpec; allowed: FunctionTool[] } {
-  const tc = body.tool_choice ?? 'auto';
-  if (typeof tc === 'string') {
-    if (tc === 'required' && tools.length === 0) {
-      throw invalidRequest(
-        'tool_choice',
-        "Tool choice 'required' must be specified with 'tools' parameter.",
-        'invalid_value',
-      );
-    }
-    return { choice: tc, allowed: tools };
-  }
-  if (tc.type === 'function') {
-    const name = (tc as { name: string }).name;
-    const tool = tools.find((t) => t.name === name);
-    if (!tool)
-      throw invalidRequest(
-        'tool_choice',
-        `Tool choice '${name}' not found in 'tools' parameter.`,
-        'invalid_value',
-      );
-    return { choice: { name }, allowed: [tool] };
-  }
-  if (tc.type === 'allowed_tools') {
-    const spec = tc as { mode: 'auto' | 'required'; tools: { type: string; name?: string }[] };
-    const allowed = spec.tools.map((ref, i) => {
-      const tool = tools.find((t) => ref.type === 'function' && t.name === ref.name);
-      if (!tool)
-        throw invalidRequest(
-          `tool_choice.tools[${i}]`,
-          `Tool '${ref.name ?? ref.type}' not found in 'tools' parameter.`,
-          'invalid_value',
-        );
-      return tool;
-    });
-    return { choice: spec.mode, allowed };
-  }
-  throw invalidRequest(
-    'tool_choice.type',
-    `Tool choice type '${tc.type}' is not supported by intab: only function tools run locally.`,
-    'unsupported_value',
-  );
-}
-
-function toSpec(t: FunctionTool): FunctionToolSpec {
-  return { name: t.name, description: t.description ?? null, parameters: t.parameters, strict: t.strict };
+  return new Set(include);
 }
 
 function toFormat(body: CreateResponseBody): OutputFormatSpec {

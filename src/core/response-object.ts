@@ -44,13 +44,16 @@ export function newResponseObject(
     prompt: null,
     prompt_cache_key: body.prompt_cache_key ?? null,
     prompt_cache_retention: body.prompt_cache_retention ?? null,
-    reasoning: { effort: body.reasoning?.effort ?? null, summary: body.reasoning?.summary ?? null },
+    reasoning: {
+      effort: body.reasoning?.effort ?? null,
+      summary: body.reasoning?.summary ?? body.reasoning?.generate_summary ?? null,
+    },
     safety_identifier: body.safety_identifier ?? null,
     service_tier: body.service_tier ?? 'default',
     store: body.store ?? true,
     temperature: body.temperature ?? 1,
     text: {
-      format: (body.text?.format ?? { type: 'text' }) as NonNullable<ApiResponse['text']>['format'],
+      format: echoFormat(body),
       verbosity: body.text?.verbosity ?? 'medium',
     },
     tool_choice: (body.tool_choice ?? 'auto') as ApiResponse['tool_choice'],
@@ -64,4 +67,17 @@ export function newResponseObject(
     presence_penalty: 0,
     frequency_penalty: 0,
   };
+}
+
+/** OpenAI echoes a json_schema format with every field: `description` null and `strict` false when left out. */
+function echoFormat(body: CreateResponseBody): NonNullable<ApiResponse['text']>['format'] {
+  const f = body.text?.format ?? { type: 'text' as const };
+  if (f.type !== 'json_schema') return f;
+  return {
+    type: 'json_schema',
+    name: f.name,
+    description: f.description ?? null,
+    schema: f.schema,
+    strict: f.strict ?? false,
+  } as NonNullable<ApiResponse['text']>['format'];
 }

@@ -1,5 +1,4 @@
 import type {
-  ResponseFunctionToolCall,
   ResponseOutputItem,
   ResponseOutputMessage,
   ResponseOutputRefusal,
@@ -9,7 +8,9 @@ import type {
 } from 'openai/resources/responses/responses';
 import type { EngineChunk, EngineUsage, FinishReason, TokenLogprob } from '../engine/types';
 import type { ApiError } from './api-error';
+import { emitFunctionCall } from './function-call-events';
 import { newId } from './ids';
+import { OpenReasoning, type ReasoningOptions } from './reasoning-events';
 import type { ResponseObject } from './response-object';
 
 /** Events without their sequence number; the run numbers them as it emits them. */
@@ -31,13 +32,16 @@ type OpenPart =
       contentIndex: number;
       part: ResponseOutputRefusal;
     }
-  | {
-      kind: 'reasoning';
-      item: ResponseReasoningItem;
-      outputIndex: number;
-      contentIndex: number;
-      text: string;
-    };
+  | OpenReasoning;
+
+/** How the run shapes its output beyond what the engine says. */
+export interface RunOptions extends ReasoningOptions {
+  /** `include: ['message.output_text.logprobs']`: put the engine's logprobs on text parts and events. */
+  logprobs: boolean;
+  /** Tool calls past this many are dropped (`max_tool_calls`, or 1 without parallel tool calls). */
+  maxToolCalls?: number | null;
+  now?: () => number;
+}
 
 /**
  * Turns engine chunks into the Responses output items and the stream events OpenAI sends, in
@@ -45,7 +49,7 @@ type OpenPart =
  * usage are always what the events so far describe.
  *
  * @example
- * const run = new ResponseRun(response, (e) => sink.push(e), { logprobs: false });
+ * const run = new ResponseRun(response, (e) => sink.push(e), { logprobs: false, summary: false, encryptedContent: false });
  * run.start();
  * for await (const chunk of engine.generate(req, signal)) run.push(chunk);
  */
@@ -53,11 +57,12 @@ export class ResponseRun {
   private seq = 0;
   private open: OpenPart | null = null;
   private message: { item: ResponseOutputMessage; outputIndex: number } | null = null;
+  private toolCalls = 0;
 
   constructor(
     readonly response: ResponseObject,
     private readonly emit: (event: StreamEvent) => void,
-    private readonly opts: { logprobs: boolean; now?: () => number },
+    private readonly opts: RunOptions,
   ) {}
 
   /** `response.created` then `response.in_progress`. */
@@ -124,9 +129,13 @@ export class ResponseRun {
     this.send({ type: 'response.failed', response: this.snapshot() });
   }
 
-  /** An in-band `error` event, for failures after the terminal event (e.g. the final store write). */
+  /**
+   * An in-band `error` event, for failures after the terminal event (e.g. the final store write).
+   * The types describe it flat, the spec (and OpenAI's newer wire) nest it in `error`: both are sent.
+   */
   error(error: ApiError): void {
-    this.send({ type: 'error', code: error.code, message: error.message, param: error.param });
+    const { code, message, param } = error;
+    this.send({ type: 'error', code, message, param, error: { type: error.type, code, message, param } });
   }
 
   /** Ends the run as `cancelled` (the client went away or asked to stop); no event follows. */
@@ -170,54 +179,22 @@ export class ResponseRun {
     if (this.open?.kind !== 'reasoning') {
       this.closeAll('completed');
       const item: ResponseReasoningItem = { id: newId('rs'), type: 'reasoning', summary: [], content: [] };
-      const outputIndex = this.addItem(item);
-      this.send({
-        type: 'response.content_part.added',
-        item_id: item.id,
-        output_index: outputIndex,
-        content_index: 0,
-        part: { type: 'reasoning_text', text: '' },
-      });
-      this.open = { kind: 'reasoning', item, outputIndex, contentIndex: 0, text: '' };
+      this.open = new OpenReasoning(item, this.addItem(item), (e) => this.send(e));
     }
-    const open = this.open as Extract<OpenPart, { kind: 'reasoning' }>;
-    open.text += delta;
-    this.send({
-      type: 'response.reasoning_text.delta',
-      item_id: open.item.id,
-      output_index: open.outputIndex,
-      content_index: 0,
-      delta,
-    });
+    this.open.delta(delta);
   }
 
   private toolCall(name: string, args: string): void {
+    // OpenAI ignores calls past max_tool_calls; a model told "one call" may still write two.
+    if (this.toolCalls >= (this.opts.maxToolCalls ?? Number.POSITIVE_INFINITY)) return;
+    this.toolCalls += 1;
     this.closeAll('completed');
-    const item: ResponseFunctionToolCall = {
-      id: newId('fc'),
-      type: 'function_call',
-      status: 'in_progress',
-      call_id: newId('call'),
+    emitFunctionCall(
       name,
-      arguments: '',
-    };
-    const outputIndex = this.addItem(item);
-    item.arguments = args;
-    this.send({
-      type: 'response.function_call_arguments.delta',
-      item_id: item.id as string,
-      output_index: outputIndex,
-      delta: args,
-    });
-    this.send({
-      type: 'response.function_call_arguments.done',
-      item_id: item.id as string,
-      output_index: outputIndex,
-      arguments: args,
-      name,
-    });
-    item.status = 'completed';
-    this.send({ type: 'response.output_item.done', output_index: outputIndex, item: clone(item) });
+      args,
+      (item) => this.addItem(item),
+      (e) => this.send(e),
+    );
   }
 
   /** Opens a text or refusal part in the current message item, opening the message if needed. */
@@ -235,29 +212,19 @@ export class ResponseRun {
     }
     const { item, outputIndex } = this.message;
     const contentIndex = item.content.length;
-    if (kind === 'text') {
-      const part: ResponseOutputText = { type: 'output_text', text: '', annotations: [], logprobs: [] };
-      item.content.push(part);
-      this.send({
-        type: 'response.content_part.added',
-        item_id: item.id,
-        output_index: outputIndex,
-        content_index: contentIndex,
-        part: clone(part),
-      });
-      this.open = { kind, item, outputIndex, contentIndex, part };
-    } else {
-      const part: ResponseOutputRefusal = { type: 'refusal', refusal: '' };
-      item.content.push(part);
-      this.send({
-        type: 'response.content_part.added',
-        item_id: item.id,
-        output_index: outputIndex,
-        content_index: contentIndex,
-        part: clone(part),
-      });
-      this.open = { kind, item, outputIndex, contentIndex, part };
-    }
+    const part: ResponseOutputText | ResponseOutputRefusal =
+      kind === 'text'
+        ? { type: 'output_text', text: '', annotations: [], logprobs: [] }
+        : { type: 'refusal', refusal: '' };
+    item.content.push(part);
+    this.send({
+      type: 'response.content_part.added',
+      item_id: item.id,
+      output_index: outputIndex,
+      content_index: contentIndex,
+      part: clone(part),
+    });
+    this.open = { kind, item, outputIndex, contentIndex, part } as OpenPart;
     return this.open;
   }
 
@@ -273,6 +240,10 @@ export class ResponseRun {
     const open = this.open;
     if (!open) return;
     this.open = null;
+    if (open.kind === 'reasoning') {
+      open.close(this.opts, emit);
+      return;
+    }
     if (!emit) return;
     const base = { item_id: open.item.id, output_index: open.outputIndex, content_index: open.contentIndex };
     if (open.kind === 'text') {
@@ -282,31 +253,14 @@ export class ResponseRun {
         text: open.part.text,
         logprobs: open.part.logprobs ?? [],
       });
-      this.send({ type: 'response.content_part.done', ...base, part: clone(open.part) });
-    } else if (open.kind === 'refusal') {
-      this.send({ type: 'response.refusal.done', ...base, refusal: open.part.refusal });
-      this.send({ type: 'response.content_part.done', ...base, part: clone(open.part) });
     } else {
-      open.item.content = [{ type: 'reasoning_text', text: open.text }];
-      this.send({ type: 'response.reasoning_text.done', ...base, text: open.text });
-      this.send({
-        type: 'response.content_part.done',
-        ...base,
-        part: { type: 'reasoning_text', text: open.text },
-      });
-      open.item.status = undefined;
-      this.send({
-        type: 'response.output_item.done',
-        output_index: open.outputIndex,
-        item: clone(open.item),
-      });
+      this.send({ type: 'response.refusal.done', ...base, refusal: open.part.refusal });
     }
+    this.send({ type: 'response.content_part.done', ...base, part: clone(open.part) });
   }
 
   /** Closes the open part and the open message item, with status `status`. */
   private closeAll(status: 'completed' | 'incomplete', emit = true): void {
-    if (this.open?.kind === 'reasoning' && !emit)
-      this.open.item.content = [{ type: 'reasoning_text', text: this.open.text }];
     this.closePart(emit);
     const msg = this.message;
     if (!msg) return;

@@ -14,6 +14,7 @@ import {
 } from './conversation-routes';
 import { createResponse } from './create-response';
 import { jsonResponse } from './http';
+import type { FileFetcher } from './input-files';
 import { LiveRuns } from './live-runs';
 import { failInterrupted, type RunLocks } from './recovery';
 import {
@@ -23,6 +24,7 @@ import {
   listInputItems,
   retrieveResponse,
 } from './response-routes';
+import { listStorage } from './storage-routes';
 
 export interface ResponsesServerOptions {
   engine: Engine;
@@ -37,6 +39,11 @@ export interface ResponsesServerOptions {
   eventFlushMs?: number;
   /** Cross-tab liveness of runs (Web Locks in the browser), for {@link ResponsesServer.recover}. */
   runLocks?: RunLocks;
+  /**
+   * Reads `input_file.file_url` values that are `blob:` or same-origin URLs (the worker passes its
+   * `fetch`). Without it only `data:` URLs are readable, and other file URLs get a 400.
+   */
+  fetchFile?: FileFetcher;
 }
 
 /** The portable Responses server: a Fetch handler and nothing else. */
@@ -69,6 +76,7 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
     jsonHoldMs: opts.jsonHoldMs ?? 60_000,
     eventFlushMs: opts.eventFlushMs ?? 100,
     runLocks: opts.runLocks,
+    fetchFile: opts.fetchFile,
   };
   const routes: Route[] = [
     { pattern: /^\/v1\/models$/, methods: { GET: async () => listModels(engine) } },
@@ -89,6 +97,7 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
         DELETE: (_r, _u, [id]) => deleteResponse(store, live, id as string),
       },
     },
+    { pattern: /^\/v1\/intab\/storage$/, methods: { GET: (_r, url) => listStorage(store, url) } },
     { pattern: /^\/v1\/conversations$/, methods: { POST: (request) => createConversation(request, deps) } },
     {
       pattern: /^\/v1\/conversations\/([^/]+)$/,

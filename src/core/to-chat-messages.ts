@@ -1,10 +1,15 @@
 import type { ResponseItem } from 'openai/resources/responses/responses';
 import type { ChatContentPart, ChatMessage } from '../engine/types';
 import { invalidRequest } from './api-error';
+import { fileText } from './input-files';
 
 export interface ChatTranslationOptions {
   /** Whether the model takes images; when false an image part is a 400 naming the part. */
   vision: boolean;
+  /** Named in errors. */
+  modelId?: string;
+  /** Index of this request's first input item in `items` (the rest is history); errors count from it. */
+  firstInput?: number;
 }
 
 /**
@@ -22,17 +27,20 @@ export function toChatMessages(
 ): ChatMessage[] {
   const out: ChatMessage[] = instructions ? [{ role: 'system', content: instructions }] : [];
   const toolNames = new Map<string, string>();
-  items.forEach((item, i) => {
+  const first = opts.firstInput ?? 0;
+  items.forEach((item, index) => {
+    // History items were accepted before; a problem there names the item, not an input index.
+    const at = index >= first ? `input[${index - first}]` : `history[${index}]`;
     switch (item.type) {
       case 'message': {
         if (item.role === 'assistant') {
           const text = item.content.map((p) => (p.type === 'output_text' ? p.text : p.refusal)).join('');
           out.push({ role: 'assistant', content: text });
         } else if (item.role === 'user') {
-          out.push({ role: 'user', content: userContent(item.content, i, opts) });
+          out.push({ role: 'user', content: userContent(item.content, `${at}.content`, opts) });
         } else {
           // Chat templates know one system role; `developer` is OpenAI's newer name for it.
-          out.push({ role: 'system', content: textOf(item.content, i) });
+          out.push({ role: 'system', content: textOf(item.content, `${at}.content`) });
         }
         return;
       }
@@ -49,7 +57,7 @@ export function toChatMessages(
         return;
       }
       case 'function_call_output': {
-        const content = typeof item.output === 'string' ? item.output : textOf(item.output, i);
+        const content = typeof item.output === 'string' ? item.output : textOf(item.output, `${at}.output`);
         out.push({
           role: 'tool',
           tool_call_id: item.call_id,
@@ -69,7 +77,7 @@ type Part = { type: string; text?: string; image_url?: string | null; file_data?
 
 function userContent(
   parts: readonly Part[],
-  i: number,
+  path: string,
   opts: ChatTranslationOptions,
 ): string | ChatContentPart[] {
   if (parts.every((p) => p.type === 'input_text')) return parts.map((p) => p.text ?? '').join('\n');
@@ -77,71 +85,34 @@ function userContent(
     if (p.type === 'input_image') {
       if (!opts.vision) {
         throw invalidRequest(
-          `input[${i}].content[${j}]`,
-          'Image input is not supported by this model.',
+          `${path}[${j}]`,
+          `Image input is not supported by the model '${opts.modelId ?? 'requested'}': it reads text only. Remove the input_image part or pick a vision model.`,
           'unsupported_value',
         );
       }
       if (!p.image_url)
         throw invalidRequest(
-          `input[${i}].content[${j}].image_url`,
+          `${path}[${j}].image_url`,
           'An image_url is required: file ids are not available offline.',
           'missing_required_parameter',
         );
       return { type: 'image_url', image_url: { url: p.image_url } };
     }
-    return { type: 'text', text: partText(p, i, j) };
+    return { type: 'text', text: partText(p, `${path}[${j}]`) };
   });
 }
 
-function textOf(parts: readonly Part[], i: number): string {
-  return parts.map((p, j) => partText(p, i, j)).join('\n');
+function textOf(parts: readonly Part[], path: string): string {
+  return parts.map((p, j) => partText(p, `${path}[${j}]`)).join('\n');
 }
 
 /** Text of a text or file part; binary files cannot be read by a text model. */
-function partText(p: Part, i: number, j: number): string {
+function partText(p: Part, param: string): string {
   if (p.type === 'input_text') return p.text ?? '';
-  if (p.type === 'input_file') return fileText(p, `input[${i}].content[${j}]`);
+  if (p.type === 'input_file') return fileText(p, param);
   throw invalidRequest(
-    `input[${i}].content[${j}].type`,
+    `${param}.type`,
     `Content of type '${p.type}' is not supported here.`,
     'invalid_value',
   );
-}
-
-const TEXT_MIME = /^(text\/|application\/(json|xml|javascript|x-ndjson|csv|yaml|x-yaml|toml|sql))/;
-
-function fileText(p: Part, param: string): string {
-  if (!p.file_data) {
-    throw invalidRequest(
-      param,
-      'Only inline files (`file_data`) can be read offline; `file_id` and `file_url` are not supported.',
-      'unsupported_value',
-    );
-  }
-  const m = /^data:([^;,]*)(;base64)?,(.*)$/s.exec(p.file_data);
-  const mime = m ? m[1] || 'text/plain' : 'text/plain';
-  if (!TEXT_MIME.test(mime)) {
-    throw invalidRequest(
-      `${param}.file_data`,
-      `Unsupported file type '${mime}': intab reads text files only. Convert the document to text (e.g. extract a PDF's text) and send it as input_text or a text/plain file.`,
-      'unsupported_file',
-    );
-  }
-  const payload = m ? (m[3] ?? '') : p.file_data;
-  const base64 = m ? Boolean(m[2]) : true;
-  try {
-    const text = base64
-      ? new TextDecoder('utf-8', { fatal: true }).decode(
-          Uint8Array.from(atob(payload), (c) => c.charCodeAt(0)),
-        )
-      : decodeURIComponent(payload);
-    return p.filename ? `[file: ${p.filename}]\n${text}` : text;
-  } catch {
-    throw invalidRequest(
-      `${param}.file_data`,
-      'The file could not be decoded as UTF-8 text.',
-      'invalid_value',
-    );
-  }
 }

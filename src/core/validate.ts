@@ -115,10 +115,22 @@ function issueToError(issue: z.core.$ZodIssue, root: unknown, prefix: Path): Api
     case 'too_big':
     case 'too_small':
       return rangeError(issue, param, value);
+    case 'invalid_key': {
+      // A record key broke its schema (metadata keys are at most 64 characters): name the object.
+      const key = String(issue.path.at(-1) ?? '');
+      const objectParam = formatParam(path.slice(0, -1));
+      return invalidRequest(
+        objectParam,
+        `Invalid '${objectParam}': key '${key.slice(0, 80)}' is too long. Expected keys with maximum length 64, but got a key with length ${key.length} instead.`,
+        'string_above_max_length',
+      );
+    }
     case 'invalid_format':
       return invalidRequest(
         param,
-        `Invalid '${param}': string does not match the expected format.`,
+        issue.message.startsWith('id_prefix:')
+          ? customMessage(issue.message, param, value)
+          : `Invalid '${param}': string does not match the expected format.`,
         'invalid_value',
       );
     default:
@@ -166,9 +178,9 @@ function customMessage(code: string, param: string, value: unknown): string {
     case 'tool_name_pattern':
     case 'format_name_pattern':
       return `Invalid '${param}': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]{1,64}$'.`;
-    case 'id_pattern':
-      return `Invalid '${param}': '${String(value)}'. Expected an ID that begins with 'resp'.`;
     default:
+      if (code.startsWith('id_prefix:'))
+        return `Invalid '${param}': '${String(value)}'. Expected an ID that begins with '${code.slice(10)}'.`;
       return `Invalid value for '${param}': ${code}`;
   }
 }

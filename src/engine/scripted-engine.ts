@@ -1,6 +1,14 @@
 import { invalidRequest } from '../core/api-error';
 import { schemaInstance } from './schema-instance';
-import type { ChatMessage, Engine, EngineChunk, FunctionToolSpec, GenerateRequest, ModelInfo } from './types';
+import type {
+  ChatMessage,
+  Engine,
+  EngineChunk,
+  FunctionToolSpec,
+  GenerateRequest,
+  ModelInfo,
+  TokenLogprob,
+} from './types';
 
 /** The scripted model's id, always listed and served without WebGPU. */
 export const SCRIPTED_MODEL_ID = 'scripted';
@@ -101,7 +109,9 @@ export class ScriptedEngine implements Engine {
         if (plan.fail && emitted === 1) throw new Error('The scripted model failed on purpose (!fail).');
         emitted += 1;
         if (part.type === 'reasoning') reasoningTokens += 1;
-        yield { type: part.type, delta: token };
+        if (part.type === 'text' && req.topLogprobs !== null)
+          yield { type: 'text', delta: token, logprobs: [scriptedLogprob(token, req.topLogprobs)] };
+        else yield { type: part.type, delta: token };
       }
     }
     if (plan.fail) throw new Error('The scripted model failed on purpose (!fail).');
@@ -158,7 +168,9 @@ function planReply(req: GenerateRequest): ReplyPlan {
       : req.parallelToolCalls && text.includes('!all-tools')
         ? req.tools
         : req.tools.slice(0, 1);
-    for (const tool of chosen) {
+    // parallel_tool_calls:false allows one call; max_tool_calls caps the total.
+    const cap = Math.min(req.parallelToolCalls ? chosen.length : 1, req.maxToolCalls ?? chosen.length);
+    for (const tool of chosen.slice(0, cap)) {
       parts.push({
         type: 'tool_call',
         name: tool.name,
@@ -188,6 +200,26 @@ function replyFor(text: string, req: GenerateRequest): PlannedPart {
     };
   }
   return { type: 'text', text: `You said: ${text}` };
+}
+
+/**
+ * The scripted model's logprob for `token`: certain (logprob 0), with `top` alternatives where the
+ * first is the token itself and the k-th other is `alt<k>` (same leading whitespace) at logprob -k.
+ *
+ * @example
+ * scriptedLogprob(' hi', 2) // → { token: ' hi', logprob: 0, bytes: [32,104,105], top_logprobs: [{ token: ' hi', logprob: 0, … }, { token: ' alt1', logprob: -1, … }] }
+ */
+export function scriptedLogprob(token: string, top: number): TokenLogprob {
+  const lead = /^\s*/.exec(token)?.[0] ?? '';
+  const entry = (t: string, logprob: number) => ({
+    token: t,
+    logprob,
+    bytes: [...new TextEncoder().encode(t)],
+  });
+  const alternatives = Array.from({ length: Math.max(0, top - 1) }, (_, k) =>
+    entry(`${lead}alt${k + 1}`, -(k + 1)),
+  );
+  return { ...entry(token, 0), top_logprobs: top > 0 ? [entry(token, 0), ...alternatives] : [] };
 }
 
 function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -42,6 +42,8 @@ export interface GenerateRequest {
   tools: FunctionToolSpec[];
   toolChoice: ToolChoiceSpec;
   parallelToolCalls: boolean;
+  /** `max_tool_calls`: the most tool calls the reply may make; null or absent = no limit. */
+  maxToolCalls?: number | null;
   format: OutputFormatSpec;
   /** `reasoning.effort`, or null when none was asked for. */
   reasoningEffort: string | null;

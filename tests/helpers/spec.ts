@@ -40,7 +40,23 @@ const spec: Json = JSON.parse(readFileSync(findSpec(), 'utf8'));
  * Spec schemas loosened where OpenAI's own types (the reference) allow more than the spec does.
  * Each entry: schema name → mutation, with why.
  */
-export const SPEC_OVERRIDES: Record<string, (s: Json) => void> = {};
+export const SPEC_OVERRIDES: Record<string, (s: Json) => void> = {
+  // The spec types an echoed json_schema format's `schema` as null; the types (and OpenAI) send the object.
+  JsonSchemaResponseFormat: (s) => {
+    s.properties.schema = { type: 'object' };
+  },
+  // The types also allow `minimal` and `max` reasoning effort.
+  ReasoningEffortEnum: (s) => {
+    s.enum.push('minimal', 'max');
+  },
+  // The spec names reasoning text events `response.reasoning.*`; the types say `response.reasoning_text.*`.
+  ResponseReasoningDeltaStreamingEvent: (s) => {
+    s.properties.type.enum.push('response.reasoning_text.delta');
+  },
+  ResponseReasoningDoneStreamingEvent: (s) => {
+    s.properties.type.enum.push('response.reasoning_text.done');
+  },
+};
 
 for (const [name, mutate] of Object.entries(SPEC_OVERRIDES)) mutate(spec.components.schemas[name]);
 
@@ -79,8 +95,7 @@ const eventSchemas: Map<string, string> = (() => {
     spec.paths['/responses'].post.responses['200'].content['text/event-stream'].schema.oneOf;
   for (const ref of oneOf) {
     const name = String(ref.$ref).split('/').pop() as string;
-    const type = spec.components.schemas[name]?.properties?.type?.enum?.[0];
-    if (type) m.set(type, name);
+    for (const type of spec.components.schemas[name]?.properties?.type?.enum ?? []) m.set(type, name);
   }
   return m;
 })();

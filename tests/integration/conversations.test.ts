@@ -125,3 +125,21 @@ describe('conversations through the openai SDK', () => {
     });
   });
 });
+
+describe('GET /v1/intab/storage', () => {
+  it('lists stored responses and conversations, newest first, for storage views', async () => {
+    const { client, call } = makeRig();
+    const conv = await client.conversations.create({});
+    const r = await client.responses.create({ model: 'scripted', input: 'x', conversation: conv.id });
+    const body = await (await call('GET', '/intab/storage?limit=5')).json();
+    expect(body.object).toBe('intab.storage');
+    expect(body.responses[0]).toMatchObject({
+      id: r.id,
+      status: 'completed',
+      model: 'scripted',
+      conversation: { id: conv.id },
+    });
+    expect(body.conversations.map((c: { id: string }) => c.id)).toEqual([conv.id]);
+    expect((await call('GET', '/intab/storage?limit=0')).status).toBe(400);
+  });
+});

@@ -1,0 +1,116 @@
+import type { ResponseReasoningItem } from 'openai/resources/responses/responses';
+import { seal, unseal } from './sealed';
+
+/** Emits one unnumbered event; the run numbers it. */
+type Send = (event: Record<string, unknown>) => void;
+
+/** What a reasoning item shows besides its text: a summary part, an opaque copy for stateless reuse. */
+export interface ReasoningOptions {
+  /** `reasoning.summary` was asked for: add a `summary_text` part. */
+  summary: boolean;
+  /** `include: ['reasoning.encrypted_content']`: give the item an `encrypted_content` string. */
+  encryptedContent: boolean;
+}
+
+const SEAL_PREFIX = 'intab.rs.v1.';
+
+/**
+ * A reasoning item being streamed: one `reasoning_text` content part, then (when asked for) one
+ * summary part. Engines know no summaries, so the summary is the reasoning text itself, streamed
+ * with the same deltas: deterministic for `scripted`, and faithful for any real model.
+ *
+ * @example
+ * const open = new OpenReasoning(item, 0, send);
+ * open.delta('Thinking');
+ * open.close({ summary: true, encryptedContent: false });
+ */
+export class OpenReasoning {
+  readonly kind = 'reasoning';
+  readonly contentIndex = 0;
+  private text = '';
+  private readonly deltas: string[] = [];
+
+  constructor(
+    readonly item: ResponseReasoningItem,
+    readonly outputIndex: number,
+    private readonly send: Send,
+  ) {
+    this.send({
+      type: 'response.content_part.added',
+      ...this.base(),
+      content_index: 0,
+      part: { type: 'reasoning_text', text: '' },
+    });
+  }
+
+  delta(delta: string): void {
+    this.text += delta;
+    this.deltas.push(delta);
+    this.send({ type: 'response.reasoning_text.delta', ...this.base(), content_index: 0, delta });
+  }
+
+  /**
+   * Ends the item: `reasoning_text.done`, `content_part.done`, the summary part's events, then
+   * `output_item.done`. With `emit` false (a cancelled run) only the item's final state is set.
+   */
+  close(opts: ReasoningOptions, emit = true): void {
+    const item = this.item;
+    item.content = [{ type: 'reasoning_text', text: this.text }];
+    item.status = undefined;
+    if (emit) {
+      this.send({ type: 'response.reasoning_text.done', ...this.base(), content_index: 0, text: this.text });
+      const part = { type: 'reasoning_text', text: this.text };
+      this.send({ type: 'response.content_part.done', ...this.base(), content_index: 0, part });
+    }
+    if (opts.summary && this.text !== '') this.summarize(emit);
+    if (opts.encryptedContent) item.encrypted_content = sealReasoning(item);
+    if (emit)
+      this.send({ type: 'response.output_item.done', output_index: this.outputIndex, item: clone(item) });
+  }
+
+  private summarize(emit: boolean): void {
+    const summary = { type: 'summary_text' as const, text: this.text };
+    this.item.summary = [summary];
+    if (!emit) return;
+    const at = { ...this.base(), summary_index: 0 };
+    this.send({ type: 'response.reasoning_summary_part.added', ...at, part: { ...summary, text: '' } });
+    for (const delta of this.deltas)
+      this.send({ type: 'response.reasoning_summary_text.delta', ...at, delta });
+    this.send({ type: 'response.reasoning_summary_text.done', ...at, text: this.text });
+    this.send({ type: 'response.reasoning_summary_part.done', ...at, part: { ...summary } });
+  }
+
+  private base() {
+    return { item_id: this.item.id, output_index: this.outputIndex };
+  }
+}
+
+/**
+ * The opaque `encrypted_content` of a reasoning item: its text and summary, which
+ * {@link unsealReasoning} restores when the item comes back as input (with `store: false`, say).
+ *
+ * @example
+ * item.encrypted_content = sealReasoning(item);
+ */
+export function sealReasoning(item: ResponseReasoningItem): string {
+  return seal(SEAL_PREFIX, { content: item.content ?? [], summary: item.summary });
+}
+
+/**
+ * Reads an `encrypted_content` that {@link sealReasoning} made; undefined when it is foreign or
+ * altered.
+ *
+ * @example
+ * unsealReasoning(item.encrypted_content) // → { content: [{ type: 'reasoning_text', text }], summary: [] }
+ */
+export function unsealReasoning(
+  sealed: string,
+): Pick<ResponseReasoningItem, 'content' | 'summary'> | undefined {
+  const value = unseal(SEAL_PREFIX, sealed) as { content?: unknown; summary?: unknown } | undefined;
+  if (!value || !Array.isArray(value.content) || !Array.isArray(value.summary)) return undefined;
+  return value as Pick<ResponseReasoningItem, 'content' | 'summary'>;
+}
+
+function clone<T>(v: T): T {
+  return structuredClone(v);
+}

@@ -1,0 +1,34 @@
+/**
+ * Opaque strings intab hands out and reads back (`encrypted_content` of compaction and reasoning
+ * items). Not encryption: nothing secret leaves the tab. They are only opaque, so clients treat
+ * them as OpenAI's, and versioned by prefix, so a foreign or altered string is recognised.
+ */
+
+/**
+ * Seals `value` as `<prefix>` + base64(UTF-8 JSON).
+ *
+ * @example
+ * seal('intab.rs.v1.', { content: [] }) // → 'intab.rs.v1.eyJjb250ZW50IjpbXX0='
+ */
+export function seal(prefix: string, value: unknown): string {
+  const bytes = new TextEncoder().encode(JSON.stringify(value));
+  let bin = '';
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return prefix + btoa(bin);
+}
+
+/**
+ * Reads back what {@link seal} made; undefined for anything else.
+ *
+ * @example
+ * unseal('intab.rs.v1.', seal('intab.rs.v1.', 1)) // → 1
+ */
+export function unseal(prefix: string, sealed: string): unknown {
+  if (!sealed.startsWith(prefix)) return undefined;
+  try {
+    const bin = atob(sealed.slice(prefix.length));
+    return JSON.parse(new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0))));
+  } catch {
+    return undefined;
+  }
+}
