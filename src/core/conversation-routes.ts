@@ -3,11 +3,12 @@ import type { ConversationItem } from 'openai/resources/conversations/items';
 import type { ResponseItem } from 'openai/resources/responses/responses';
 import { z } from 'zod';
 import type { ResponseStore } from '../store/types';
-import { invalidRequest, notFound } from './api-error';
+import { notFound } from './api-error';
 import { metadataSchema } from './create-schema';
 import { jsonResponse, readJsonObject } from './http';
 import { newId } from './ids';
 import { normalizeInput } from './input-items';
+import { listBody, parseListParams } from './list-params';
 import { parseOrThrow } from './validate';
 
 type Deps = { store: ResponseStore; now: () => number; maxBodyBytes: number };
@@ -68,35 +69,8 @@ export async function deleteConversation(store: ResponseStore, id: string): Prom
 /** `GET /v1/conversations/{id}/items`: cursor list, `desc` by default, as OpenAI's. */
 export async function listItems(store: ResponseStore, id: string, url: URL): Promise<Response> {
   await mustGet(store, id);
-  const p = url.searchParams;
-  const limit = p.has('limit') ? Number(p.get('limit')) : 20;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
-    throw invalidRequest(
-      'limit',
-      `Invalid 'limit': expected an integer between 1 and 100, but got '${p.get('limit')}'.`,
-      'invalid_value',
-    );
-  }
-  const order = p.get('order') ?? 'desc';
-  if (order !== 'asc' && order !== 'desc') {
-    throw invalidRequest(
-      'order',
-      `Invalid value: '${order}'. Supported values are: 'asc' and 'desc'.`,
-      'invalid_value',
-    );
-  }
-  const page = await store.listConversationItems(id, { limit, order, after: p.get('after') ?? undefined });
+  const page = await store.listConversationItems(id, parseListParams(url));
   return jsonResponse(listBody(page.data, page.hasMore));
-}
-
-function listBody(data: ConversationItem[], hasMore: boolean) {
-  return {
-    object: 'list',
-    data,
-    first_id: data[0]?.id ?? null,
-    last_id: data.at(-1)?.id ?? null,
-    has_more: hasMore,
-  };
 }
 
 /** `POST /v1/conversations/{id}/items` (≤ 20): answers with the added items. */

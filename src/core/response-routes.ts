@@ -4,6 +4,7 @@ import type { ResponseStore } from '../store/types';
 import { invalidRequest, notFound } from './api-error';
 import { createResponseSchema } from './create-schema';
 import { jsonResponse, readJsonObject } from './http';
+import { listBody, parseListParams } from './list-params';
 import type { LiveRuns } from './live-runs';
 import { prepareCreate } from './prepare-create';
 import type { StreamEvent } from './response-run';
@@ -96,39 +97,15 @@ export async function listInputItems(store: ResponseStore, id: string, url: URL)
  * cursorPage(items, new URL('http://x/?limit=2&order=asc')) // → { object: 'list', data, first_id, last_id, has_more }
  */
 export function cursorPage<T extends { id?: string | null }>(items: T[], url: URL) {
-  const p = url.searchParams;
-  const limit = p.has('limit') ? Number(p.get('limit')) : 20;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
-    throw invalidRequest(
-      'limit',
-      `Invalid 'limit': expected an integer between 1 and 100, but got '${p.get('limit')}'.`,
-      'invalid_value',
-    );
-  }
-  const order = p.get('order') ?? 'desc';
-  if (order !== 'asc' && order !== 'desc') {
-    throw invalidRequest(
-      'order',
-      `Invalid value: '${order}'. Supported values are: 'asc' and 'desc'.`,
-      'invalid_value',
-    );
-  }
+  const { limit, order, after } = parseListParams(url);
   const ordered = order === 'asc' ? items : [...items].reverse();
-  const after = p.get('after');
   let start = 0;
   if (after) {
     const i = ordered.findIndex((it) => it.id === after);
     if (i < 0) throw invalidRequest('after', `No item found with id '${after}'.`, 'invalid_value');
     start = i + 1;
   }
-  const data = ordered.slice(start, start + limit);
-  return {
-    object: 'list' as const,
-    data,
-    first_id: data[0]?.id ?? null,
-    last_id: data.at(-1)?.id ?? null,
-    has_more: start + limit < ordered.length,
-  };
+  return listBody(ordered.slice(start, start + limit), start + limit < ordered.length);
 }
 
 const countSchema = createResponseSchema.pick({

@@ -1,6 +1,6 @@
 import type { ResponseStore } from '../store/types';
-import { invalidRequest } from './api-error';
 import { jsonResponse } from './http';
+import { parseLimit } from './list-params';
 
 /**
  * `GET /v1/intab/storage?limit=N`: intab's one extension route (OpenAI has no list of stored
@@ -11,15 +11,7 @@ import { jsonResponse } from './http';
  * await fetch('/v1/intab/storage?limit=20').then((r) => r.json()) // → { object: 'intab.storage', responses: [...], conversations: [...] }
  */
 export async function listStorage(store: ResponseStore, url: URL): Promise<Response> {
-  const raw = url.searchParams.get('limit');
-  const limit = raw === null ? 20 : Number(raw);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
-    throw invalidRequest(
-      'limit',
-      `Invalid 'limit': expected an integer between 1 and 100, but got '${raw}'.`,
-      'invalid_value',
-    );
-  }
+  const limit = parseLimit(url);
   const recent = await store.listRecent(limit);
   return jsonResponse({
     object: 'intab.storage',
