@@ -12,7 +12,10 @@ export const DB_VERSION = 2;
 
 /**
  * The typed schema. `events` keys are `[responseId, sequence_number]` so one key range selects a
- * response's log in order, and deleting a response's events needs no index; `conversation_items`
+ * response's log in order, and deleting a response's events needs no index. Since version 2 a
+ * record is a whole batch (keyed by its first event's number): one record per flush instead of
+ * one per token, which makes a stored stream cost a few puts instead of thousands; single-event
+ * records written before still read back. `conversation_items`
  * keys are `[conversationId, position]` for the same reason.
  *
  * `items` keys are `[itemId, ownerId]`, one entry per copy: a response's `inputItems` repeat the
@@ -30,7 +33,7 @@ export interface IntabDB extends DBSchema {
   };
   events: {
     key: [string, number];
-    value: ResponseStreamEvent;
+    value: ResponseStreamEvent | ResponseStreamEvent[];
   };
   conversations: {
     key: string;

@@ -133,20 +133,25 @@ export class IdbStore implements ResponseStore {
   }
 
   async appendEvents(responseId: string, events: ResponseStreamEvent[]): Promise<void> {
-    if (events.length === 0) return;
+    const first = events[0];
+    if (!first) return;
     // Events are replayable from the final response record, so a lost tail on crash is acceptable.
+    // One record per batch: IndexedDB's cost is per put, and a stream has thousands of events.
     await this.runner.run(['events'], 'readwrite', 'relaxed', (tx) => {
-      const store = tx.objectStore('events');
-      for (const event of events) quiet(store.put(event, [responseId, event.sequence_number]));
+      quiet(tx.objectStore('events').put(events, [responseId, first.sequence_number]));
     });
   }
 
   async readEvents(responseId: string, startingAfter?: number): Promise<ResponseStreamEvent[]> {
-    const range =
-      startingAfter === undefined
-        ? ownerRange(responseId)
-        : IDBKeyRange.bound([responseId, startingAfter], [responseId, Infinity], true, false);
-    return this.runner.run(['events'], 'readonly', 'default', (tx) => tx.objectStore('events').getAll(range));
+    // A batch keyed before `startingAfter` may still hold later events, so the whole log is read.
+    const records = await this.runner.run(['events'], 'readonly', 'default', (tx) =>
+      tx.objectStore('events').getAll(ownerRange(responseId)),
+    );
+    const after = startingAfter ?? Number.NEGATIVE_INFINITY;
+    return records
+      .flat()
+      .filter((e) => e.sequence_number > after)
+      .sort((a, b) => a.sequence_number - b.sequence_number);
   }
 
   putConversation(conv: Conversation): Promise<void> {

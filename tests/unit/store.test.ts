@@ -131,6 +131,28 @@ describe('IdbStore', () => {
     expect(await store.readEvents('resp_a')).toHaveLength(50);
   });
 
+  it('stores a batch as one record, and still reads single-event records of older logs', async () => {
+    await store.appendEvents('resp_a', makeDeltaEvents('resp_a', 2, 3));
+    store.close();
+    const raw = await openRaw(factory, DB_NAME);
+    const tx = raw.transaction('events', 'readwrite');
+    const [legacy0, legacy1] = makeDeltaEvents('resp_a', 0, 2);
+    tx.objectStore('events').put(legacy0, ['resp_a', 0]);
+    tx.objectStore('events').put(legacy1, ['resp_a', 1]);
+    const count = await new Promise<number>((resolve) => {
+      const req = tx.objectStore('events').count();
+      req.onsuccess = () => resolve(req.result);
+    });
+    await new Promise((resolve) => {
+      tx.oncomplete = resolve;
+    });
+    raw.close();
+    expect(count).toBe(3); // two legacy records + one batch of three
+    store = await openIdbStore({ indexedDB: factory });
+    expect(await store.readEvents('resp_a')).toEqual(makeDeltaEvents('resp_a', 0, 5));
+    expect(await store.readEvents('resp_a', 2)).toEqual(makeDeltaEvents('resp_a', 3, 2));
+  });
+
   it('asks for strict durability only for durable puts', async () => {
     const transaction = vi.spyOn(FakeDatabase.prototype, 'transaction');
     await store.putResponse(makeStoredResponse('resp_a'));
@@ -227,10 +249,11 @@ describe('IdbStore', () => {
     );
 
     it.each(['throw', 'abort'] as const)(
-      'rolls back a whole event batch when one put fails (%s)',
+      'keeps earlier events when a later batch fails (%s)',
       async (how) => {
         await store.appendEvents('resp_a', makeDeltaEvents('resp_a', 0, 3));
-        failNthPut(3, how);
+        // A batch is one record, so its one put failing is the whole batch failing.
+        failNthPut(1, how);
         await expect(store.appendEvents('resp_a', makeDeltaEvents('resp_a', 3, 5))).rejects.toMatchObject({
           status: 507,
         });
