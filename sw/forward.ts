@@ -29,7 +29,10 @@ export async function forwardToEngine(
   try {
     const data = await serializeRequest(request, `sw-${Date.now().toString(36)}-${++counter}`);
     const link = await links.acquire(clientId);
-    return deserializeResponse(await callHandle(link, data, links, timing, request.signal));
+    return endWithLink(
+      deserializeResponse(await callHandle(link, data, links, timing, request.signal)),
+      link,
+    );
   } catch (err) {
     return toErrorResponse(err);
   }
@@ -56,6 +59,7 @@ function callHandle(
       clearTimeout(deadline);
       clearInterval(heartbeat);
       signal.removeEventListener('abort', onAbort);
+      link.closed.removeEventListener('abort', onClosed);
       fn();
       return true;
     };
@@ -101,5 +105,24 @@ function callHandle(
     }, timing.heartbeatMs);
     const onAbort = (): void => giveUp(signal.reason);
     signal.addEventListener('abort', onAbort);
+    // The link was dropped (its tab closed, it missed a ping, or it was replaced): our end of its
+    // port is closed, so no answer can come, and waiting for the next heartbeat would only delay that.
+    const onClosed = (): void => giveUp(link.closed.reason);
+    if (link.closed.aborted) onClosed();
+    else link.closed.addEventListener('abort', onClosed, { once: true });
   });
+}
+
+/**
+ * Errors the body (503) if the worker's tab is known to be gone while the page still reads it
+ * (`link.gone`: its port closed, or a new leader took over). In Chromium a stream transferred from a
+ * worker that died neither closes nor errors, the same silent death as comlink's ports, so a page
+ * reading a response from a leader tab that just closed could wait forever (an early run of the
+ * leader e2e test hung past its 60 s limit without this guard). Piping through an identity stream keeps tokens flowing as they
+ * come and still passes the page's cancel back to the worker's stream.
+ */
+function endWithLink(res: Response, link: EngineLink): Response {
+  if (!res.body) return res;
+  const body = res.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>(), { signal: link.gone });
+  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
 }

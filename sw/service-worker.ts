@@ -22,8 +22,8 @@ self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim(
 self.addEventListener('message', (event) => {
   const source = event.source && 'id' in event.source ? event.source : null;
   const port = event.ports[0];
-  if (isMessage<PageToSwMessage>(event.data, 'port') && port) {
-    links.adopt(port, source?.id ?? null);
+  if (isMessage<Extract<PageToSwMessage, { type: 'port' }>>(event.data, 'port') && port) {
+    links.adopt(port, source?.id ?? null, { leader: event.data.leader === true });
   } else if (isMessage<PageToSwMessage>(event.data, 'claim')) {
     // A Shift+reload bypasses the service worker, and `activate` never runs again to claim the page.
     event.waitUntil(self.clients.claim());

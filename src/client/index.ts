@@ -1,10 +1,11 @@
 /**
- * Public surface of the page glue.
+ * Public surface of the page glue. Every tab of the origin calls `startIntab()`; one of them (the
+ * Web Locks leader) runs the engine worker, and every tab's `/v1/*` requests are answered there.
  *
  * @example
  * import { startIntab } from './client';
  * const intab = startIntab();
- * await intab.ready; // fetch('/v1/responses') now answers from this tab
+ * await intab.ready; // fetch('/v1/responses') now answers, from this tab's engine or the leader's
  */
 
 export type { GpuStatus } from '../worker/protocol';

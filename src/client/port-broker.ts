@@ -1,37 +1,81 @@
 /**
- * Connects the service worker to the engine worker. The service worker forgets its port whenever
- * Chromium stops it (~30 s idle), so it asks again with `need-port`; the page also hands one over
- * as soon as a service worker controls it, so the first request needs no round trip.
+ * Connects the service worker to the leader's engine worker. The service worker forgets its port
+ * whenever Chromium stops it (~30 s idle), or when the leading tab closes, so it asks again with
+ * `need-port`, addressed to the tab whose request needs it. That tab answers with a port when it
+ * leads, and otherwise relays the ask to the leader (who then posts a port to the service worker
+ * itself). The leader also hands one over as soon as it is elected and whenever a service worker
+ * takes control, so the first request after a failover needs no round trip.
  */
 import { isMessage, type PageToSwMessage, PROTOCOL_VERSION, type SwToPageMessage } from '../worker/protocol';
 
+/** What this tab does with a port request. */
+export interface PortSource {
+  /** A new port into the engine worker, or null when this tab does not run it (a follower). */
+  connect(): MessagePort | null;
+  /** Passes a `need-port` on to the leading tab (a follower's answer). */
+  relay(): void;
+  /** Whether this tab holds the leader lock, so its ports replace every other tab's in the service worker. */
+  exclusive?(): boolean;
+}
+
+/** A running broker. */
+export interface PortBroker {
+  /** Posts a fresh port to the active service worker, if this tab runs the engine. */
+  handOver(): void;
+  stop(): void;
+}
+
 /**
- * Starts answering `need-port` and handing ports on `controllerchange`. Returns a stop function.
+ * Starts answering `need-port` and handing ports on `controllerchange`, and hands one over now if
+ * this tab already runs the engine.
  *
  * @example
- * const stop = brokerPorts(navigator.serviceWorker, () => engine.connect());
+ * const broker = brokerPorts(navigator.serviceWorker, { connect: () => engine?.connect() ?? null, relay });
+ * broker.handOver(); // e.g. right after this tab was elected leader
  */
-export function brokerPorts(container: ServiceWorkerContainer, connect: () => MessagePort): () => void {
-  const handTo = (sw: ServiceWorker | null): void => {
-    if (!sw) return;
-    const port = connect();
-    sw.postMessage({ type: 'port', protocol: PROTOCOL_VERSION } satisfies PageToSwMessage, [port]);
+export function brokerPorts(
+  container: ServiceWorkerContainer,
+  sourceOrConnect: PortSource | (() => MessagePort),
+): PortBroker {
+  // A bare `connect` is a page that always runs its own engine (the bench page does).
+  const source: PortSource =
+    typeof sourceOrConnect === 'function' ? { connect: sourceOrConnect, relay: () => {} } : sourceOrConnect;
+  const handTo = (sw: ServiceWorker | null | undefined): boolean => {
+    if (!sw) return false;
+    const port = source.connect();
+    if (!port) return false;
+    const leader = source.exclusive?.() ?? false;
+    sw.postMessage({ type: 'port', protocol: PROTOCOL_VERSION, leader } satisfies PageToSwMessage, [port]);
+    return true;
+  };
+  const handOver = (): void => {
+    if (handTo(container.controller)) return;
+    // Not controlled (yet): the active worker of our registration serves the other tabs; if there is
+    // none, `controllerchange` calls this again.
+    void container.getRegistration().then(
+      (registration) => handTo(registration?.active),
+      () => {},
+    );
   };
   const onMessage = (event: MessageEvent): void => {
     if (!isMessage<SwToPageMessage>(event.data, 'need-port')) return;
     // Answer the worker that asked (it may not be our controller yet, e.g. while it activates).
-    handTo(event.source instanceof ServiceWorker ? event.source : container.controller);
+    const asker = event.source instanceof ServiceWorker ? event.source : container.controller;
+    if (!handTo(asker)) source.relay();
   };
-  const onControllerChange = (): void => handTo(container.controller);
+  const onControllerChange = (): void => handOver();
 
   container.addEventListener('message', onMessage);
   container.addEventListener('controllerchange', onControllerChange);
   // Messages from the service worker are queued until the page opts in (or DOMContentLoaded); a
   // `need-port` sent during startup must not wait for that.
   container.startMessages();
-  handTo(container.controller);
-  return () => {
-    container.removeEventListener('message', onMessage);
-    container.removeEventListener('controllerchange', onControllerChange);
+  handOver();
+  return {
+    handOver,
+    stop() {
+      container.removeEventListener('message', onMessage);
+      container.removeEventListener('controllerchange', onControllerChange);
+    },
   };
 }

@@ -1,24 +1,28 @@
 /**
- * Page glue: registers the service worker, starts the engine worker and keeps the two connected.
+ * Page glue: registers the service worker, joins the leader election (DESIGN §5), and, in the one
+ * tab that wins it, starts the engine worker and keeps the service worker connected to it.
  */
-import * as Comlink from 'comlink';
 import { Workbox } from 'workbox-window';
-import { toApiError } from '../core/api-error';
+import { serviceUnavailable } from '../core/api-error';
 import type { LoadProgress } from '../engine/types';
 import { withDeadline } from '../worker/deadline';
-import type { GpuStatus } from '../worker/protocol';
-import { startEngineWorker } from './engine-worker-client';
-import { brokerPorts } from './port-broker';
+import { type GpuStatus, LEADER_CHANNEL, type RelayedCall } from '../worker/protocol';
+import { type EngineWorkerHandle, startEngineWorker } from './engine-worker-client';
+import { electLeader, runLocksReleased } from './leader-election';
+import { ACCEPT_MS, LeaderCalls, runCall, serveFollowers, type TabChannel } from './leader-relay';
+import { brokerPorts, type PortBroker } from './port-broker';
 import { waitForControl, waitForModels } from './readiness';
 
 /** The handle a page gets from {@link startIntab}. */
 export interface IntabClient {
   /** Resolves when the page is controlled and fetch('/v1/models') answers 200 through the SW. Rejects after a bound with a clear error. */
   ready: Promise<void>;
-  /** Loads a model in the engine worker, forwarding progress. */
+  /** Loads a model in the engine worker (the leading tab's, wherever that is), forwarding progress. */
   loadModel(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void>;
-  /** WebGPU status for a status line. */
+  /** WebGPU status of the engine worker, for a status line. */
   gpuStatus(): Promise<GpuStatus>;
+  /** Whether this tab runs the origin's engine worker (it won the leader election). */
+  isLeader(): boolean;
 }
 
 export interface StartIntabOptions {
@@ -32,9 +36,13 @@ export interface StartIntabOptions {
 
 let started: IntabClient | undefined;
 
+/** How long a new leader waits for the dead leader's run locks to go before it starts recovery. */
+const RUN_LOCK_DRAIN_MS = 2_000;
+
 /**
- * Starts intab in this page. Idempotent: a second call returns the first client, so one page never
- * runs two engine workers (each would load its own copy of a model into GPU memory).
+ * Starts intab in this page. Idempotent: a second call returns the first client. Of all the tabs of
+ * the origin, only the leader runs an engine worker (each would load its own copy of a model into
+ * GPU memory); the service worker sends every tab's `/v1/*` requests there.
  *
  * @example
  * const intab = startIntab();
@@ -43,41 +51,75 @@ let started: IntabClient | undefined;
  */
 export function startIntab(opts: StartIntabOptions = {}): IntabClient {
   if (started) return started;
-  const engine = startEngineWorker();
-  const ready = startServiceWorker(opts, () => engine.connect());
+  const channel = openTabChannel();
+  const calls = channel ? new LeaderCalls(channel) : null;
+  let engine: EngineWorkerHandle | null = null;
+  const container = navigator.serviceWorker as ServiceWorkerContainer | undefined;
+  // Runs a microtask or more after this function returns, so `broker` below is set by then.
+  const election = electLeader(navigator.locks, async () => {
+    await runLocksReleased(navigator.locks, RUN_LOCK_DRAIN_MS);
+    const own = startEngineWorker();
+    engine = own;
+    const leaderId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+    if (channel) serveFollowers(channel, { leaderId, api: own.api, handPort: () => broker?.handOver() });
+    broker?.handOver();
+    calls?.leaderChanged(leaderId, (call, onProgress) => runCall(own.api, call, onProgress));
+  });
+  election.elected.catch((err: unknown) => console.error('[intab] could not start the engine:', err));
+  const broker: PortBroker | null = container
+    ? brokerPorts(container, {
+        connect: () => engine?.connect() ?? null,
+        relay: () => channel?.postMessage({ type: 'need-port' }),
+        exclusive: () => election.exclusive,
+      })
+    : null;
+
+  const ready = startServiceWorker(opts, container);
   // Callers that never await `ready` still see why intab did not start, without an unhandled rejection.
   ready.catch((err: unknown) => console.error('[intab] not ready:', err));
+
+  /** Runs `call` here when this tab leads, else in the leader's tab. */
+  const route = async (call: RelayedCall, onProgress?: (p: LoadProgress) => void): Promise<unknown> => {
+    if (engine) return runCall(engine.api, call, onProgress);
+    if (calls) return calls.call(call, onProgress);
+    // No BroadcastChannel: this tab can only serve itself, once it leads.
+    await withDeadline(election.elected, ACCEPT_MS, 'The leader election').catch(() => {
+      throw serviceUnavailable('This tab does not run the engine and cannot reach the tab that does.');
+    });
+    if (!engine) throw serviceUnavailable('The engine worker did not start.');
+    return runCall((engine as EngineWorkerHandle).api, call, onProgress);
+  };
 
   started = {
     ready,
     async loadModel(modelId, onProgress) {
-      try {
-        await engine.api.loadModel(modelId, onProgress ? Comlink.proxy(onProgress) : undefined);
-      } catch (err) {
-        throw toApiError(err);
-      }
+      await route({ method: 'loadModel', modelId, progress: Boolean(onProgress) }, onProgress);
     },
     async gpuStatus() {
-      try {
-        return await withDeadline(engine.api.gpuStatus(), 10_000, 'The engine worker');
-      } catch (err) {
-        throw toApiError(err);
-      }
+      return (await route({ method: 'gpuStatus' })) as GpuStatus;
     },
+    isLeader: () => election.isLeader,
   };
   return started;
 }
 
-async function startServiceWorker(opts: StartIntabOptions, connect: () => MessagePort): Promise<void> {
+/** The tabs' channel, or null where BroadcastChannel is missing (then every tab serves only itself). */
+function openTabChannel(): (TabChannel & BroadcastChannel) | null {
+  if (typeof BroadcastChannel === 'undefined') return null;
+  return new BroadcastChannel(LEADER_CHANNEL) as TabChannel & BroadcastChannel;
+}
+
+async function startServiceWorker(
+  opts: StartIntabOptions,
+  container: ServiceWorkerContainer | undefined,
+): Promise<void> {
   const deadline = Date.now() + (opts.readyTimeoutMs ?? 30_000);
-  const container = navigator.serviceWorker;
   if (!container) {
     throw new Error(
       'intab needs service workers, which this page does not have (they need https or localhost, and are off in some private modes).',
     );
   }
   const scope = opts.scope ?? '/';
-  brokerPorts(container, connect);
   // `immediate`: workbox-window otherwise waits for the load event, delaying the first install.
   const wb = new Workbox(opts.swUrl ?? '/sw.js', { scope });
   const registration = await wb.register({ immediate: true });

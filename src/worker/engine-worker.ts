@@ -1,7 +1,8 @@
 /**
- * The engine worker entry (a module Web Worker started by the page's client). It hosts the Responses
- * core with the real engines and the IndexedDB store, and exposes {@link EngineApi} over comlink on
- * every MessagePort it is handed: the page's own port, and one per page → service-worker connection.
+ * The engine worker entry: a module Web Worker, one per origin, started by the tab that won the
+ * leader election (DESIGN §5). It hosts the Responses core with the real engines and the IndexedDB
+ * store, and exposes {@link EngineApi} over comlink on every MessagePort it is handed: the page's own
+ * port, and one per leader → service-worker connection.
  * A service worker is stopped after ~30 s idle and its ports die silently, so new ports arrive at any
  * time and old ones are simply abandoned.
  */
@@ -38,6 +39,11 @@ function getServer(): Promise<{ fetch(req: Request): Promise<Response> }> {
   );
   return server;
 }
+
+// Only the leading tab starts this worker, often right after the previous leader's tab closed: open
+// the store and run recovery now, so the dead leader's responses turn `failed` without waiting for a
+// first request.
+void getServer().catch(() => {});
 
 const api = createEngineApi({
   server: getServer,

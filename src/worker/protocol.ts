@@ -89,13 +89,47 @@ export type SwToPageMessage = { type: 'need-port' };
 
 /**
  * Page → service worker. `port` carries one end of a fresh MessageChannel (the engine worker holds
- * the other) in `event.ports[0]`; `claim` asks an active worker to control the page after a
+ * the other) in `event.ports[0]`; `leader` says the sender won the Web Locks election, so its port
+ * replaces every other tab's (whose tab must be gone). `claim` asks an active worker to control the page after a
  * Shift+reload, where `activate` (and its `clients.claim()`) does not run again.
  */
-export type PageToSwMessage = { type: 'port'; protocol: number } | { type: 'claim' };
+export type PageToSwMessage = { type: 'port'; protocol: number; leader?: boolean } | { type: 'claim' };
 
 /** Page → engine worker: expose the API on `event.ports[0]`. */
 export type PageToWorkerMessage = { type: 'connect' };
+
+/** The Web Lock whose holder is the leader: the one tab of the origin that runs the engine worker. */
+export const LEADER_LOCK = 'intab:engine-leader';
+
+/** The BroadcastChannel on which tabs of the origin talk about the leader (DESIGN §5). */
+export const LEADER_CHANNEL = 'intab:engine';
+
+/** The {@link EngineApi} methods a follower tab calls on the leader's worker through the channel. */
+export type RelayedCall =
+  | { method: 'gpuStatus' }
+  | {
+      method: 'loadModel';
+      modelId: string /** Whether the caller wants `progress` messages. */;
+      progress: boolean;
+    };
+
+/**
+ * Tab ⇄ tab, over the {@link LEADER_CHANNEL} BroadcastChannel. MessagePorts cannot travel on a
+ * BroadcastChannel, so a follower never gets a port into the leader's worker: it relays the service
+ * worker's `need-port` (the leader then posts a port to the service worker itself), and its own
+ * `loadModel`/`gpuStatus` go as `call`s that the leader runs and answers.
+ * - `leader`: a tab was elected; `leaderId` is fresh per election.
+ * - `need-port`: a follower relays the service worker's `need-port`.
+ * - `call` → `accepted` (by which leader), then `progress`* and one `result`.
+ */
+export type TabMessage =
+  | { type: 'leader'; leaderId: string }
+  | { type: 'need-port' }
+  | { type: 'call'; callId: string; call: RelayedCall }
+  | { type: 'accepted'; callId: string; leaderId: string }
+  | { type: 'progress'; callId: string; progress: LoadProgress }
+  | { type: 'result'; callId: string; ok: true; value: unknown }
+  | { type: 'result'; callId: string; ok: false; error: ApiErrorData };
 
 /** Narrows `event.data` of a message event to one of the messages above, by `type`. */
 export function isMessage<M extends { type: string }>(data: unknown, type: M['type']): data is M {

@@ -1,6 +1,7 @@
 import type { RunLocks } from '../core/index';
 
-const PREFIX = 'intab:run:';
+/** Run locks are named `intab:run:<response id>`. */
+export const RUN_LOCK_PREFIX = 'intab:run:';
 
 /**
  * Web Locks as the core's {@link RunLocks}: each running response holds a lock named after it, and
@@ -16,15 +17,15 @@ export function webRunLocks(): RunLocks | undefined {
   if (!locks) return undefined;
   return {
     hold(id, until) {
-      void locks.request(`${PREFIX}${id}`, () => until.catch(() => {}));
+      void locks.request(`${RUN_LOCK_PREFIX}${id}`, () => until.catch(() => {}));
     },
     async held() {
       const snapshot = await locks.query();
       return new Set(
         (snapshot.held ?? [])
           .map((l) => l.name ?? '')
-          .filter((n) => n.startsWith(PREFIX))
-          .map((n) => n.slice(PREFIX.length)),
+          .filter((n) => n.startsWith(RUN_LOCK_PREFIX))
+          .map((n) => n.slice(RUN_LOCK_PREFIX.length)),
       );
     },
   };

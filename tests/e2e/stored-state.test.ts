@@ -36,7 +36,7 @@ async function stopServiceWorker(page: Page): Promise<void> {
 
 describe('stored state in Chromium', () => {
   it('polls a background response to completed from a tab that reloads meanwhile', async () => {
-    // The engine runs in the tab that created the response; a second tab reloads and keeps polling.
+    // The engine runs in the leading (first) tab; a follower tab reloads and keeps polling through it.
     const watcher = await secondTab(app.context);
     const created = await app.page.evaluate(call, {
       method: 'POST',

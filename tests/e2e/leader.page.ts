@@ -1,0 +1,44 @@
+/**
+ * Page-side scripts for the one-engine-per-origin tests. Each runs in a tab through `page.evaluate`:
+ * self-contained, plain JSON in and out.
+ */
+
+type Json = Record<string, unknown>;
+
+/** A JSON request to the runtime; returns status and parsed body. */
+export async function callJson(args: {
+  method: string;
+  path: string;
+  body?: unknown;
+}): Promise<{ status: number; body: Json }> {
+  const res = await fetch(args.path, {
+    method: args.method,
+    headers: { 'content-type': 'application/json' },
+    body: args.body === undefined ? undefined : JSON.stringify(args.body),
+  });
+  return { status: res.status, body: (await res.json()) as Json };
+}
+
+/**
+ * Polls `GET /v1/responses/{id}` until its status is one of `until`, bounded by `ms`. Answers other
+ * than 200 (a 503 while a new leader takes over) are recorded as `status message` and polled through.
+ */
+export async function pollThroughFailover(args: {
+  id: string;
+  until: string[];
+  ms: number;
+}): Promise<{ body: Json; non200: string[] }> {
+  const end = Date.now() + args.ms;
+  const non200: string[] = [];
+  for (;;) {
+    const res = await fetch(`/v1/responses/${args.id}`);
+    const body = (await res.json()) as Json;
+    if (res.status !== 200) {
+      non200.push(`${res.status} ${(body.error as { message?: string } | undefined)?.message}`);
+    } else if (args.until.includes(String(body.status))) {
+      return { body, non200 };
+    }
+    if (Date.now() > end) return { body, non200 };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

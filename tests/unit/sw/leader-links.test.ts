@@ -1,0 +1,136 @@
+/**
+ * The service worker when the leading tab changes (DESIGN §5): a new leader's port replaces the old
+ * leader's link, and whatever was in flight on the old one ends with a 503 at once instead of
+ * hanging on a worker whose tab is gone.
+ */
+import * as Comlink from 'comlink';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createEngineApi } from '../../../src/worker/engine-api';
+import { type ClientsLike, EngineLinks } from '../../../sw/engine-links';
+import { forwardToEngine } from '../../../sw/forward';
+import type { SwTiming } from '../../../sw/timing';
+
+/** Long heartbeat bounds, so only the leader change can end a call quickly. */
+const timing: SwTiming = {
+  pingMs: 1_000,
+  portWaitMs: 1_000,
+  handleMs: 10_000,
+  heartbeatMs: 5_000,
+  heartbeatPingMs: 5_000,
+};
+
+const open: MessagePort[] = [];
+afterEach(() => {
+  for (const port of open.splice(0)) port.close();
+});
+
+const noClients: ClientsLike = { get: async () => undefined, matchAll: async () => [] };
+
+/** A port into an engine worker whose core answers with `fetch`. */
+function workerPort(fetch: (req: Request) => Promise<Response>): MessagePort {
+  const { port1, port2 } = new MessageChannel();
+  open.push(port1, port2);
+  Comlink.expose(
+    createEngineApi({
+      server: async () => ({ fetch }),
+      load: async () => {},
+      gpuStatus: async () => ({ available: false, adapter: null, features: [] }),
+    }),
+    port1,
+  );
+  return port2;
+}
+
+/** A port whose far end is not listening: a worker in a tab that closed, as the service worker sees it. */
+function deadPort(): MessagePort {
+  const { port1, port2 } = new MessageChannel();
+  open.push(port1, port2);
+  return port2;
+}
+
+const get = (path: string) => new Request(`http://app.test${path}`);
+
+describe('EngineLinks when the leader changes', () => {
+  it("ends a call in flight on the old leader's link as soon as a new leader hands a port", async () => {
+    const links = new EngineLinks(noClients, timing);
+    links.adopt(
+      workerPort(() => new Promise<Response>(() => {})),
+      'tab-a',
+      { leader: true },
+    );
+    const started = Date.now();
+    const pending = forwardToEngine(get('/v1/responses/resp_1'), 'tab-b', links, timing);
+    await new Promise((r) => setTimeout(r, 50));
+    links.adopt(
+      workerPort(async () => Response.json({ ok: true })),
+      'tab-b',
+      { leader: true },
+    );
+    const res = await pending;
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toContain(
+      'another tab runs it now',
+    );
+    expect(Date.now() - started).toBeLessThan(timing.heartbeatMs);
+    // The next request goes to the new leader.
+    expect(await (await forwardToEngine(get('/v1/models'), 'tab-a', links, timing)).json()).toEqual({
+      ok: true,
+    });
+  });
+
+  it("errors a body still streaming from the old leader's worker instead of leaving it pending", async () => {
+    const links = new EngineLinks(noClients, timing);
+    // A body that sends one chunk and then never another: its tab closed mid-stream.
+    const stalled = () =>
+      new Response(
+        new ReadableStream({
+          start: (c) => c.enqueue(new TextEncoder().encode('data: 1\n\n')),
+        }),
+      );
+    links.adopt(
+      workerPort(async () => stalled()),
+      'tab-a',
+      { leader: true },
+    );
+    const res = await forwardToEngine(get('/v1/responses/resp_1?stream=true'), 'tab-a', links, timing);
+    const reader = res.body?.getReader();
+    expect((await reader?.read())?.done).toBe(false);
+    const next = reader?.read();
+    links.adopt(
+      workerPort(async () => Response.json({})),
+      'tab-b',
+      { leader: true },
+    );
+    await expect(next).rejects.toMatchObject({ status: 503 });
+  });
+
+  it('stops waiting on a ping to a dead link once a new leader hands a port', async () => {
+    const links = new EngineLinks(noClients, timing);
+    links.adopt(deadPort(), 'tab-a', { leader: true });
+    const started = Date.now();
+    const pending = forwardToEngine(get('/v1/models'), 'tab-b', links, timing);
+    await new Promise((r) => setTimeout(r, 50));
+    links.adopt(
+      workerPort(async () => Response.json({ served: 'tab-b' })),
+      'tab-b',
+      { leader: true },
+    );
+    expect(await (await pending).json()).toEqual({ served: 'tab-b' });
+    expect(Date.now() - started).toBeLessThan(timing.pingMs);
+  });
+
+  it("keeps other tabs' links when a port comes from a tab that does not lead (no Web Locks)", async () => {
+    const links = new EngineLinks(noClients, timing);
+    links.adopt(
+      workerPort(async () => Response.json({ served: 'tab-a' })),
+      'tab-a',
+    );
+    links.adopt(
+      workerPort(async () => Response.json({ served: 'tab-b' })),
+      'tab-b',
+    );
+    expect(await (await forwardToEngine(get('/v1/models'), 'tab-a', links, timing)).json()).toEqual({
+      served: 'tab-a',
+    });
+  });
+});
