@@ -9,4 +9,5 @@
  */
 
 export type { GpuStatus } from '../worker/protocol';
+export type { StoreOptions } from '../worker/worker-options';
 export { type IntabClient, type StartIntabOptions, startIntab } from './start-intab';

@@ -2,11 +2,13 @@
  * Page glue: registers the service worker, joins the leader election (DESIGN §5), and, in the one
  * tab that wins it, starts the engine worker and keeps the service worker connected to it.
  */
+
 import { Workbox } from 'workbox-window';
 import { serviceUnavailable } from '../core/api-error';
 import type { LoadProgress } from '../engine/types';
 import { withDeadline } from '../worker/deadline';
 import { type GpuStatus, LEADER_CHANNEL, type RelayedCall } from '../worker/protocol';
+import type { StoreOptions } from '../worker/worker-options';
 import { type EngineWorkerHandle, startEngineWorker } from './engine-worker-client';
 import { electLeader, runLocksReleased } from './leader-election';
 import { ACCEPT_MS, LeaderCalls, runCall, serveFollowers, type TabChannel } from './leader-relay';
@@ -32,6 +34,11 @@ export interface StartIntabOptions {
   scope?: string;
   /** Bound on {@link IntabClient.ready}, including the first install's precache. Default 30 s. */
   readyTimeoutMs?: number;
+  /**
+   * Limits of the IndexedDB store: `ttlMs` (entries older answer 404 and are swept), `maxResponses`,
+   * `maxConversations` (the oldest beyond are dropped). Applied by the tab that runs the engine.
+   */
+  store?: StoreOptions;
 }
 
 let started: IntabClient | undefined;
@@ -58,7 +65,7 @@ export function startIntab(opts: StartIntabOptions = {}): IntabClient {
   // Runs a microtask or more after this function returns, so `broker` below is set by then.
   const election = electLeader(navigator.locks, async () => {
     await runLocksReleased(navigator.locks, RUN_LOCK_DRAIN_MS);
-    const own = startEngineWorker();
+    const own = startEngineWorker(opts.store);
     engine = own;
     const leaderId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
     if (channel) serveFollowers(channel, { leaderId, api: own.api, handPort: () => broker?.handOver() });

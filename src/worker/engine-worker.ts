@@ -14,6 +14,7 @@ import { createEngineApi } from './engine-api';
 import { probeGpu } from './gpu-status';
 import { isMessage, type PageToWorkerMessage } from './protocol';
 import { webRunLocks } from './run-locks';
+import { workerOptions } from './worker-options';
 
 const webllm = new WebLLMEngine();
 const engine = new CompositeEngine([new ScriptedEngine(), webllm]);
@@ -23,13 +24,36 @@ void webllm.init().catch(() => {});
 
 let server: Promise<{ fetch(req: Request): Promise<Response> }> | null = null;
 
+/** The page's store limits, from the worker's name (see worker-options.ts); undefined ones default. */
+function storeLimits() {
+  const { store } = workerOptions(self.name);
+  return Object.fromEntries(Object.entries(store).filter(([, v]) => v !== undefined));
+}
+
+/** Expired and excess entries go in the background, in small transactions, never blocking requests. */
+function sweepPeriodically(store: { sweep(): Promise<unknown> }): void {
+  const sweep = () => void store.sweep().catch(() => {});
+  sweep();
+  setInterval(sweep, SWEEP_INTERVAL_MS);
+}
+
+const SWEEP_INTERVAL_MS = 10 * 60_000;
+
 /** Opens the store once; a failure is not cached, so the next request retries (e.g. after a quota fix). */
 function getServer(): Promise<{ fetch(req: Request): Promise<Response> }> {
-  server ??= openIdbStore().then(
+  server ??= openIdbStore(storeLimits()).then(
     (store) => {
-      const created = createResponsesServer({ engine, store, runLocks: webRunLocks() });
+      // `fetchFile` lets input_file.file_url read blob: and same-origin files (fetch is bound: a
+      // worker's fetch called detached from globalThis throws "Illegal invocation").
+      const created = createResponsesServer({
+        engine,
+        store,
+        runLocks: webRunLocks(),
+        fetchFile: fetch.bind(globalThis),
+      });
       // Responses left in progress by a tab that died are marked failed; live ones (locked) are kept.
       void created.recover().catch(() => {});
+      sweepPeriodically(store);
       return created;
     },
     (err: unknown) => {
