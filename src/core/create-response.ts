@@ -63,6 +63,12 @@ function record(response: ResponseObject, prepared: PreparedCreate): StoredRespo
   return { response: response as unknown as ApiResponse, inputItems: prepared.inputItems };
 }
 
+/** Where a run's results go: its event log (background runs only) and whether its final state is written. */
+interface RunSinks {
+  log: EventLog | null;
+  writeFinal: boolean;
+}
+
 /**
  * Runs a response to its end: drives the engine into `run`, then writes the event log and the final
  * state. Resolves with the error that failed the run, if any.
@@ -72,13 +78,13 @@ async function execute(
   prepared: PreparedCreate,
   deps: CreateDeps,
   signal: AbortSignal,
-  log: EventLog | null,
+  sinks: RunSinks,
 ): Promise<ApiError | null> {
   let release = () => {};
   if (prepared.body.store !== false)
     deps.runLocks?.hold(run.response.id, new Promise<void>((r) => (release = r)));
   try {
-    return await finishRun(run, prepared, deps, signal, log);
+    return await finishRun(run, prepared, deps, signal, sinks);
   } finally {
     release();
   }
@@ -89,7 +95,7 @@ async function finishRun(
   prepared: PreparedCreate,
   deps: CreateDeps,
   signal: AbortSignal,
-  log: EventLog | null,
+  { log, writeFinal }: RunSinks,
 ): Promise<ApiError | null> {
   run.start();
   const error = await drive(run, deps.engine, prepared.generate, signal);
@@ -106,7 +112,7 @@ async function finishRun(
       );
     }
     await log?.close();
-    if (log) await deps.store.putResponse(record(run.response, prepared), { durable: true });
+    if (writeFinal) await deps.store.putResponse(record(run.response, prepared), { durable: true });
   } catch (err) {
     // Every event has gone out already; a storage failure can only be reported in-band.
     run.error(toApiError(err));
@@ -152,17 +158,13 @@ function streamRun(
   persist: boolean,
 ): Response {
   const abort = new AbortController();
-  const log = persist ? new EventLog(deps.store, response.id, deps.eventFlushMs) : null;
   const queue = new EventQueue();
-  const run = new ResponseRun(
-    response,
-    (e) => {
-      log?.add(e);
-      queue.push(e);
-    },
-    { ...prepared.run, now: deps.now },
+  const run = new ResponseRun(response, (e) => queue.push(e), { ...prepared.run, now: deps.now });
+  // No event log: resuming a stream is a background-mode feature (as at OpenAI), and logging every
+  // token of a direct stream would cost more than the stream itself (see README, Performance).
+  void execute(run, prepared, deps, abort.signal, { log: null, writeFinal: persist }).finally(() =>
+    queue.end(),
   );
-  void execute(run, prepared, deps, abort.signal, log).finally(() => queue.end());
   // The client went away (page abort → SW → transferred stream): stop generating now.
   const body = sseBody(queue, () =>
     abort.abort(new DOMException('The client cancelled the stream.', 'AbortError')),
@@ -187,7 +189,9 @@ function backgroundRun(response: ResponseObject, prepared: PreparedCreate, deps:
     { ...prepared.run, now: deps.now },
   );
   const queued = run.snapshot();
-  void execute(run, prepared, deps, abort.signal, log).finally(() => deps.live.finish(response.id));
+  void execute(run, prepared, deps, abort.signal, { log, writeFinal: true }).finally(() =>
+    deps.live.finish(response.id),
+  );
   // A background stream's reader may leave and come back with starting_after: leaving only detaches.
   if (prepared.body.stream)
     return new Response(sseBody(live.follow(-1)), { status: 200, headers: SSE_HEADERS });
@@ -202,7 +206,10 @@ async function jsonRun(
 ): Promise<Response> {
   const run = new ResponseRun(response, () => {}, { ...prepared.run, now: deps.now });
   const finished = (async () => {
-    const error = await execute(run, prepared, deps, new AbortController().signal, null);
+    const error = await execute(run, prepared, deps, new AbortController().signal, {
+      log: null,
+      writeFinal: false,
+    });
     if (persist) {
       // A request refused by the engine before any output (context too long, say) leaves nothing behind.
       if (error && error.status < 500 && response.output.length === 0)

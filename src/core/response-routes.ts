@@ -32,6 +32,13 @@ export async function retrieveResponse(
   const stored = await store.getResponse(id);
   if (!stored) throw missing(id);
   if (url.searchParams.get('stream') !== 'true') return jsonResponse(stored.response);
+  if (!stored.response.background) {
+    // Only background responses keep an event log to stream from, as at OpenAI.
+    throw invalidRequest(
+      'stream',
+      'Streaming a stored response is only supported for responses created with background=true.',
+    );
+  }
   const raw = url.searchParams.get('starting_after');
   const after = raw === null ? -1 : Number(raw);
   if (!Number.isInteger(after) || after < -1) {

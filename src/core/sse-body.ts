@@ -2,9 +2,20 @@ import type { StreamEvent } from './response-run';
 import { encodeSseEvent } from './sse';
 
 /**
+ * Most SSE text buffered ahead of the reader, in UTF-16 code units. The events are read on while the
+ * reader is busy, up to this much; the next read takes all of it as one chunk.
+ */
+export const SSE_COALESCE_LIMIT = 64 * 1024;
+
+/**
  * An SSE body over an async iterable of events. When the reader cancels (the page aborted its
  * fetch), the iterator is closed and `onCancel` runs; what that means (stop generating, or just
  * detach) is the caller's decision.
+ *
+ * Frames are coalesced by backpressure: a reader that keeps up gets every event as its own chunk the
+ * moment it exists, and events that arrive while the reader is busy wait, encoded, and go out
+ * together on its next read (at most about {@link SSE_COALESCE_LIMIT} of them). Every chunk costs a
+ * message on its way worker → service worker → page, so a fast producer must not pay that per token.
  *
  * @example
  * new Response(sseBody(live.follow(-1), () => {}), { headers: SSE_HEADERS });
@@ -15,15 +26,81 @@ export function sseBody(
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const it = events[Symbol.asyncIterator]();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const { done, value } = await it.next();
-      if (done) controller.close();
-      else controller.enqueue(encoder.encode(encodeSseEvent(value)));
+  let frames: string[] = [];
+  let size = 0;
+  let ended = false;
+  let failure: { error: unknown } | null = null;
+  let cancelled = false;
+  let pumping = false;
+  /** The read waiting for a frame, and the pump waiting for room. */
+  let dataWaiter: (() => void) | null = null;
+  let roomWaiter: (() => void) | null = null;
+  const wakeData = (): void => {
+    dataWaiter?.();
+    dataWaiter = null;
+  };
+
+  const pump = async (): Promise<void> => {
+    try {
+      while (!cancelled) {
+        if (size >= SSE_COALESCE_LIMIT) {
+          await new Promise<void>((r) => {
+            roomWaiter = r;
+          });
+          continue;
+        }
+        const { done, value } = await it.next();
+        if (done || cancelled) break;
+        const frame = encodeSseEvent(value);
+        frames.push(frame);
+        size += frame.length;
+        wakeData();
+      }
+    } catch (error) {
+      failure = { error };
+    }
+    ended = true;
+    wakeData();
+  };
+
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (!pumping) {
+          pumping = true;
+          void pump();
+        }
+        while (frames.length === 0 && !ended) {
+          await new Promise<void>((r) => {
+            dataWaiter = r;
+          });
+        }
+        if (cancelled) return;
+        if (frames.length > 0) {
+          const text = frames.length === 1 ? (frames[0] as string) : frames.join('');
+          frames = [];
+          size = 0;
+          roomWaiter?.();
+          roomWaiter = null;
+          controller.enqueue(encoder.encode(text));
+          // An error waits for the next read: erroring now would discard the frames just enqueued.
+          if (ended && !failure) controller.close();
+        } else if (failure) {
+          controller.error(failure.error);
+        } else {
+          controller.close();
+        }
+      },
+      async cancel() {
+        cancelled = true;
+        roomWaiter?.();
+        roomWaiter = null;
+        onCancel();
+        await it.return?.();
+      },
     },
-    async cancel() {
-      onCancel();
-      await it.return?.();
-    },
-  });
+    // No read-ahead by the stream itself: `pull` runs only for an actual read, so whatever arrived
+    // in between goes out as one chunk instead of being split by a speculative pull.
+    { highWaterMark: 0 },
+  );
 }

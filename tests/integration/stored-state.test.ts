@@ -205,3 +205,24 @@ describe('recovery after the running tab died', () => {
     await client.responses.cancel(running.id);
   });
 });
+
+describe('event logs', () => {
+  it('keeps no event log for a direct stream, and says so when asked to replay it', async () => {
+    const { call, store } = makeRig();
+    let appends = 0;
+    const append = store.appendEvents.bind(store);
+    store.appendEvents = (id, events) => {
+      appends++;
+      return append(id, events);
+    };
+    const frames = await readSse(
+      await call('POST', '/responses', { model: 'scripted', input: '!words 50', stream: true }),
+    );
+    const id = String((frames[0]?.data.response as { id?: string } | undefined)?.id);
+    expect(appends).toBe(0);
+    expect((await call('GET', `/responses/${id}`)).status).toBe(200);
+    const replay = await call('GET', `/responses/${id}?stream=true`);
+    expect(replay.status).toBe(400);
+    expect((await replay.json()).error.param).toBe('stream');
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * The bench page: wired like `startIntab()` (service worker at /sw.js, an engine worker, the same
+ * port broker and readiness checks), except that its engine worker is the bench build of it
+ * (bench/engine-worker.ts). `bench/run.mjs` drives `window.intabBench` with playwright-core.
+ */
+import * as Comlink from 'comlink';
+import { brokerPorts } from '../src/client/port-broker';
+import { waitForControl, waitForModels } from '../src/client/readiness';
+import type { PageToWorkerMessage } from '../src/worker/protocol';
+import type { BenchApi, FloorChunking } from './protocol';
+import { type JsonRead, readJson, readSse, type SseRead } from './sse-reader';
+
+const worker = new Worker(new URL('./engine-worker.ts', import.meta.url), {
+  type: 'module',
+  name: 'intab-engine',
+});
+
+function connect(type: 'connect' | 'bench-connect'): MessagePort {
+  const { port1, port2 } = new MessageChannel();
+  worker.postMessage({ type } satisfies PageToWorkerMessage | { type: 'bench-connect' }, [port1]);
+  return port2;
+}
+
+const local = Comlink.wrap<BenchApi>(connect('bench-connect'));
+
+/** `need-port` requests the service worker sent this page (one per service-worker restart). */
+let needPorts = 0;
+navigator.serviceWorker.addEventListener('message', (event) => {
+  if ((event.data as { type?: string } | null)?.type === 'need-port') needPorts += 1;
+});
+
+async function start(): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  const container = navigator.serviceWorker;
+  brokerPorts(container, () => connect('connect'));
+  const registration = await container.register('/sw.js', { scope: '/' });
+  await waitForControl(container, registration, deadline);
+  await waitForModels(new URL('/', location.href), deadline);
+}
+
+function post(body: object): RequestInit {
+  return { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+}
+
+/** A streamed request through the service worker, read with the same reader the worker uses. */
+async function pageStream(body: object, path = '/v1/responses'): Promise<SseRead> {
+  const t0 = performance.now();
+  const res = await fetch(path, post(body));
+  if (!res.body || res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
+  return readSse(res.body, t0);
+}
+
+async function pageJson(body: object): Promise<JsonRead> {
+  const t0 = performance.now();
+  return readJson(await fetch('/v1/responses', post(body)), t0);
+}
+
+/** `bodies` streamed at once; each read's times are from the common start. */
+async function concurrent(bodies: object[]): Promise<{ totalMs: number; reads: SseRead[] }> {
+  const t0 = performance.now();
+  const reads = await Promise.all(
+    bodies.map(async (body) => {
+      const res = await fetch('/v1/responses', post(body));
+      if (!res.body || res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
+      return readSse(res.body, t0);
+    }),
+  );
+  return { totalMs: performance.now() - t0, reads };
+}
+
+const api = {
+  ready: start(),
+  pageStream,
+  pageJson,
+  concurrent,
+  needPorts: () => needPorts,
+  localStream: (body: object) => local.localStream(body),
+  localJson: (body: object) => local.localJson(body),
+  prepareFloor: (body: object) => local.prepareFloor(body),
+  localFloor: (chunking: FloorChunking) => local.localFloor(chunking),
+  idbTransactions: () => local.idbTransactions(),
+};
+
+declare global {
+  interface Window {
+    intabBench: typeof api;
+  }
+}
+window.intabBench = api;

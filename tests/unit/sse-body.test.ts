@@ -1,0 +1,130 @@
+// The SSE body's chunking (coalescing under backpressure) and the event log's batching: what is
+// written where, never how long it takes (timings belong to `npm run bench`).
+import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
+import { describe, expect, it, vi } from 'vitest';
+import { EVENT_LOG_MAX_BATCH, EventLog } from '../../src/core/event-log';
+import type { StreamEvent } from '../../src/core/response-run';
+import { encodeSseEvent } from '../../src/core/sse';
+import { SSE_COALESCE_LIMIT, sseBody } from '../../src/core/sse-body';
+import { MemoryStore } from '../../src/store/index';
+import { makeDeltaEvents, makeStoredResponse } from './fixtures/response-fixture';
+
+/** A live source: events are pushed by the test, and the iterator waits for them. */
+function source() {
+  const queue: (StreamEvent | Error | null)[] = [];
+  let wake: (() => void) | null = null;
+  const returned = vi.fn();
+  const iterable: AsyncIterable<StreamEvent> = {
+    [Symbol.asyncIterator]: () => ({
+      async next() {
+        while (queue.length === 0) await new Promise<void>((r) => (wake = r));
+        const item = queue.shift();
+        if (item instanceof Error) throw item;
+        return item ? { done: false, value: item } : { done: true, value: undefined };
+      },
+      async return() {
+        returned();
+        return { done: true, value: undefined };
+      },
+    }),
+  };
+  const push = (...items: (StreamEvent | Error | null)[]) => {
+    queue.push(...items);
+    wake?.();
+  };
+  return { iterable, push, returned };
+}
+
+const decode = (chunk: Uint8Array | undefined) => new TextDecoder().decode(chunk);
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+describe('sseBody', () => {
+  it('sends each event at once to a reader that keeps up', async () => {
+    const src = source();
+    const reader = sseBody(src.iterable).getReader();
+    const [a, b] = makeDeltaEvents('resp_1', 0, 2) as StreamEvent[];
+    const first = reader.read();
+    src.push(a as StreamEvent);
+    expect(decode((await first).value)).toBe(encodeSseEvent(a as StreamEvent));
+    const second = reader.read();
+    src.push(b as StreamEvent);
+    expect(decode((await second).value)).toBe(encodeSseEvent(b as StreamEvent));
+  });
+
+  it('coalesces the events that arrived while the reader was busy into one chunk, in order', async () => {
+    const src = source();
+    const reader = sseBody(src.iterable).getReader();
+    const events = makeDeltaEvents('resp_1', 0, 50) as StreamEvent[];
+    src.push(events[0] as StreamEvent);
+    expect(decode((await reader.read()).value)).toBe(encodeSseEvent(events[0] as StreamEvent));
+    src.push(...events.slice(1), null);
+    await tick();
+    expect(decode((await reader.read()).value)).toBe(events.slice(1).map(encodeSseEvent).join(''));
+    expect((await reader.read()).done).toBe(true);
+  });
+
+  it('reads ahead at most about the coalescing limit', async () => {
+    const src = source();
+    const events = makeDeltaEvents('resp_1', 0, 5000) as StreamEvent[];
+    src.push(...events, null);
+    const reader = sseBody(src.iterable).getReader();
+    const sizes: number[] = [];
+    let text = '';
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      sizes.push(r.value.byteLength);
+      text += decode(r.value);
+      await tick();
+    }
+    expect(text).toBe(events.map(encodeSseEvent).join(''));
+    const frame = encodeSseEvent(events[4999] as StreamEvent).length;
+    expect(Math.max(...sizes)).toBeLessThan(SSE_COALESCE_LIMIT + frame);
+    expect(sizes.length).toBeGreaterThan(1);
+  });
+
+  it('delivers the frames before an error, then errors the stream', async () => {
+    const src = source();
+    const [a] = makeDeltaEvents('resp_1', 0, 1) as StreamEvent[];
+    src.push(a as StreamEvent, new Error('engine broke'));
+    const reader = sseBody(src.iterable).getReader();
+    expect(decode((await reader.read()).value)).toBe(encodeSseEvent(a as StreamEvent));
+    await expect(reader.read()).rejects.toThrow('engine broke');
+  });
+
+  it('cancelling calls onCancel and closes the source', async () => {
+    const src = source();
+    const onCancel = vi.fn(() => src.push(null));
+    const reader = sseBody(src.iterable, onCancel).getReader();
+    src.push(makeDeltaEvents('resp_1', 0, 1)[0] as StreamEvent);
+    await reader.read();
+    await reader.cancel('gone');
+    expect(onCancel).toHaveBeenCalledOnce();
+    expect(src.returned).toHaveBeenCalled();
+  });
+});
+
+describe('EventLog', () => {
+  it('writes a fast producer in batches of at most EVENT_LOG_MAX_BATCH, in order', async () => {
+    const store = new MemoryStore();
+    const append = vi.spyOn(store, 'appendEvents');
+    const log = new EventLog(store, 'resp_1', 100);
+    const events = makeDeltaEvents('resp_1', 0, EVENT_LOG_MAX_BATCH * 2 + 5);
+    for (const e of events) log.add(e as ResponseStreamEvent);
+    await log.close();
+    expect(append.mock.calls.map(([, batch]) => batch.length)).toEqual([
+      EVENT_LOG_MAX_BATCH,
+      EVENT_LOG_MAX_BATCH,
+      5,
+    ]);
+    expect(await store.readEvents('resp_1')).toEqual(events);
+  });
+
+  it('still writes a snapshot per interval when full batches already took the events', async () => {
+    const store = new MemoryStore();
+    const put = vi.spyOn(store, 'putResponse');
+    const log = new EventLog(store, 'resp_1', 100, () => makeStoredResponse('resp_1'));
+    for (const e of makeDeltaEvents('resp_1', 0, EVENT_LOG_MAX_BATCH)) log.add(e);
+    await log.close();
+    expect(put).toHaveBeenCalledOnce();
+    expect(await store.readEvents('resp_1')).toHaveLength(EVENT_LOG_MAX_BATCH);
+  });
+});
