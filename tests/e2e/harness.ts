@@ -132,3 +132,23 @@ export async function openApp(): Promise<AppSession & { pageErrors: string[] }> 
     },
   };
 }
+
+/**
+ * Stops every service worker through CDP (as Chromium does to an idle one) and waits until one is
+ * reported stopped, so the next request really restarts the worker and re-asks for a port.
+ *
+ * @example
+ * await stopServiceWorkers(app.page);
+ */
+export async function stopServiceWorkers(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  const stopped = new Promise<void>((resolve) => {
+    cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+      if (versions.some((v) => v.runningStatus === 'stopped')) resolve();
+    });
+  });
+  await cdp.send('ServiceWorker.enable');
+  await cdp.send('ServiceWorker.stopAllWorkers');
+  await stopped;
+  await cdp.detach();
+}

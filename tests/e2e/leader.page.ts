@@ -5,19 +5,8 @@
 
 type Json = Record<string, unknown>;
 
-/** A JSON request to the runtime; returns status and parsed body. */
-export async function callJson(args: {
-  method: string;
-  path: string;
-  body?: unknown;
-}): Promise<{ status: number; body: Json }> {
-  const res = await fetch(args.path, {
-    method: args.method,
-    headers: { 'content-type': 'application/json' },
-    body: args.body === undefined ? undefined : JSON.stringify(args.body),
-  });
-  return { status: res.status, body: (await res.json()) as Json };
-}
+// A JSON request to the runtime: the same page script the stored-state tests use.
+export { call as callJson } from './stored-state.page';
 
 /**
  * Polls `GET /v1/responses/{id}` until its status is one of `until`, bounded by `ms`. Answers other

@@ -5,7 +5,7 @@
 import type { Response as ApiResponse } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postResponse } from './api.page';
-import { type AppSession, openApp, waitForReady } from './harness';
+import { type AppSession, openApp, stopServiceWorkers, waitForReady } from './harness';
 import { controlState, getJson, reachNetwork } from './lifecycle.page';
 
 let app: AppSession & { pageErrors: string[] };
@@ -41,21 +41,11 @@ describe('runtime lifecycle in Chromium', () => {
   });
 
   it('answers the next request after Chromium stops the service worker', async () => {
-    const cdp = await app.context.newCDPSession(app.page);
-    const stopped = new Promise<void>((resolve) => {
-      cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
-        if (versions.some((v) => v.runningStatus === 'stopped')) resolve();
-      });
-    });
-    await cdp.send('ServiceWorker.enable');
-    await cdp.send('ServiceWorker.stopAllWorkers');
-    // Proves the stop happened, so the request below really restarts the worker and re-asks for a port.
-    await stopped;
+    await stopServiceWorkers(app.page);
 
     const res = await app.page.evaluate(postResponse, hello);
     expect(res.status).toBe(200);
     expect((res.body as ApiResponse).status).toBe('completed');
-    await cdp.detach();
   });
 
   it('reloads offline from the precache and still answers with `scripted`', async () => {

@@ -5,7 +5,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateResponse, validateStreamEvent } from '../helpers/spec';
-import { type AppSession, openApp, waitForReady } from './harness';
+import { type AppSession, openApp, stopServiceWorkers, waitForReady } from './harness';
 import { call, disconnectAndResume, outputText, pollStatus } from './stored-state.page';
 
 let app: AppSession & { pageErrors: string[] };
@@ -19,19 +19,6 @@ async function secondTab(context: BrowserContext): Promise<Page> {
   await page.goto('/');
   await waitForReady(page);
   return page;
-}
-
-async function stopServiceWorker(page: Page): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  const stopped = new Promise<void>((resolve) => {
-    cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
-      if (versions.some((v) => v.runningStatus === 'stopped')) resolve();
-    });
-  });
-  await cdp.send('ServiceWorker.enable');
-  await cdp.send('ServiceWorker.stopAllWorkers');
-  await stopped;
-  await cdp.detach();
 }
 
 describe('stored state in Chromium', () => {
@@ -116,7 +103,7 @@ describe('stored state in Chromium', () => {
 
     await app.page.reload();
     await waitForReady(app.page);
-    await stopServiceWorker(app.page);
+    await stopServiceWorkers(app.page);
     const after = await app.page.evaluate(call, { method: 'GET', path });
     expect(after.status).toBe(200);
     expect(texts(after.body)).toEqual(expected);
