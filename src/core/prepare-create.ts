@@ -12,6 +12,7 @@ import { invalidRequest, notFound } from './api-error';
 import { expandCompactions } from './compaction';
 import { conversationHistory } from './conversation-routes';
 import { type CreateResponseBody, createResponseSchema } from './create-schema';
+import { checkIncludes } from './includes';
 import { type FileFetcher, inlineFileUrls } from './input-files';
 import { normalizeInput } from './input-items';
 import type { RunOptions } from './response-run';
@@ -133,26 +134,8 @@ async function historyOf(previousId: string | null, store: ResponseStore): Promi
   return [...prev.inputItems, ...(prev.response.output as ResponseItem[])];
 }
 
-/** `include` values intab can honour; the others name hosted tools that do not exist offline. */
-const SUPPORTED_INCLUDES = new Set([
-  'message.output_text.logprobs',
-  'reasoning.encrypted_content',
-  // Input images keep their URLs anyway: there is nothing to leave out.
-  'message.input_image.image_url',
-]);
-
 function parseInclude(body: CreateResponseBody): Set<string> {
-  const include = body.include ?? [];
-  include.forEach((value, i) => {
-    if (!SUPPORTED_INCLUDES.has(value)) {
-      throw invalidRequest(
-        `include[${i}]`,
-        `Include value '${value}' is not supported by intab: it belongs to a hosted tool that does not run locally. Supported values are: ${[...SUPPORTED_INCLUDES].map((v) => `'${v}'`).join(', ')}.`,
-        'unsupported_value',
-      );
-    }
-  });
-  return new Set(include);
+  return checkIncludes(body.include ?? []);
 }
 
 function toFormat(body: CreateResponseBody): OutputFormatSpec {

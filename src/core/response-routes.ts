@@ -4,6 +4,7 @@ import type { ResponseStore } from '../store/types';
 import { invalidRequest, notFound } from './api-error';
 import { createResponseSchema } from './create-schema';
 import { jsonResponse, readJsonObject } from './http';
+import { queryIncludes } from './includes';
 import { listBody, parseListParams } from './list-params';
 import type { LiveRuns } from './live-runs';
 import { prepareCreate } from './prepare-create';
@@ -29,6 +30,7 @@ export async function retrieveResponse(
   id: string,
   url: URL,
 ): Promise<Response> {
+  queryIncludes(url);
   const stored = await store.getResponse(id);
   if (!stored) throw missing(id);
   if (url.searchParams.get('stream') !== 'true') return jsonResponse(stored.response);
@@ -91,6 +93,7 @@ export async function cancelResponse(store: ResponseStore, live: LiveRuns, id: s
 
 /** `GET /v1/responses/{id}/input_items`: OpenAI's cursor list over the items the model saw. */
 export async function listInputItems(store: ResponseStore, id: string, url: URL): Promise<Response> {
+  queryIncludes(url);
   const stored = await store.getResponse(id);
   if (!stored) throw missing(id);
   return jsonResponse(cursorPage(stored.inputItems, url));

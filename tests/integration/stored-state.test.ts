@@ -226,3 +226,25 @@ describe('event logs', () => {
     expect((await replay.json()).error.param).toBe('stream');
   });
 });
+
+describe('include on GET routes', () => {
+  it('accepts the values intab honours and rejects the rest, naming include[i]', async () => {
+    const { client, call } = makeRig();
+    const r = await client.responses.create({ model: 'scripted', input: 'x' });
+    const ok = await client.responses.retrieve(r.id, { include: ['message.output_text.logprobs'] });
+    expect(ok.id).toBe(r.id);
+    const items = await client.responses.inputItems.list(r.id, {
+      include: ['message.input_image.image_url'],
+    });
+    expect(items.data).toHaveLength(1);
+    const hosted = await call(
+      'GET',
+      `/responses/${r.id}?include[]=message.output_text.logprobs&include[]=file_search_call.results`,
+    );
+    expect(hosted.status).toBe(400);
+    expect((await hosted.json()).error).toMatchObject({ param: 'include[1]', code: 'unsupported_value' });
+    const bogus = await call('GET', `/responses/${r.id}/input_items?include=bogus`);
+    expect(bogus.status).toBe(400);
+    expect((await bogus.json()).error).toMatchObject({ param: 'include[0]', code: 'invalid_value' });
+  });
+});
