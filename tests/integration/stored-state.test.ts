@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
+import { toStorageError } from '../../src/store/storage-error';
 import { makeRig, readSse } from '../helpers/server';
 import { validateResponse, validateStreamEvent } from '../helpers/spec';
 
@@ -246,5 +247,35 @@ describe('include on GET routes', () => {
     const bogus = await call('GET', `/responses/${r.id}/input_items?include=bogus`);
     expect(bogus.status).toBe(400);
     expect((await bogus.json()).error).toMatchObject({ param: 'include[0]', code: 'invalid_value' });
+  });
+});
+
+describe('long non-streaming requests and storage failures', () => {
+  it('sends headers early past jsonHoldMs and the JSON when it is ready', async () => {
+    const { call, store } = makeRig({ jsonHoldMs: 30 });
+    const res = await call('POST', '/responses', { model: 'scripted', input: '!delay 150 !words 5' });
+    expect(res.status).toBe(200);
+    // The headers came while the model was still generating: the stored response is in progress.
+    const [running] = await store.listUnfinished();
+    expect(running?.response.status).toBe('in_progress');
+    const body = await res.json();
+    expect(body.id).toBe(running?.response.id);
+    expect(body.status).toBe('completed');
+    expect(body.output[0].content[0].text).toBe('w1 w2 w3 w4 w5');
+  });
+
+  it('turns a full browser storage into a clear 507 and keeps serving', async () => {
+    const { call, store, client } = makeRig();
+    const kept = await client.responses.create({ model: 'scripted', input: 'before' });
+    const put = store.putResponse.bind(store);
+    store.putResponse = async () => {
+      throw toStorageError(new DOMException('The quota has been exceeded.', 'QuotaExceededError'));
+    };
+    const res = await call('POST', '/responses', { model: 'scripted', input: 'x' });
+    expect(res.status).toBe(507);
+    expect((await res.json()).error).toMatchObject({ type: 'server_error', code: 'storage_quota_exceeded' });
+    store.putResponse = put;
+    expect((await client.responses.retrieve(kept.id)).output_text).toBe('You said: before');
+    expect((await client.responses.create({ model: 'scripted', input: 'after' })).status).toBe('completed');
   });
 });
