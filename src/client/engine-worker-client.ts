@@ -4,7 +4,7 @@
  */
 import * as Comlink from 'comlink';
 import type { EngineApi, PageToWorkerMessage } from '../worker/protocol';
-import { engineWorkerName, type StoreOptions } from '../worker/worker-options';
+import { type EngineWorkerOptions, engineWorkerName } from '../worker/worker-options';
 
 /** The engine worker, as the page holds it. */
 export interface EngineWorkerHandle {
@@ -22,11 +22,11 @@ export interface EngineWorkerHandle {
  * const engine = startEngineWorker();
  * const status = await engine.api.gpuStatus();
  */
-export function startEngineWorker(store: StoreOptions = {}): EngineWorkerHandle {
+export function startEngineWorker(options: EngineWorkerOptions = {}): EngineWorkerHandle {
   const worker = new Worker(new URL('../worker/engine-worker.ts', import.meta.url), {
     type: 'module',
     // The worker opens its store before any message could reach it, so its options ride in the name.
-    name: engineWorkerName(store),
+    name: engineWorkerName(options),
   });
   worker.addEventListener('error', (event) => {
     console.error('[intab] engine worker failed:', event.message || event);

@@ -8,7 +8,7 @@ import { serviceUnavailable } from '../core/api-error';
 import type { LoadProgress } from '../engine/types';
 import { withDeadline } from '../worker/deadline';
 import { type GpuStatus, LEADER_CHANNEL, type RelayedCall } from '../worker/protocol';
-import type { StoreOptions } from '../worker/worker-options';
+import type { StoreOptions, WebLLMOptions } from '../worker/worker-options';
 import { type EngineWorkerHandle, startEngineWorker } from './engine-worker-client';
 import { electLeader, runLocksReleased } from './leader-election';
 import { ACCEPT_MS, LeaderCalls, runCall, serveFollowers, type TabChannel } from './leader-relay';
@@ -39,6 +39,12 @@ export interface StartIntabOptions {
    * `maxConversations` (the oldest beyond are dropped). Applied by the tab that runs the engine.
    */
   store?: StoreOptions;
+  /**
+   * web-llm settings: `models` adds (or replaces, by `model_id`) model records, e.g. self-hosted
+   * weights and model libraries; `cacheBackend` picks where weights are cached ('cache', 'indexeddb',
+   * …); `loadTimeoutMs` bounds a load that stops making progress.
+   */
+  webllm?: WebLLMOptions;
 }
 
 let started: IntabClient | undefined;
@@ -65,7 +71,7 @@ export function startIntab(opts: StartIntabOptions = {}): IntabClient {
   // Runs a microtask or more after this function returns, so `broker` below is set by then.
   const election = electLeader(navigator.locks, async () => {
     await runLocksReleased(navigator.locks, RUN_LOCK_DRAIN_MS);
-    const own = startEngineWorker(opts.store);
+    const own = startEngineWorker({ store: opts.store, webllm: opts.webllm });
     engine = own;
     const leaderId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
     if (channel) serveFollowers(channel, { leaderId, api: own.api, handPort: () => broker?.handOver() });

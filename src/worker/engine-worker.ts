@@ -16,7 +16,8 @@ import { isMessage, type PageToWorkerMessage } from './protocol';
 import { webRunLocks } from './run-locks';
 import { workerOptions } from './worker-options';
 
-const webllm = new WebLLMEngine();
+// Self-hosted models and the weight cache come from the page (startIntab({ webllm })).
+const webllm = new WebLLMEngine(workerOptions(self.name).webllm);
 const engine = new CompositeEngine([new ScriptedEngine(), webllm]);
 // web-llm's prebuilt model list comes with its ~6 MB module: fetched in the background so the
 // scripted model (and the first request) never wait for it.

@@ -1,3 +1,14 @@
+import type { WebLLMEngineOptions } from '../engine/webllm-engine-options';
+
+/** What a page can configure in web-llm: self-hosted model records, the weight cache, the load timeout. */
+export type WebLLMOptions = Pick<WebLLMEngineOptions, 'models' | 'cacheBackend' | 'loadTimeoutMs'>;
+
+/** Everything the engine worker takes from the page at start-up. */
+export interface EngineWorkerOptions {
+  store?: StoreOptions;
+  webllm?: WebLLMOptions;
+}
+
 /** Store limits a page can set for the engine worker (see `openIdbStore`). */
 export interface StoreOptions {
   ttlMs?: number | null;
@@ -12,34 +23,46 @@ const PREFIX = 'intab-engine';
  * before any message could arrive.
  *
  * @example
- * new Worker(url, { type: 'module', name: engineWorkerName({ ttlMs: 86_400_000 }) });
+ * new Worker(url, { type: 'module', name: engineWorkerName({ store: { ttlMs: 86_400_000 } }) });
  */
-export function engineWorkerName(store: StoreOptions): string {
-  return Object.keys(store).length === 0 ? PREFIX : `${PREFIX} ${JSON.stringify({ store })}`;
+export function engineWorkerName(opts: EngineWorkerOptions): string {
+  const given = Object.fromEntries(Object.entries(opts).filter(([, v]) => v && Object.keys(v).length > 0));
+  return Object.keys(given).length === 0 ? PREFIX : `${PREFIX} ${JSON.stringify(given)}`;
 }
 
 /**
  * Reads the options back from `self.name`; anything malformed means defaults.
  *
  * @example
- * const { store } = workerOptions(self.name); // → { store: { ttlMs: 86400000 } }
+ * const { store } = workerOptions(self.name); // → { store: { ttlMs: 86400000 }, webllm: {} }
  */
-export function workerOptions(name: string): { store: StoreOptions } {
+export function workerOptions(name: string): { store: StoreOptions; webllm: WebLLMOptions } {
   const json = name.startsWith(`${PREFIX} `) ? name.slice(PREFIX.length + 1) : '';
+  let parsed: { store?: unknown; webllm?: unknown } = {};
   try {
-    const parsed = json ? (JSON.parse(json) as { store?: unknown }) : {};
-    const store = parsed.store;
-    if (typeof store !== 'object' || store === null) return { store: {} };
-    const pick = (v: unknown) => (typeof v === 'number' && v > 0 ? v : v === null ? null : undefined);
-    const s = store as Record<string, unknown>;
-    return {
-      store: {
-        ttlMs: pick(s.ttlMs),
-        maxResponses: pick(s.maxResponses),
-        maxConversations: pick(s.maxConversations),
-      },
-    };
-  } catch {
-    return { store: {} };
-  }
+    parsed = json ? JSON.parse(json) : {};
+  } catch {}
+  return { store: storeOptions(parsed.store), webllm: webllmOptions(parsed.webllm) };
+}
+
+function storeOptions(store: unknown): StoreOptions {
+  if (typeof store !== 'object' || store === null) return {};
+  const pick = (v: unknown) => (typeof v === 'number' && v > 0 ? v : v === null ? null : undefined);
+  const s = store as Record<string, unknown>;
+  return {
+    ttlMs: pick(s.ttlMs),
+    maxResponses: pick(s.maxResponses),
+    maxConversations: pick(s.maxConversations),
+  };
+}
+
+function webllmOptions(webllm: unknown): WebLLMOptions {
+  if (typeof webllm !== 'object' || webllm === null) return {};
+  const w = webllm as Record<string, unknown>;
+  const out: WebLLMOptions = {};
+  // Records are checked by web-llm itself when a model loads; here only their shape matters.
+  if (Array.isArray(w.models)) out.models = w.models.filter((m) => typeof m?.model_id === 'string');
+  if (typeof w.cacheBackend === 'string') out.cacheBackend = w.cacheBackend as WebLLMOptions['cacheBackend'];
+  if (typeof w.loadTimeoutMs === 'number' && w.loadTimeoutMs >= 0) out.loadTimeoutMs = w.loadTimeoutMs;
+  return out;
 }
