@@ -1,11 +1,12 @@
 import type { ResponseItem } from 'openai/resources/responses/responses';
-import type { Engine, ModelInfo } from '../engine/types';
+import type { Engine } from '../engine/types';
 import type { ResponseStore } from '../store/types';
-import { invalidRequest, notFound } from './api-error';
+import { invalidRequest } from './api-error';
 import { createResponseSchema } from './create-schema';
 import { jsonResponse, readJsonObject } from './http';
 import { newId } from './ids';
 import { normalizeInput } from './input-items';
+import { findModel, previousHistory } from './lookups';
 import { seal, unseal } from './sealed';
 import { toChatMessages } from './to-chat-messages';
 import { parseOrThrow } from './validate';
@@ -37,16 +38,7 @@ export async function compactResponse(
 ): Promise<Response> {
   const body = parseOrThrow(compactSchema, await readJsonObject(request, deps.maxBodyBytes));
   const model = findModel(deps.engine, body.model);
-  const history: ResponseItem[] = [];
-  if (body.previous_response_id) {
-    const prev = await deps.store.getResponse(body.previous_response_id);
-    if (!prev)
-      throw notFound(
-        `Previous response with id '${body.previous_response_id}' not found.`,
-        'previous_response_id',
-      );
-    history.push(...prev.inputItems, ...(prev.response.output as ResponseItem[]));
-  }
+  const history = await previousHistory(deps.store, body.previous_response_id ?? null);
   history.push(...(await normalizeInput(body.input ?? undefined, async () => undefined)));
   const expanded = expandCompactions(history);
   const messages = toChatMessages(body.instructions ?? null, expanded, { vision: model.vision });
@@ -66,12 +58,6 @@ export async function compactResponse(
       total_tokens: inputTokens,
     },
   });
-}
-
-function findModel(engine: Engine, id: string): ModelInfo {
-  const model = engine.models().find((m) => m.id === id);
-  if (!model) throw invalidRequest('model', `The requested model '${id}' does not exist.`, 'model_not_found');
-  return model;
 }
 
 function encode(items: ResponseItem[]): string {

@@ -8,13 +8,14 @@ import type {
   OutputFormatSpec,
 } from '../engine/types';
 import type { ResponseStore } from '../store/types';
-import { invalidRequest, notFound } from './api-error';
+import { invalidRequest } from './api-error';
 import { expandCompactions } from './compaction';
 import { conversationHistory } from './conversation-routes';
 import { type CreateResponseBody, createResponseSchema } from './create-schema';
 import { checkIncludes } from './includes';
 import { type FileFetcher, inlineFileUrls } from './input-files';
 import { normalizeInput } from './input-items';
+import { findModel, previousHistory } from './lookups';
 import type { RunOptions } from './response-run';
 import { toChatMessages } from './to-chat-messages';
 import { parseToolChoice, parseTools, toSpec } from './tool-options';
@@ -48,9 +49,7 @@ export async function prepareCreate(
   opts: { fit: boolean } = { fit: true },
 ): Promise<PreparedCreate> {
   const body = parseOrThrow(createResponseSchema, json);
-  const model = deps.engine.models().find((m) => m.id === body.model);
-  if (!model)
-    throw invalidRequest('model', `The requested model '${body.model}' does not exist.`, 'model_not_found');
+  const model = findModel(deps.engine, body.model);
   if (body.prompt != null) {
     throw invalidRequest(
       'prompt',
@@ -73,7 +72,7 @@ export async function prepareCreate(
     typeof body.conversation === 'string' ? body.conversation : (body.conversation?.id ?? null);
   const history = conversationId
     ? await conversationHistory(deps.store, conversationId)
-    : await historyOf(body.previous_response_id ?? null, deps.store);
+    : await previousHistory(deps.store, body.previous_response_id ?? null);
   const input = await normalizeInput(
     body.input,
     (id) => deps.store.findItem(id) as Promise<ResponseItem | undefined>,
@@ -125,13 +124,6 @@ export async function prepareCreate(
       ),
     },
   };
-}
-
-async function historyOf(previousId: string | null, store: ResponseStore): Promise<ResponseItem[]> {
-  if (!previousId) return [];
-  const prev = await store.getResponse(previousId);
-  if (!prev) throw notFound(`Previous response with id '${previousId}' not found.`, 'previous_response_id');
-  return [...prev.inputItems, ...(prev.response.output as ResponseItem[])];
 }
 
 function parseInclude(body: CreateResponseBody): Set<string> {

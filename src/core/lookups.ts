@@ -1,0 +1,33 @@
+import type { ResponseItem } from 'openai/resources/responses/responses';
+import type { Engine, ModelInfo } from '../engine/types';
+import type { ResponseStore } from '../store/types';
+import { invalidRequest, notFound } from './api-error';
+
+/**
+ * The model a request names, or OpenAI's 400 `model_not_found`.
+ *
+ * @example
+ * const model = findModel(engine, 'scripted');
+ */
+export function findModel(engine: Engine, id: string): ModelInfo {
+  const model = engine.models().find((m) => m.id === id);
+  if (!model) throw invalidRequest('model', `The requested model '${id}' does not exist.`, 'model_not_found');
+  return model;
+}
+
+/**
+ * What `previous_response_id` carries in: that response's items and its output, oldest first; a 404
+ * naming the param when it is unknown (or was never stored).
+ *
+ * @example
+ * const history = await previousHistory(store, body.previous_response_id ?? null);
+ */
+export async function previousHistory(
+  store: ResponseStore,
+  previousId: string | null,
+): Promise<ResponseItem[]> {
+  if (!previousId) return [];
+  const prev = await store.getResponse(previousId);
+  if (!prev) throw notFound(`Previous response with id '${previousId}' not found.`, 'previous_response_id');
+  return [...prev.inputItems, ...(prev.response.output as ResponseItem[])];
+}
