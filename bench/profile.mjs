@@ -7,6 +7,7 @@
  *   BENCH_NO_MINIFY=1 BENCH_ONLY=first BENCH_RUNS=1 npm run bench
  *   node bench/profile.mjs '{"model":"scripted","input":"!words 20000","stream":true}'
  */
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { preview } from 'vite';
@@ -22,10 +23,10 @@ const server = await preview({
   preview: { host: '127.0.0.1', port: 0 },
 });
 const baseUrl = server.resolvedUrls?.local[0] ?? 'http://127.0.0.1:4173/';
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless=new', '--no-sandbox', '--disable-background-networking', '--disable-component-update'],
-});
+// Debian's Chromium with the e2e harness's flags (tests/chromium.json).
+const browser = await chromium.launch(
+  JSON.parse(readFileSync(new URL('../tests/chromium.json', import.meta.url), 'utf8')),
+);
 try {
   const page = await (await browser.newContext()).newPage();
   await page.goto(new URL('bench/index.html', baseUrl).href);

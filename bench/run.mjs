@@ -13,7 +13,7 @@
  * results file then holds only those figures).
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import { resolve } from 'node:path';
@@ -33,15 +33,8 @@ const FLOOR_PATH = '/v1/bench/floor';
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : null;
 const runs = (section) => !ONLY || ONLY.has(section);
 
-/** Same flags as the e2e harness (tests/e2e/harness.ts). Never `playwright install`. */
-const CHROMIUM_ARGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--enable-unsafe-webgpu',
-];
+/** Debian's Chromium with the e2e harness's flags (tests/chromium.json). Never `playwright install`. */
+const CHROMIUM = JSON.parse(readFileSync(new URL('../tests/chromium.json', import.meta.url), 'utf8'));
 
 const log = (...args) => console.error('[bench]', ...args);
 
@@ -175,7 +168,7 @@ async function main() {
     preview: { host: '127.0.0.1', port, strictPort: true },
   });
   const baseUrl = `http://127.0.0.1:${port}`;
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch(CHROMIUM);
   try {
     const context = await browser.newContext({ baseURL: baseUrl });
     const page = await context.newPage();

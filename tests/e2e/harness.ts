@@ -14,19 +14,16 @@ import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { type PreviewServer, preview } from 'vite';
+import chromiumConfig from '../chromium.json';
 
 const root = resolve(import.meta.dirname, '../..');
 const dist = resolve(root, 'dist');
 
-/** Chromium flags: headless, no sandbox (containers), and nothing that phones home during tests. */
-const CHROMIUM_ARGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--enable-unsafe-webgpu',
-];
+/**
+ * Debian's Chromium and its flags (shared with the bench): headless, no sandbox (containers), and
+ * nothing that phones home during tests. Never `playwright install`.
+ */
+const CHROMIUM: { executablePath: string; args: string[] } = chromiumConfig;
 
 /** One test file's browser, context, page and server. */
 export interface AppSession {
@@ -69,7 +66,7 @@ export async function startPreview(): Promise<{ baseUrl: string; server: Preview
 
 /** Launches Chromium. Never `playwright install`: the system's Chromium is the browser under test. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return chromium.launch(CHROMIUM);
 }
 
 /**
