@@ -2,21 +2,14 @@ import type { IDBPDatabase } from 'idb';
 import type { Conversation } from 'openai/resources/conversations/conversations';
 import type { ConversationItem } from 'openai/resources/conversations/items';
 import type { ResponseItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
+import { ConversationDelegation } from './conversation-delegation';
 import { isLive, type ResolvedLimits, resolveLimits, withExpiry } from './expiry';
 import { IdbConversations } from './idb-conversations';
 import { findLiveItem, indexResponse, unindexOwner } from './idb-item-index';
 import { DB_NAME, type IntabDB, type IntabTx, openDatabase } from './idb-schema';
 import { type ConnectionState, ownerRange, quiet, type SweepableStore, sweepStore, TxRunner } from './idb-tx';
 import { storageClosed } from './storage-error';
-import type {
-  ListOptions,
-  ListPage,
-  RecentEntries,
-  ResponseStore,
-  StoredResponse,
-  StoreLimits,
-  SweepResult,
-} from './types';
+import type { RecentEntries, ResponseStore, StoredResponse, StoreLimits, SweepResult } from './types';
 
 /** Options of {@link openIdbStore}. */
 export interface IdbStoreOptions extends StoreLimits {
@@ -64,9 +57,9 @@ export async function openIdbStore(opts: IdbStoreOptions = {}): Promise<IdbStore
  * await store.appendEvents('resp_1', events); // one transaction for the whole batch
  * const tail = await store.readEvents('resp_1', 41);
  */
-export class IdbStore implements ResponseStore {
+export class IdbStore extends ConversationDelegation implements ResponseStore {
   private readonly runner: TxRunner;
-  private readonly conversations: IdbConversations;
+  protected readonly conversations: IdbConversations;
 
   /** Prefer {@link openIdbStore}, which opens and migrates the database first. */
   constructor(
@@ -74,6 +67,7 @@ export class IdbStore implements ResponseStore {
     private readonly limits: ResolvedLimits = resolveLimits(),
     private readonly state: ConnectionState = {},
   ) {
+    super();
     this.runner = new TxRunner(db, state);
     this.conversations = new IdbConversations(this.runner, limits);
   }
@@ -152,34 +146,6 @@ export class IdbStore implements ResponseStore {
       .flat()
       .filter((e) => e.sequence_number > after)
       .sort((a, b) => a.sequence_number - b.sequence_number);
-  }
-
-  putConversation(conv: Conversation): Promise<void> {
-    return this.conversations.put(conv);
-  }
-
-  getConversation(id: string): Promise<Conversation | undefined> {
-    return this.conversations.get(id);
-  }
-
-  deleteConversation(id: string): Promise<boolean> {
-    return this.conversations.delete(id);
-  }
-
-  appendConversationItems(conversationId: string, items: ConversationItem[]): Promise<void> {
-    return this.conversations.append(conversationId, items);
-  }
-
-  listConversationItems(conversationId: string, opts: ListOptions): Promise<ListPage<ConversationItem>> {
-    return this.conversations.list(conversationId, opts);
-  }
-
-  getConversationItem(conversationId: string, itemId: string): Promise<ConversationItem | undefined> {
-    return this.conversations.getItem(conversationId, itemId);
-  }
-
-  deleteConversationItem(conversationId: string, itemId: string): Promise<boolean> {
-    return this.conversations.deleteItem(conversationId, itemId);
   }
 
   findItem(itemId: string): Promise<ResponseItem | ConversationItem | undefined> {

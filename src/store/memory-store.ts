@@ -1,17 +1,9 @@
-import type { Conversation } from 'openai/resources/conversations/conversations';
 import type { ConversationItem } from 'openai/resources/conversations/items';
 import type { ResponseItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
+import { ConversationDelegation } from './conversation-delegation';
 import { isExpired, type ResolvedLimits, resolveLimits, withExpiry } from './expiry';
 import { compareIds, MemoryConversations } from './memory-conversations';
-import type {
-  ListOptions,
-  ListPage,
-  RecentEntries,
-  ResponseStore,
-  StoredResponse,
-  StoreLimits,
-  SweepResult,
-} from './types';
+import type { RecentEntries, ResponseStore, StoredResponse, StoreLimits, SweepResult } from './types';
 
 /**
  * {@link ResponseStore} in memory, for tests and `store: false` sessions. Values are structured-cloned
@@ -22,14 +14,15 @@ import type {
  * const store = new MemoryStore({ ttlMs: 60_000 });
  * await store.putResponse({ response, inputItems: [] });
  */
-export class MemoryStore implements ResponseStore {
+export class MemoryStore extends ConversationDelegation implements ResponseStore {
   private readonly responses = new Map<string, StoredResponse>();
   /** Per response: events by sequence number (re-appending a number replaces it, as an IDB put does). */
   private readonly events = new Map<string, Map<number, ResponseStreamEvent>>();
   private readonly limits: ResolvedLimits;
-  private readonly conversations: MemoryConversations;
+  protected readonly conversations: MemoryConversations;
 
   constructor(limits: StoreLimits = {}) {
+    super();
     this.limits = resolveLimits(limits);
     this.conversations = new MemoryConversations(this.limits);
   }
@@ -88,34 +81,6 @@ export class MemoryStore implements ResponseStore {
     const selected = [...log.values()].filter((e) => e.sequence_number > after);
     selected.sort((a, b) => a.sequence_number - b.sequence_number);
     return structuredClone(selected);
-  }
-
-  putConversation(conv: Conversation): Promise<void> {
-    return this.conversations.put(conv);
-  }
-
-  getConversation(id: string): Promise<Conversation | undefined> {
-    return this.conversations.get(id);
-  }
-
-  deleteConversation(id: string): Promise<boolean> {
-    return this.conversations.delete(id);
-  }
-
-  appendConversationItems(conversationId: string, items: ConversationItem[]): Promise<void> {
-    return this.conversations.append(conversationId, items);
-  }
-
-  listConversationItems(conversationId: string, opts: ListOptions): Promise<ListPage<ConversationItem>> {
-    return this.conversations.list(conversationId, opts);
-  }
-
-  getConversationItem(conversationId: string, itemId: string): Promise<ConversationItem | undefined> {
-    return this.conversations.getItem(conversationId, itemId);
-  }
-
-  deleteConversationItem(conversationId: string, itemId: string): Promise<boolean> {
-    return this.conversations.deleteItem(conversationId, itemId);
   }
 
   async findItem(itemId: string): Promise<ResponseItem | ConversationItem | undefined> {
