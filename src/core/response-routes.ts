@@ -1,4 +1,3 @@
-import type { ResponseItem } from 'openai/resources/responses/responses';
 import type { Engine } from '../engine/types';
 import type { ResponseStore } from '../store/types';
 import { invalidRequest, notFound } from './api-error';
@@ -149,5 +148,3 @@ export async function countInputTokens(
   );
   return jsonResponse({ object: 'response.input_tokens', input_tokens: n });
 }
-
-export type { ResponseItem };
