@@ -1,6 +1,18 @@
+import type { AppConfig } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
 import type { EngineChunk, FunctionToolSpec } from './types';
-import { collect, done, LLAMA, QWEN3, request, setup, text } from './webllm-test-fakes';
+import {
+  appConfig,
+  collect,
+  done,
+  LLAMA,
+  PHI_V,
+  QWEN3,
+  rejection,
+  request,
+  setup,
+  text,
+} from './webllm-test-fakes';
 
 const weather: FunctionToolSpec = {
   name: 'get_weather',
@@ -8,115 +20,72 @@ const weather: FunctionToolSpec = {
   parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
   strict: true,
 };
-const time: FunctionToolSpec = {
-  name: 'get_time',
-  description: null,
-  parameters: { type: 'object', properties: {} },
-  strict: null,
-};
 const signal = () => new AbortController().signal;
 const calls = (chunks: EngineChunk[]) => chunks.filter((c) => c.type === 'tool_call');
+const reasoning = (chunks: EngineChunk[]) =>
+  chunks.flatMap((c) => (c.type === 'reasoning' ? [c.delta] : [])).join('');
+
+const QWEN35 = 'Qwen3.5-0.8B-q4f16_1-MLC';
+const MINISTRAL = 'Ministral-3-3B-Reasoning-2512-q4f16_1-MLC';
+const R1 = 'DeepSeek-R1-Distill-Qwen-7B-q4f16_1-MLC';
+const GEMMA4 = 'gemma-4-E2B-it-q4f16_1-MLC';
+const more: AppConfig = {
+  model_list: [
+    ...appConfig.model_list,
+    ...[QWEN35, MINISTRAL, R1, GEMMA4].map((model_id) => ({
+      model: `https://hf.co/${model_id}`,
+      model_id,
+      model_lib: 'https://x/m.wasm',
+    })),
+  ],
+};
 
 describe('WebLLMEngine tool calling', () => {
-  it('auto: describes the tools in the system prompt and parses a JSON reply into tool calls', async () => {
+  it('auto: teaches the native format, constrains calls with a structural tag, parses the call', async () => {
     const { engine, fake } = setup();
     await engine.load(LLAMA);
     fake().reply = [
-      { text: '{"tool_calls":[{"name":"get_weather",' },
-      { text: '"arguments":{"city":"Paris"}}]}' },
+      { text: '{"name": "get_' },
+      { text: 'weather", "parameters": {"city": ' },
+      { text: '"Paris"}}' },
     ];
-    const chunks = await collect(engine.generate(request({ tools: [weather, time] }), signal()));
+    const chunks = await collect(engine.generate(request({ tools: [weather] }), signal()));
     expect(calls(chunks)).toEqual([
       { type: 'tool_call', name: 'get_weather', arguments: '{"city":"Paris"}' },
     ]);
-    expect(text(chunks)).toBe('');
     expect(done(chunks)).toMatchObject({ finishReason: 'tool_calls' });
     const body = fake().requests[0];
-    expect(body).not.toHaveProperty('tools');
-    expect(body).not.toHaveProperty('response_format');
-    const system = body?.messages[0];
-    expect(system?.role).toBe('system');
-    expect(system?.content).toContain('"name":"get_weather"');
-    expect(system?.content).toContain('"required":["city"]');
-    expect(system?.content).toContain('{"tool_calls":[');
-  });
-
-  it('auto: streams a plain-text reply as soon as it is clearly not JSON', async () => {
-    const { engine, fake } = setup();
-    await engine.load(LLAMA);
-    fake().reply = [{ text: 'It is' }, { text: ' sunny.' }];
-    const it = engine.generate(request({ tools: [weather] }), signal())[Symbol.asyncIterator]();
-    expect((await it.next()).value).toEqual({ type: 'text', delta: 'It is' });
-    const rest: EngineChunk[] = [];
-    for (let r = await it.next(); !r.done; r = await it.next()) rest.push(r.value);
-    expect(text(rest)).toBe(' sunny.');
-    expect(done(rest)).toMatchObject({ finishReason: 'stop' });
-  });
-
-  it('auto: JSON that is not a call of a known tool comes back as text', async () => {
-    const { engine, fake } = setup();
-    await engine.load(LLAMA);
-    fake().reply = [{ text: '{"answer": 42}' }];
-    const chunks = await collect(engine.generate(request({ tools: [weather] }), signal()));
-    expect(calls(chunks)).toEqual([]);
-    expect(text(chunks)).toBe('{"answer": 42}');
-  });
-
-  it('required: constrains the reply with a schema whose calls are any of the tools', async () => {
-    const { engine, fake } = setup();
-    await engine.load(LLAMA);
-    fake().reply = [
-      { text: '{"tool_calls":[{"name":"get_time","arguments":{}},' },
-      { text: '{"name":"get_weather","arguments":{"city":"Oslo"}}]}' },
-    ];
-    const chunks = await collect(
-      engine.generate(request({ tools: [weather, time], toolChoice: 'required' }), signal()),
-    );
-    expect(calls(chunks).map((c) => c.type === 'tool_call' && c.name)).toEqual(['get_time', 'get_weather']);
-    const format = fake().requests[0]?.response_format;
-    expect(format?.type).toBe('json_object');
-    const schema = JSON.parse(format?.schema ?? 'null');
-    const items = schema.properties.tool_calls.items;
-    expect(
-      items.anyOf.map((c: { properties: { name: { const: string } } }) => c.properties.name.const),
-    ).toEqual(['get_weather', 'get_time']);
-    expect(items.anyOf[0].properties.arguments).toEqual(weather.parameters);
-    expect(schema.properties.tool_calls.minItems).toBe(1);
-  });
-
-  it('named: allows only that tool, one call when parallel calls are off', async () => {
-    const { engine, fake } = setup();
-    await engine.load(LLAMA);
-    fake().reply = [{ text: '{"tool_calls":[{"name":"get_weather","arguments":{"city":"Rome"}}]}' }];
-    const req = request({
-      tools: [weather, time],
-      toolChoice: { name: 'get_weather' },
-      parallelToolCalls: false,
+    expect(body).not.toHaveProperty('tools'); // web-llm's own tools work for Hermes models only
+    expect(body?.response_format).toMatchObject({
+      type: 'structural_tag',
+      structural_tag: { format: { type: 'triggered_tags', at_least_one: false } },
     });
-    const chunks = await collect(engine.generate(req, signal()));
-    expect(calls(chunks)).toEqual([{ type: 'tool_call', name: 'get_weather', arguments: '{"city":"Rome"}' }]);
-    const schema = JSON.parse(fake().requests[0]?.response_format?.schema ?? 'null');
-    expect(schema.properties.tool_calls.items.properties.name.const).toBe('get_weather');
-    expect(schema.properties.tool_calls.maxItems).toBe(1);
-    expect(fake().requests[0]?.messages[0]?.content).toContain('You must call the function "get_weather"');
-    expect(fake().requests[0]?.messages[0]?.content).not.toContain('get_time');
-  });
-
-  it('none: sends no tool prompt and streams text', async () => {
-    const { engine, fake } = setup();
-    await engine.load(LLAMA);
-    const chunks = await collect(
-      engine.generate(request({ tools: [weather], toolChoice: 'none' }), signal()),
+    expect(body?.messages[0]?.content).toContain(
+      'Respond in the format {"name": function name, "parameters"',
     );
-    expect(text(chunks)).toBe('Hello world');
-    expect(fake().requests[0]?.messages).toEqual([{ role: 'user', content: 'Hi' }]);
   });
 
-  it('renders assistant tool calls and tool results as text turns web-llm accepts', async () => {
+  it('auto: streams prose at once, then the call that follows it', async () => {
     const { engine, fake } = setup();
-    await engine.load(LLAMA);
+    await engine.load(QWEN3);
+    fake().reply = [
+      { text: 'Let me' },
+      { text: ' check.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n</tool_call>' },
+    ];
+    const it = engine.generate(
+      request({ model: QWEN3, tools: [weather], reasoningEffort: 'none' }),
+      signal(),
+    );
+    const iterator = it[Symbol.asyncIterator]();
+    expect((await iterator.next()).value).toEqual({ type: 'text', delta: 'Let me' });
+    const rest: EngineChunk[] = [];
+    for (let r = await iterator.next(); !r.done; r = await iterator.next()) rest.push(r.value);
+    expect(rest.map((c) => c.type)).toEqual(['text', 'tool_call', 'done']);
+    expect(text(rest)).toBe(' check.');
+  });
+
+  it('history: calls in the native format; results as tool turns only where the template has that role', async () => {
     const messages = [
-      { role: 'system' as const, content: 'Be brief.' },
       { role: 'user' as const, content: 'Weather in Paris and Oslo?' },
       {
         role: 'assistant' as const,
@@ -137,68 +106,179 @@ describe('WebLLMEngine tool calling', () => {
       { role: 'tool' as const, content: '21C', tool_call_id: 'c1', name: 'get_weather' },
       { role: 'tool' as const, content: '3C', tool_call_id: 'c2', name: 'get_weather' },
     ];
-    await collect(engine.generate(request({ messages, tools: [weather] }), signal()));
-    const sent = fake().requests[0]?.messages ?? [];
-    expect(sent.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
-    expect(sent[0]?.content).toMatch(/^Be brief\.\n\n# Tools/);
-    expect(JSON.parse(String(sent[2]?.content))).toEqual({
-      tool_calls: [
-        { name: 'get_weather', arguments: { city: 'Paris' } },
-        { name: 'get_weather', arguments: { city: 'Oslo' } },
-      ],
-    });
-    expect(sent[3]?.content).toBe(
-      'Tool result for get_weather (call c1):\n21C\n\nTool result for get_weather (call c2):\n3C',
+    const { engine, fake } = setup();
+    await collect(engine.generate(request({ model: LLAMA, messages, tools: [weather] }), signal()));
+    await collect(engine.generate(request({ model: QWEN3, messages, tools: [weather] }), signal()));
+    const [llama, qwen] = fake().requests;
+    // Llama 3.1/3.2's template has the `ipython` tool role: one turn per result.
+    expect(llama?.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'tool']);
+    expect(llama?.messages[2]?.content).toBe(
+      '{"name": "get_weather", "parameters": {"city": "Paris"}}; {"name": "get_weather", "parameters": {"city": "Oslo"}}',
     );
+    // Qwen's has none (web-llm would throw "Role is not supported"): one user turn of responses.
+    expect(qwen?.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(qwen?.messages[3]?.content).toBe(
+      '<tool_response>\n21C\n</tool_response>\n<tool_response>\n3C\n</tool_response>',
+    );
+  });
+
+  it('none: no tool section, no grammar, plain text', async () => {
+    const { engine, fake } = setup();
+    const chunks = await collect(
+      engine.generate(request({ tools: [weather], toolChoice: 'none' }), signal()),
+    );
+    expect(text(chunks)).toBe('Hello world');
+    expect(fake().requests[0]?.messages).toEqual([{ role: 'user', content: 'Hi' }]);
+    expect(fake().requests[0]).not.toHaveProperty('response_format');
+  });
+});
+
+describe('WebLLMEngine message rules web-llm enforces', () => {
+  it('an input that ends with an assistant turn is a 400 on input, before any GPU work', async () => {
+    const { engine, fakes } = setup();
+    const err = await rejection(
+      engine.generate(
+        request({
+          messages: [
+            { role: 'user', content: 'Hi' },
+            { role: 'assistant', content: 'Hel' },
+          ],
+        }),
+        signal(),
+      ),
+    );
+    expect(err).toMatchObject({ status: 400, param: 'input' });
+    expect(fakes).toHaveLength(0);
+  });
+
+  it('blob: images become data: URLs and relative ones absolute, as web-llm accepts only those', async () => {
+    const { engine, fake } = setup();
+    const blobUrl = URL.createObjectURL(new Blob([new Uint8Array([137, 80, 78, 71])], { type: 'image/png' }));
+    const location = globalThis.location;
+    Object.defineProperty(globalThis, 'location', {
+      value: { href: 'http://localhost:4173/app/' },
+      configurable: true,
+    });
+    try {
+      const content = [
+        { type: 'text' as const, text: 'What is this?' },
+        { type: 'image_url' as const, image_url: { url: blobUrl } },
+        { type: 'image_url' as const, image_url: { url: 'img/cat.png' } },
+      ];
+      await collect(
+        engine.generate(request({ model: PHI_V, messages: [{ role: 'user', content }] }), signal()),
+      );
+    } finally {
+      Object.defineProperty(globalThis, 'location', { value: location, configurable: true });
+    }
+    const sent = fake().requests[0]?.messages[0]?.content as Array<{
+      type: string;
+      image_url?: { url: string };
+    }>;
+    expect(sent.map((p) => p.image_url?.url)).toEqual([
+      undefined,
+      'data:image/png;base64,iVBORw==',
+      'http://localhost:4173/app/img/cat.png',
+    ]);
   });
 });
 
 describe('WebLLMEngine reasoning', () => {
-  it('splits <think> into reasoning chunks and counts reasoning tokens', async () => {
+  it('splits <think> into reasoning and counts reasoning tokens with the model’s tokenizer', async () => {
     const { engine, fake } = setup();
     await engine.load(QWEN3);
     fake().reply = [
       { text: '<think>\nLet' },
-      { text: ' me see.' },
+      { text: ' me see, twice.' },
       { text: '\n</think>\n\n' },
       { text: 'Four.' },
     ];
     const chunks = await collect(
       engine.generate(request({ model: QWEN3, reasoningEffort: 'medium' }), signal()),
     );
-    const reasoning = chunks.flatMap((c) => (c.type === 'reasoning' ? [c.delta] : [])).join('');
-    expect(reasoning).toBe('Let me see.');
+    expect(reasoning(chunks)).toBe('Let me see, twice.');
     expect(text(chunks)).toBe('Four.');
-    expect(done(chunks)).toMatchObject({ usage: { output_tokens: 4, reasoning_tokens: 3 } });
+    // The fake tokenizer's tokens are words: 4 in "Let me see, twice.", not 3 deltas.
+    expect(done(chunks)).toMatchObject({ usage: { output_tokens: 4, reasoning_tokens: 4 } });
     expect(fake().requests[0]).not.toHaveProperty('extra_body');
   });
 
-  it('turns thinking off for effort none/minimal on models that support it', async () => {
+  it('turns thinking off for effort none/minimal where web-llm supports it (Qwen3)', async () => {
     const { engine, fake } = setup();
-    await engine.load(QWEN3);
-    fake().reply = [{ text: 'Four.' }];
     for (const effort of ['none', 'minimal']) {
-      const chunks = await collect(
-        engine.generate(request({ model: QWEN3, reasoningEffort: effort }), signal()),
-      );
-      expect(text(chunks)).toBe('Four.');
+      await collect(engine.generate(request({ model: QWEN3, reasoningEffort: effort }), signal()));
     }
+    await collect(engine.generate(request({ model: LLAMA, reasoningEffort: 'none' }), signal()));
     expect(fake().requests.map((r) => r.extra_body)).toEqual([
       { enable_thinking: false },
       { enable_thinking: false },
+      undefined,
     ]);
-    await collect(engine.generate(request({ model: LLAMA, reasoningEffort: 'none' }), signal()));
-    expect(fake().requests[2]).not.toHaveProperty('extra_body');
   });
 
-  it('parses a tool call that follows a think block', async () => {
+  it.each([
+    [
+      QWEN35,
+      'Wants Paris.\n</think>\n\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>',
+    ],
+    [
+      R1,
+      'Wants Paris.\n</think>\n\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>',
+    ],
+    [
+      R1,
+      '<think>\nWants Paris.\n</think>\n\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>',
+    ],
+    [MINISTRAL, '[THINK]Wants Paris.[/THINK][TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}'],
+    [
+      GEMMA4,
+      '<|channel>thought\nWants Paris.<channel|><tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>',
+    ],
+  ])('%s: reasoning (opened by the template or the model) then a call', async (model, reply) => {
+    const { engine, fake } = setup({ appConfig: more });
+    await engine.load(model);
+    fake().reply = [...reply].map((c) => ({ text: c })); // one character per delta: the worst split
+    const chunks = await collect(
+      engine.generate(request({ model, tools: [weather], reasoningEffort: 'medium' }), signal()),
+    );
+    expect(reasoning(chunks)).toBe('Wants Paris.');
+    expect(text(chunks)).toBe('');
+    expect(calls(chunks)).toEqual([
+      { type: 'tool_call', name: 'get_weather', arguments: '{"city":"Paris"}' },
+    ]);
+  });
+});
+
+describe('WebLLMEngine usage', () => {
+  it('input_tokens counts the whole prompt when web-llm reused its KV cache (its prompt_tokens counts only the new part)', async () => {
     const { engine, fake } = setup();
-    await engine.load(QWEN3);
-    fake().reply = [
-      { text: '<think>need weather</think>' },
-      { text: '{"tool_calls":[{"name":"get_weather","arguments":{"city":"Nice"}}]}' },
-    ];
-    const chunks = await collect(engine.generate(request({ model: QWEN3, tools: [weather] }), signal()));
-    expect(chunks.map((c) => c.type)).toEqual(['reasoning', 'tool_call', 'done']);
+    await engine.load(LLAMA);
+    fake().contextTokens = 40; // 40 tokens in context after prefill; web-llm reports prompt_tokens: 12
+    const chunks = await collect(engine.generate(request(), signal()));
+    expect(done(chunks)).toMatchObject({ usage: { input_tokens: 40, output_tokens: 2 } });
+  });
+});
+
+describe('WebLLMEngine device loss', () => {
+  it('a lost device fails the request with a clear 503, and the next request starts a new engine and reloads', async () => {
+    const { engine, fake, fakes } = setup();
+    await engine.load(LLAMA);
+    fake().createError = Object.assign(new Error('Device was lost.'), { name: 'DeviceLostError' });
+    const err = await rejection(engine.generate(request(), signal()));
+    expect(err).toMatchObject({ status: 503, code: 'webgpu_device_lost' });
+    expect(err.message).toContain('will load again on the next request');
+    const chunks = await collect(engine.generate(request(), signal()));
+    expect(text(chunks)).toBe('Hello world');
+    expect(fakes).toHaveLength(2);
+    expect(fakes[1]?.reloads).toEqual([LLAMA]);
+  });
+
+  it('a device lost between requests (web-llm unloads by itself) reloads before generating', async () => {
+    const { engine, fake } = setup();
+    await engine.load(LLAMA);
+    fake().loseDevice();
+    const chunks = await collect(engine.generate(request(), signal()));
+    expect(text(chunks)).toBe('Hello world');
+    expect(fake().reloads).toEqual([LLAMA, LLAMA]);
   });
 });

@@ -22,10 +22,11 @@ import type {
 import type { MLCEngineLike, WebLLMEngineOptions } from './webllm-engine-options';
 import { mapGenerateError, mapLoadError, modelNotFound } from './webllm-errors';
 import { Gate, StallTimeoutError, withStallTimeout } from './webllm-gate';
+import { inlineImageUrls } from './webllm-images';
 import { dedupeRecords, toModelInfos } from './webllm-models';
 import { ReplyAssembler } from './webllm-reply';
 import { planChatRequest, toTokenLogprobs } from './webllm-request';
-import { countChatTokens, loadedTokenizer } from './webllm-tokens';
+import { countChatTokens, filledContext, isPipelineLoaded, loadedTokenizer } from './webllm-tokens';
 import { probeWebGPU } from './webllm-webgpu';
 
 export type { MLCEngineLike, WebLLMEngineOptions } from './webllm-engine-options';
@@ -114,27 +115,37 @@ export class WebLLMEngine implements Engine {
     const records = await this.modelRecords();
     if (!records.some((r) => r.model_id === req.model)) throw modelNotFound(req.model);
     const info = toModelInfos(records).find((m) => m.id === req.model);
-    const plan = planChatRequest(req, { vision: info?.vision ?? false });
+    const messages = await inlineImageUrls(req.messages, globalThis.location?.href);
+    const plan = planChatRequest({ ...req, messages }, { vision: info?.vision ?? false });
     const release = await this.gate.acquire(signal);
     if (!release) return;
     let mlc: MLCEngineLike | undefined;
     let stream: AsyncIterator<ChatCompletionChunk> | undefined;
     let finished = false;
     try {
+      // web-llm unloads by itself when the GPU device is lost between requests.
+      if (this.loaded === req.model && this.mlc && !isPipelineLoaded(await this.mlc, req.model))
+        this.loaded = null;
       if (this.loaded !== req.model) await this.loadLocked(req.model, new Set());
       mlc = await this.engine();
       const aborted = abortion(signal);
-      stream = (await mapErrors(mlc.chat.completions.create(plan.body)))[Symbol.asyncIterator]();
-      const reply = new ReplyAssembler(plan.reply);
+      stream = (await this.mapErrors(mlc.chat.completions.create(plan.body), req.model))[
+        Symbol.asyncIterator
+      ]();
+      const tokenizer = loadedTokenizer(mlc, req.model);
+      const reply = new ReplyAssembler(plan.reply, tokenizer ? (t) => tokenizer.encode(t).length : undefined);
+      let promptTokens: number | null = null;
       let usage: ChatCompletionChunk['usage'];
       let finishReason: string | null | undefined;
       for (;;) {
         const next = stream.next();
         next.catch(() => {}); // a step abandoned on abort may still reject later
-        const step = await Promise.race([mapErrors(next), aborted]);
+        const step = await Promise.race([this.mapErrors(next, req.model), aborted]);
         if (step === ABORTED || signal.aborted) return;
         if (step.done) break;
         const chunk = step.value;
+        // Read at the first chunk, before any decoded token is appended to the cache.
+        promptTokens ??= filledContext(mlc, req.model);
         usage = chunk.usage ?? usage;
         const choice = chunk.choices[0];
         if (!choice) continue;
@@ -147,7 +158,8 @@ export class WebLLMEngine implements Engine {
         if (signal.aborted) return;
       }
       finished = true;
-      yield* reply.finish(finishReason, usage);
+      const counted = usage && promptTokens !== null ? { ...usage, prompt_tokens: promptTokens } : usage;
+      yield* reply.finish(finishReason, counted);
     } finally {
       if (mlc && stream && !finished) void this.stop(mlc, stream).finally(release);
       else release();
@@ -160,7 +172,31 @@ export class WebLLMEngine implements Engine {
     tools: FunctionToolSpec[] = [],
   ): Promise<number> {
     const mlc = this.loaded === modelId && this.mlc ? await this.mlc : null;
-    return countChatTokens(messages, tools, mlc ? loadedTokenizer(mlc, modelId) : null);
+    return countChatTokens(modelId, messages, tools, mlc ? loadedTokenizer(mlc, modelId) : null);
+  }
+
+  /**
+   * Maps web-llm's errors; a lost GPU device also forgets the engine, so the next request starts a
+   * fresh MLCEngine on a new device and loads the model again.
+   */
+  private async mapErrors<T>(p: Promise<T>, modelId: string): Promise<T> {
+    try {
+      return await p;
+    } catch (err) {
+      const mapped = mapGenerateError(err);
+      if (mapped.code === 'webgpu_device_lost' || mapped.code === 'model_not_loaded') {
+        this.loaded = null;
+        if (mapped.code === 'webgpu_device_lost') this.mlc = null;
+        throw new ApiError(
+          503,
+          'server_error',
+          mapped.code,
+          null,
+          `${mapped.message} The model '${modelId}' will load again on the next request.`,
+        );
+      }
+      throw mapped;
+    }
   }
 
   /** Loads `modelId`, the gate already held: unknown id, then WebGPU, then the download. */
@@ -191,7 +227,11 @@ export class WebLLMEngine implements Engine {
         return mlc.reload(modelId);
       }, timeoutMs);
     } catch (err) {
-      if (!(err instanceof StallTimeoutError)) throw mapLoadError(err, modelId);
+      if (!(err instanceof StallTimeoutError)) {
+        const mapped = mapLoadError(err, modelId);
+        if (mapped.code === 'webgpu_device_lost') this.mlc = null; // a fresh engine gets a fresh device
+        throw mapped;
+      }
       void Promise.resolve(mlc.unload()).catch(() => {}); // aborts web-llm's in-flight reload
       throw new ApiError(
         504,
@@ -266,12 +306,4 @@ function abortion(signal: AbortSignal): Promise<typeof ABORTED> {
     if (signal.aborted) resolve(ABORTED);
     else signal.addEventListener('abort', () => resolve(ABORTED), { once: true });
   });
-}
-
-async function mapErrors<T>(p: Promise<T>): Promise<T> {
-  try {
-    return await p;
-  } catch (err) {
-    throw mapGenerateError(err);
-  }
 }

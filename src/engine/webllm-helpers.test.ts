@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { mapGenerateError, mapLoadError } from './webllm-errors';
 import { Gate, StallTimeoutError, withStallTimeout } from './webllm-gate';
 import { ThinkSplitter } from './webllm-think';
-import { classifyReplyStart, parseToolCalls } from './webllm-tool-prompt';
 
 const named = (name: string, message = 'boom') => Object.assign(new Error(message), { name });
 
@@ -27,41 +26,6 @@ describe('ThinkSplitter', () => {
     const first = s.push('<think>long thought </th');
     expect(first.reasoning).toBe('long thought');
     expect(s.flush()).toEqual({ reasoning: ' </th', answer: '', thinking: true });
-  });
-});
-
-describe('parseToolCalls', () => {
-  const known = ['f', 'g'];
-  it('accepts the prompted shape, bare calls, arrays and code fences', () => {
-    expect(parseToolCalls('{"tool_calls":[{"name":"f","arguments":{"a":1}}]}', known)).toEqual([
-      { name: 'f', arguments: '{"a":1}' },
-    ]);
-    expect(parseToolCalls('{"name":"g","arguments":"{\\"b\\":2}"}', known)).toEqual([
-      { name: 'g', arguments: '{"b":2}' },
-    ]);
-    expect(parseToolCalls('```json\n[{"name":"f","parameters":{}}]\n```', known)).toEqual([
-      { name: 'f', arguments: '{}' },
-    ]);
-  });
-
-  it('rejects unknown names, empty lists and non-JSON', () => {
-    expect(parseToolCalls('{"tool_calls":[{"name":"h","arguments":{}}]}', known)).toBeNull();
-    expect(parseToolCalls('{"tool_calls":[]}', known)).toBeNull();
-    expect(parseToolCalls('Sure! {"name":"f"}', known)).toBeNull();
-  });
-});
-
-describe('classifyReplyStart', () => {
-  it('tells calls from text as early as it can', () => {
-    expect(classifyReplyStart('')).toBe('undecided');
-    expect(classifyReplyStart('  ')).toBe('undecided');
-    expect(classifyReplyStart('``')).toBe('undecided');
-    expect(classifyReplyStart('```json\n')).toBe('undecided');
-    expect(classifyReplyStart('```json\n{')).toBe('call');
-    expect(classifyReplyStart(' {"')).toBe('call');
-    expect(classifyReplyStart('[')).toBe('call');
-    expect(classifyReplyStart('```python')).toBe('text');
-    expect(classifyReplyStart('The')).toBe('text');
   });
 });
 

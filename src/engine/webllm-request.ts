@@ -6,11 +6,17 @@ import type {
   ChatCompletionTokenLogprob,
   ResponseFormat,
 } from '@mlc-ai/web-llm';
-import type { GenerateRequest, OutputFormatSpec, TokenLogprob } from './types';
+import { familyOf } from './model-family';
+import { toolStructuralTag } from './tool-formats/structural-tag';
+import type {
+  FunctionToolSpec,
+  GenerateRequest,
+  OutputFormatSpec,
+  TokenLogprob,
+  ToolChoiceSpec,
+} from './types';
 import { toWebLLMMessages } from './webllm-messages';
-import { canDisableThinking, emitsThinkBlocks } from './webllm-models';
 import type { ReplyOptions } from './webllm-reply';
-import { allowedTools, buildToolPrompt, toolCallSchema } from './webllm-tool-prompt';
 
 /** web-llm refuses `top_logprobs` above 5 (RangeError in postInitAndCheckGenerationConfigValues). */
 export const WEBLLM_MAX_TOP_LOGPROBS = 5;
@@ -23,38 +29,48 @@ export interface ChatPlan {
 }
 
 /**
- * Plans the web-llm request. Tool calling is prompt-based (see webllm-tool-prompt); `required` and
- * named choices are also grammar-constrained, and that constraint wins over `format`. With `auto`
- * tools a format cannot be enforced without forbidding calls, so it is described in the prompt.
+ * Plans the web-llm request. Tools are taught in the family's native format and constrained by a
+ * structural tag whose triggers leave prose free under `auto`; `required` and named choices need a
+ * call from the first token. A JSON `text.format` is both asked for in the prompt (web-llm's JSON
+ * grammar alone lets a model that was not told emit whitespace forever) and enforced by grammar.
  *
  * @example
  * const { body } = planChatRequest(req, { vision: false });
  * for await (const chunk of await mlc.chat.completions.create(body)) …
  */
 export function planChatRequest(req: GenerateRequest, model: { vision: boolean }): ChatPlan {
+  const family = familyOf(req.model);
   const tools = allowedTools(req.tools, req.toolChoice);
-  const system: string[] = [];
+  const forced = tools.length > 0 && req.toolChoice !== 'auto';
   let responseFormat: ResponseFormat | undefined;
-  let toolMode: ReplyOptions['tools'] = 'none';
   if (tools.length > 0) {
-    system.push(buildToolPrompt(tools, req.toolChoice, req.parallelToolCalls));
-    const schema = toolCallSchema(tools, req.toolChoice, req.parallelToolCalls);
-    toolMode = schema ? 'forced' : 'auto';
-    if (schema) responseFormat = { type: 'json_object', schema: JSON.stringify(schema) };
-    else if (req.format.type !== 'text') system.push(formatHint(req.format));
+    const tag = toolStructuralTag(family.tools, tools, {
+      forced,
+      parallel: req.parallelToolCalls,
+      format: req.format,
+    });
+    responseFormat = { type: 'structural_tag', structural_tag: tag };
   } else {
     responseFormat = toResponseFormat(req.format);
   }
+  const system = req.format.type === 'text' ? [] : [jsonInstruction(req.format, tools.length > 0)];
 
   const effortOff = req.reasoningEffort === 'none' || req.reasoningEffort === 'minimal';
-  // A grammar constrains the reply from its first token, so `<think>` could never be written:
+  // A grammar that needs a call or JSON from the first token leaves no room for a think block:
   // pre-fill the empty block instead, as Qwen3's template does when thinking is off.
-  const disableThinking = canDisableThinking(req.model) && (effortOff || responseFormat !== undefined);
+  const grammarFromStart = forced || (responseFormat !== undefined && req.format.type !== 'text');
+  const disableThinking = family.canDisableThinking && (effortOff || grammarFromStart);
   const topLogprobs = req.topLogprobs === null ? null : Math.min(req.topLogprobs, WEBLLM_MAX_TOP_LOGPROBS);
 
   const body: ChatCompletionRequestStreaming = {
     model: req.model,
-    messages: toWebLLMMessages(req.messages, { system, vision: model.vision, modelId: req.model }),
+    messages: toWebLLMMessages(req.messages, {
+      family,
+      system,
+      toolSection: tools.length > 0 ? family.tools.toolSection(tools) : null,
+      vision: model.vision,
+      modelId: req.model,
+    }),
     stream: true,
     stream_options: { include_usage: true },
     ...(req.temperature !== null ? { temperature: req.temperature } : {}),
@@ -66,11 +82,27 @@ export function planChatRequest(req: GenerateRequest, model: { vision: boolean }
     ...(responseFormat ? { response_format: responseFormat } : {}),
     ...(disableThinking ? { extra_body: { enable_thinking: false } } : {}),
   };
+  // With the thinking block pre-filled empty, nothing of the reply is reasoning; nor is it when a
+  // grammar holds the reply from its first token inside a block the template opened (Qwen3.5).
+  const reasoning =
+    disableThinking || (grammarFromStart && family.reasoning?.prefilled) ? null : family.reasoning;
   return {
     body,
-    reply: { splitThink: emitsThinkBlocks(req.model), tools: toolMode, toolNames: tools.map((t) => t.name) },
+    reply: { reasoning, format: tools.length > 0 ? family.tools : null, toolNames: tools.map((t) => t.name) },
     topLogprobs,
   };
+}
+
+/**
+ * The tools the model may call for this choice; empty when it may call none.
+ *
+ * @example
+ * allowedTools(tools, { name: 'get_weather' }).map((t) => t.name); // ['get_weather']
+ */
+export function allowedTools(tools: FunctionToolSpec[], choice: ToolChoiceSpec): FunctionToolSpec[] {
+  if (choice === 'none') return [];
+  if (typeof choice === 'object') return tools.filter((t) => t.name === choice.name);
+  return tools;
 }
 
 /**
@@ -107,9 +139,11 @@ export function toTokenLogprobs(
   }));
 }
 
-function formatHint(format: OutputFormatSpec): string {
+/** The system line that asks for JSON; web-llm's docs require it alongside the grammar. */
+function jsonInstruction(format: OutputFormatSpec, withTools: boolean): string {
+  const lead = withTools ? 'When you answer without calling a function, answer' : 'Answer';
   if (format.type === 'json_schema') {
-    return `When you reply in text, reply with only JSON matching this JSON Schema:\n${JSON.stringify(format.schema)}`;
+    return `${lead} in JSON only: one JSON value matching this JSON Schema, with no text before or after it.\n${JSON.stringify(format.schema)}`;
   }
-  return 'When you reply in text, reply with only a JSON object.';
+  return `${lead} in JSON only: one JSON object, with no text before or after it.`;
 }

@@ -89,6 +89,16 @@ export class FakeMLC implements MLCEngineLike {
   /** ms per decode step; with `endless`, decodes until interrupted (web-llm checks the flag per step). */
   stepMs = 0;
   endless = false;
+  /**
+   * web-llm's private per-model pipelines (read for the tokenizer and the KV-cache length): a
+   * tokenizer whose tokens are whitespace-separated words, and `filledKVCacheLength`.
+   */
+  loadedModelIdToPipeline = new Map<
+    string,
+    { tokenizer: { encode(t: string): number[] }; filledKVCacheLength: number }
+  >();
+  /** The KV-cache length once the prompt is prefilled, reused turns included; 0: not simulated. */
+  contextTokens = 0;
   private interrupted = false;
 
   constructor(config: MLCEngineConfig) {
@@ -98,9 +108,20 @@ export class FakeMLC implements MLCEngineLike {
   async reload(id: string): Promise<void> {
     this.reloads.push(id);
     await this.reloadImpl(id);
+    const encode = (t: string) =>
+      t
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((_, i) => i);
+    this.loadedModelIdToPipeline = new Map([[id, { tokenizer: { encode }, filledKVCacheLength: 0 }]]);
   }
   async unload(): Promise<void> {
     this.unloads++;
+    this.loadedModelIdToPipeline.clear();
+  }
+  /** What web-llm does on `device.lost` outside a reload: it unloads by itself. */
+  loseDevice(): void {
+    this.loadedModelIdToPipeline.clear();
   }
   async interruptGenerate(): Promise<void> {
     this.interrupts++;
@@ -119,12 +140,15 @@ export class FakeMLC implements MLCEngineLike {
 
   private async *stream(): AsyncGenerator<ChatCompletionChunk> {
     let n = 0;
+    const pipeline = [...this.loadedModelIdToPipeline.values()][0];
+    if (pipeline && this.contextTokens) pipeline.filledKVCacheLength = this.contextTokens;
     for (let i = 0; this.endless || i < this.reply.length; i++) {
       if (this.interrupted) break;
       if (this.stepMs) await new Promise((r) => setTimeout(r, this.stepMs));
       if (this.streamError && i === 1) throw this.streamError;
       n++;
       yield chunk(this.endless ? { text: `t${i} ` } : (this.reply[i] as Step));
+      if (pipeline && this.contextTokens) pipeline.filledKVCacheLength++;
     }
     yield chunk({ finish: this.interrupted ? 'abort' : this.finish });
     yield {

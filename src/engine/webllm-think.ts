@@ -3,8 +3,9 @@
  * one delta at a time, holding back only what could still be part of a tag.
  */
 
-const OPEN = '<think>';
-const CLOSE = '</think>';
+import type { ReasoningMarkers } from './model-family';
+
+const THINK: ReasoningMarkers = { open: '<think>', close: '</think>', prefilled: false };
 
 /** What one delta contributed to each side. Either may be empty. */
 export interface ThinkSplit {
@@ -28,34 +29,41 @@ export class ThinkSplitter {
   private held = '';
   private reasoningStarted = false;
 
+  /**
+   * With `prefilled` markers the reply starts inside the block (the template wrote the opening tag);
+   * an opening tag the model writes anyway is dropped.
+   */
+  constructor(private readonly markers: ReasoningMarkers = THINK) {}
+
   push(delta: string): ThinkSplit {
     const out: ThinkSplit = { reasoning: '', answer: '', thinking: this.state === 'think' };
     let text = this.held + delta;
     this.held = '';
+    const { open, close } = this.markers;
     if (this.state === 'start') {
       const trimmed = text.trimStart();
-      if (trimmed.startsWith(OPEN)) {
+      if (trimmed.startsWith(open)) {
         this.state = 'think';
         out.thinking = true;
-        text = trimmed.slice(OPEN.length);
-      } else if (OPEN.startsWith(trimmed)) {
+        text = trimmed.slice(open.length);
+      } else if (open.startsWith(trimmed)) {
         this.held = text;
         return out;
       } else {
-        this.state = 'answer';
+        this.state = this.markers.prefilled ? 'think' : 'answer';
       }
     }
     if (this.state === 'think') {
       out.thinking = true;
-      const end = text.indexOf(CLOSE);
+      const end = text.indexOf(close);
       if (end < 0) {
-        const keep = holdBack(text);
+        const keep = holdBack(text, close);
         out.reasoning = this.reasoningPiece(text.slice(0, text.length - keep));
         this.held = text.slice(text.length - keep);
         return out;
       }
       out.reasoning = this.reasoningPiece(text.slice(0, end).trimEnd());
-      text = text.slice(end + CLOSE.length);
+      text = text.slice(end + close.length);
       this.state = 'lead';
     }
     if (this.state === 'lead') {
@@ -71,7 +79,7 @@ export class ThinkSplitter {
   flush(): ThinkSplit {
     const held = this.held;
     this.held = '';
-    if (this.state === 'think')
+    if (this.state === 'think' || (this.state === 'start' && this.markers.prefilled))
       return { reasoning: this.reasoningPiece(held.trimEnd()), answer: '', thinking: true };
     return { reasoning: '', answer: held, thinking: false };
   }
@@ -84,11 +92,11 @@ export class ThinkSplitter {
   }
 }
 
-/** How many trailing characters could still start `</think>` or are whitespace that may precede it. */
-function holdBack(text: string): number {
+/** How many trailing characters could still start the closing tag or are whitespace that may precede it. */
+function holdBack(text: string, close: string): number {
   let partial = 0;
-  for (let n = Math.min(CLOSE.length - 1, text.length); n > 0; n--) {
-    if (CLOSE.startsWith(text.slice(text.length - n))) {
+  for (let n = Math.min(close.length - 1, text.length); n > 0; n--) {
+    if (close.startsWith(text.slice(text.length - n))) {
       partial = n;
       break;
     }

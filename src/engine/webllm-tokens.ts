@@ -1,11 +1,12 @@
 /**
- * Token counts for `countTokens`: exact per message with the loaded model's tokenizer, estimated
- * without one.
+ * Token counts for `countTokens`: the messages rendered exactly as a generation would send them
+ * (tool calls and results in the family's format, the tool section included), counted with the
+ * loaded model's tokenizer, or estimated without one.
  */
 
+import { familyOf } from './model-family';
 import type { ChatMessage, FunctionToolSpec } from './types';
-import { assistantText } from './webllm-messages';
-import { buildToolPrompt } from './webllm-tool-prompt';
+import { toWebLLMMessages } from './webllm-messages';
 
 /** Something that turns text into token ids (web-tokenizers' `Tokenizer`). */
 export interface TextEncoderLike {
@@ -17,30 +18,37 @@ const TOKENS_PER_MESSAGE = 4;
 /** Phi-3.5-vision, web-llm's vision model, spends about this many tokens per image. */
 const TOKENS_PER_IMAGE = 768;
 /** The usual ratio of English text and JSON for BPE vocabularies of 32k–150k tokens. */
-const CHARS_PER_TOKEN = 4;
+export const CHARS_PER_TOKEN = 4;
 
 /**
- * Counts the tokens `messages` and `tools` take, as the engine would prompt them: tool calls and
- * results rendered as text, plus the tool prompt. Template markers are estimated per message.
+ * Counts the tokens `messages` and `tools` take as `modelId` would be prompted. Template markers
+ * are estimated per message; text is exact with a tokenizer.
  *
  * @example
- * countChatTokens([{ role: 'user', content: 'Hi' }], [], tokenizer); // 1 + 4
+ * countChatTokens('Qwen3-0.6B-q4f16_1-MLC', [{ role: 'user', content: 'Hi' }], [], tokenizer); // 1 + 4
  */
 export function countChatTokens(
+  modelId: string,
   messages: ChatMessage[],
   tools: FunctionToolSpec[],
   encoder: TextEncoderLike | null,
 ): number {
   const count = (text: string) =>
     text === '' ? 0 : encoder ? encoder.encode(text).length : Math.ceil(text.length / CHARS_PER_TOKEN);
-  let total = tools.length > 0 ? count(buildToolPrompt(tools, 'auto', true)) + TOKENS_PER_MESSAGE : 0;
-  for (const m of messages) {
+  const family = familyOf(modelId);
+  const rendered = toWebLLMMessages(messages, {
+    family,
+    system: [],
+    toolSection: tools.length > 0 ? family.tools.toolSection(tools) : null,
+    vision: true,
+    modelId,
+    anyLastTurn: true,
+  });
+  let total = 0;
+  for (const m of rendered) {
     total += TOKENS_PER_MESSAGE;
-    if (m.role === 'assistant') total += count(assistantText(m.content, m.tool_calls));
-    else if (m.role === 'tool')
-      total += count(`Tool result for ${m.name} (call ${m.tool_call_id}):\n${m.content}`);
-    else if (typeof m.content === 'string') total += count(m.content);
-    else {
+    if (typeof m.content === 'string') total += count(m.content);
+    else if (Array.isArray(m.content)) {
       for (const part of m.content) total += part.type === 'text' ? count(part.text) : TOKENS_PER_IMAGE;
     }
   }
@@ -57,9 +65,39 @@ export function countChatTokens(
  * const tok = loadedTokenizer(mlc, 'Qwen3-0.6B-q4f16_1-MLC');
  */
 export function loadedTokenizer(engine: unknown, modelId: string): TextEncoderLike | null {
-  const pipelines = (engine as { loadedModelIdToPipeline?: unknown }).loadedModelIdToPipeline;
-  if (!(pipelines instanceof Map)) return null;
-  const tokenizer = (pipelines.get(modelId) as { tokenizer?: unknown } | undefined)?.tokenizer;
+  const tokenizer = (loadedPipeline(engine, modelId) as { tokenizer?: unknown } | null)?.tokenizer;
   if (typeof tokenizer !== 'object' || tokenizer === null) return null;
   return typeof (tokenizer as TextEncoderLike).encode === 'function' ? (tokenizer as TextEncoderLike) : null;
+}
+
+/**
+ * How many tokens the model's KV cache held when its first output token was sampled: the whole
+ * prompt, including the part web-llm reused from the previous turn (its own `prompt_tokens` counts
+ * only what it prefilled this turn). Null when the private field is not there.
+ *
+ * @example
+ * const promptTokens = filledContext(mlc, modelId) ?? usage.prompt_tokens;
+ */
+export function filledContext(engine: unknown, modelId: string): number | null {
+  const filled = (loadedPipeline(engine, modelId) as { filledKVCacheLength?: unknown } | null)
+    ?.filledKVCacheLength;
+  return typeof filled === 'number' && Number.isFinite(filled) && filled > 0 ? filled : null;
+}
+
+/**
+ * Whether web-llm still holds `modelId`'s pipeline; true when that cannot be told (the private
+ * field moved), so only a known unload forces a reload.
+ *
+ * @example
+ * if (!isPipelineLoaded(mlc, id)) await engine.load(id);
+ */
+export function isPipelineLoaded(engine: unknown, modelId: string): boolean {
+  const pipelines = (engine as { loadedModelIdToPipeline?: unknown } | null)?.loadedModelIdToPipeline;
+  return !(pipelines instanceof Map) || pipelines.has(modelId);
+}
+
+function loadedPipeline(engine: unknown, modelId: string): unknown {
+  const pipelines = (engine as { loadedModelIdToPipeline?: unknown } | null)?.loadedModelIdToPipeline;
+  if (!(pipelines instanceof Map)) return null;
+  return pipelines.get(modelId) ?? null;
 }

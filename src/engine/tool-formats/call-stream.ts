@@ -1,0 +1,110 @@
+/**
+ * Splits a streamed answer into prose and tool calls, in any order and number, for any format:
+ * prose streams as it comes, minus the tail that could still be the start of a call.
+ */
+import type { ParsedToolCall, ToolFormat } from './types';
+
+export type CallStreamPiece = { type: 'text'; text: string } | { type: 'calls'; calls: ParsedToolCall[] };
+
+/**
+ * @example
+ * const s = new CallStream(hermesFormat, ['f']);
+ * s.push('Let me check. <tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>');
+ * // [{type:'text', text:'Let me check.'}, {type:'calls', calls:[{name:'f', arguments:'{}'}]}]
+ */
+export class CallStream {
+  private buffer = '';
+  private inCall = false;
+  /** Whether prose was emitted since the last call (whitespace after a call is dropped). */
+  private afterCall = false;
+
+  constructor(
+    private readonly format: ToolFormat,
+    private readonly known: readonly string[],
+  ) {}
+
+  push(delta: string): CallStreamPiece[] {
+    this.buffer += delta;
+    return this.drain(false);
+  }
+
+  /** The rest, once the stream ended: an unfinished call is given back as the text it was. */
+  finish(): CallStreamPiece[] {
+    const out = this.drain(true);
+    const rest = this.inCall ? this.buffer : this.buffer.trimEnd();
+    if (rest.trim() !== '') out.push({ type: 'text', text: rest });
+    this.buffer = '';
+    return out;
+  }
+
+  private drain(atEnd: boolean): CallStreamPiece[] {
+    const out: CallStreamPiece[] = [];
+    for (;;) {
+      if (this.inCall) {
+        const end = this.format.regionEnd(this.buffer);
+        if (end < 0) {
+          if (atEnd) {
+            // Formats whose call ends at the end of the output (no closing marker).
+            const calls = this.format.parseRegion(this.buffer, this.known);
+            if (calls) {
+              out.push({ type: 'calls', calls });
+              this.buffer = '';
+            }
+          }
+          return out;
+        }
+        const region = this.buffer.slice(0, end);
+        this.buffer = this.buffer.slice(end);
+        this.inCall = false;
+        const calls = this.format.parseRegion(region, this.known);
+        out.push(calls ? { type: 'calls', calls } : { type: 'text', text: region });
+        this.afterCall = calls !== null;
+        continue;
+      }
+      if (this.afterCall) this.buffer = this.buffer.replace(this.format.between ?? /^\s+/, '').trimStart();
+      const at = firstTrigger(this.buffer, this.format.triggers);
+      if (at >= 0) {
+        const prose = this.buffer.slice(0, at).trimEnd();
+        if (prose !== '') out.push({ type: 'text', text: prose });
+        this.buffer = this.buffer.slice(at);
+        this.inCall = true;
+        continue;
+      }
+      const keep = atEnd ? 0 : heldTail(this.buffer, this.format.triggers);
+      const prose = this.buffer.slice(0, this.buffer.length - keep);
+      if (prose !== '') {
+        out.push({ type: 'text', text: prose });
+        this.afterCall = false;
+      }
+      this.buffer = this.buffer.slice(prose.length);
+      return out;
+    }
+  }
+}
+
+function firstTrigger(text: string, triggers: readonly string[]): number {
+  let first = -1;
+  for (const t of triggers) {
+    const at = text.indexOf(t);
+    if (at >= 0 && (first < 0 || at < first)) first = at;
+  }
+  return first;
+}
+
+/**
+ * How much of the tail to hold back: a partial trigger, plus the whitespace before it or at the very
+ * end (prose never ends in the whitespace that separates it from a call).
+ */
+function heldTail(text: string, triggers: readonly string[]): number {
+  let partial = 0;
+  for (const t of triggers) {
+    for (let n = Math.min(t.length - 1, text.length); n > partial; n--) {
+      if (t.startsWith(text.slice(text.length - n))) {
+        partial = n;
+        break;
+      }
+    }
+  }
+  const body = text.slice(0, text.length - partial);
+  return partial + (body.length - body.trimEnd().length);
+}

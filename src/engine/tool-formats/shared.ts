@@ -1,0 +1,80 @@
+/**
+ * Pieces several formats share: the OpenAI-style tool definition the templates serialize, the
+ * schema of a tool's arguments, and parsing `{"name", "arguments"}` objects.
+ */
+import type { FunctionToolSpec } from '../types';
+import { argumentsText, isRecord, tryJson } from './json-text';
+import type { ParsedToolCall } from './types';
+
+/** A tool's argument schema; tools without one take an object with no fixed properties. */
+export function argumentSchema(tool: FunctionToolSpec): Record<string, unknown> {
+  return tool.parameters ?? { type: 'object', properties: {} };
+}
+
+/**
+ * A tool as chat templates receive it (`{"type": "function", "function": {...}}`), keys in the
+ * order OpenAI clients send them.
+ *
+ * @example
+ * openAiTool({ name: 'f', parameters: null, strict: null }); // {type:'function', function:{name:'f', parameters:{…}}}
+ */
+export function openAiTool(tool: FunctionToolSpec): Record<string, unknown> {
+  return { type: 'function', function: functionDefinition(tool) };
+}
+
+/** `{name, description?, parameters}` of one tool. */
+export function functionDefinition(tool: FunctionToolSpec): Record<string, unknown> {
+  return {
+    name: tool.name,
+    ...(tool.description ? { description: tool.description } : {}),
+    parameters: argumentSchema(tool),
+  };
+}
+
+/**
+ * Parses JSON text holding one call object or an array of them; `argsKey` names the arguments
+ * (`arguments`, or `parameters` for Llama). Null unless every call names a known tool with object
+ * arguments.
+ *
+ * @example
+ * parseCallObjects('[{"name": "f", "arguments": {}}]', ['f'], 'arguments'); // [{name:'f', arguments:'{}'}]
+ */
+export function parseCallObjects(
+  text: string,
+  known: readonly string[],
+  argsKey: 'arguments' | 'parameters',
+): ParsedToolCall[] | null {
+  const value = tryJson(text.trim());
+  const list = Array.isArray(value) ? value : [value];
+  if (list.length === 0) return null;
+  const calls: ParsedToolCall[] = [];
+  for (const item of list) {
+    if (!isRecord(item) || typeof item.name !== 'string' || !known.includes(item.name)) return null;
+    const args = argumentsText(item[argsKey] ?? item.arguments ?? item.parameters ?? {});
+    if (args === null) return null;
+    calls.push({ name: item.name, arguments: args });
+  }
+  return calls;
+}
+
+/**
+ * The JSON Schema of a list of calls, `[{"name": …, "arguments": {…}}, …]`, each naming one of
+ * `tools` with matching arguments: for formats that write all calls as one JSON list.
+ *
+ * @example
+ * callListSchema(tools, false); // {type:'array', items:{anyOf:[…]}, minItems:1, maxItems:1}
+ */
+export function callListSchema(tools: FunctionToolSpec[], parallel: boolean): Record<string, unknown> {
+  const calls = tools.map((t) => ({
+    type: 'object',
+    properties: { name: { const: t.name }, arguments: argumentSchema(t) },
+    required: ['name', 'arguments'],
+    additionalProperties: false,
+  }));
+  return {
+    type: 'array',
+    items: calls.length === 1 ? calls[0] : { anyOf: calls },
+    minItems: 1,
+    ...(parallel ? {} : { maxItems: 1 }),
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * A model family's native tool-calling format: how tools are taught, how calls and results look in
+ * history, which structural tag constrains a call, and how a streamed call is recognised and parsed.
+ */
+import type { FunctionToolSpec } from '../types';
+
+/** A parsed call: `arguments` is a JSON string, as the wire wants it. */
+export interface ParsedToolCall {
+  name: string;
+  arguments: string;
+}
+
+/** A tool call in history, as the core hands it over. */
+export interface HistoryCall {
+  name: string;
+  /** The JSON text the model (or the client) sent. */
+  arguments: string;
+  callId: string;
+}
+
+/** A tool result in history. */
+export interface HistoryResult {
+  name: string;
+  callId: string;
+  content: string;
+}
+
+/** One xgrammar `tag` of a structural tag (web-xgrammar's `TagFormat`, kept structural here). */
+export interface TagSpec {
+  type: 'tag';
+  begin: string;
+  content: Record<string, unknown>;
+  end: string;
+}
+
+/**
+ * @example
+ * const f = toolFormatFor('Qwen2.5-1.5B-Instruct-q4f16_1-MLC'); // the `<tool_call>` format
+ * f.renderCalls([{ name: 'f', arguments: '{}', callId: 'c1' }]);
+ */
+export interface ToolFormat {
+  readonly id: string;
+  /**
+   * Where the tool section goes: after the system text, before it (Llama 3.1 lists functions first),
+   * or at the start of the last user turn (Mistral).
+   */
+  readonly placement: 'system' | 'system-before' | 'last-user';
+  /** What joins the tool section to the system text; a blank line unless the template glues them. */
+  readonly separator?: string;
+  /** The tool section: definitions plus how to call them, in the family's own words. */
+  toolSection(tools: FunctionToolSpec[]): string;
+  /** An assistant turn's calls, exactly as the model would have written them. */
+  renderCalls(calls: HistoryCall[]): string;
+  /** Consecutive tool results, as the text of the one user turn that carries them. */
+  renderResults(results: HistoryResult[]): string;
+  /** What may separate consecutive calls beyond whitespace (Llama's `;`); dropped, never prose. */
+  readonly between?: RegExp;
+  /** Strings that open a call in the output; each is a prefix of some tag's `begin`. */
+  readonly triggers: readonly string[];
+  /** The structural tag `tag`s that constrain calls of `tools` (one call each unless `parallel`). */
+  tags(tools: FunctionToolSpec[], parallel: boolean): TagSpec[];
+  /**
+   * Given output that starts with a trigger, the index just past that one call (or call list), or
+   * -1 while it is incomplete. Calls that follow are found again by their own trigger.
+   */
+  regionEnd(text: string): number;
+  /** Parses one complete region into calls of known tools; null when it is not one. */
+  parseRegion(region: string, known: readonly string[]): ParsedToolCall[] | null;
+}

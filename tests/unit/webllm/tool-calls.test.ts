@@ -1,0 +1,94 @@
+/**
+ * Each family's native tool-call output, as the model would stream it, must be accepted by the
+ * structural tag the adapter sends (compiled by the real xgrammar), and parsed into the right
+ * calls, with prose before or after them; wrong arguments and forbidden prose must be refused.
+ */
+import { describe, expect, it } from 'vitest';
+import type { EngineChunk } from '../../../src/engine/types';
+import { ReplyAssembler } from '../../../src/engine/webllm-reply';
+import { planChatRequest } from '../../../src/engine/webllm-request';
+import { request } from '../../../src/engine/webllm-test-fakes';
+import { structuralTagAccepts } from '../../helpers/xgrammar';
+import { clock, FAMILIES, type FamilyCase, weather } from './families';
+
+const PARIS = { name: 'get_weather', arguments: '{"city":"Paris"}' };
+const ROME = { name: 'get_weather', arguments: '{"city":"Rome"}' };
+
+function plan(family: FamilyCase, over: Parameters<typeof request>[0] = {}) {
+  return planChatRequest(request({ model: family.model, tools: [weather, clock], ...over }), {
+    vision: false,
+  });
+}
+
+function tagOf(family: FamilyCase, over: Parameters<typeof request>[0] = {}): unknown {
+  const format = plan(family, over).body.response_format;
+  expect(format?.type).toBe('structural_tag');
+  return format?.structural_tag;
+}
+
+/** Streams `text` through the assembler in pieces of `size` characters, as web-llm's deltas come. */
+function assemble(family: FamilyCase, text: string, size: number): EngineChunk[] {
+  const reply = new ReplyAssembler({ ...plan(family).reply, reasoning: null });
+  const out: EngineChunk[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(...reply.push(text.slice(i, i + size)));
+  out.push(...reply.finish('stop', { prompt_tokens: 1, completion_tokens: 1 }));
+  return out;
+}
+
+const callsOf = (chunks: EngineChunk[]) =>
+  chunks.flatMap((c) => (c.type === 'tool_call' ? [{ name: c.name, arguments: c.arguments }] : []));
+const textOf = (chunks: EngineChunk[]) =>
+  chunks.flatMap((c) => (c.type === 'text' ? [c.delta] : [])).join('');
+const kinds = (chunks: EngineChunk[]) =>
+  chunks.map((c) => c.type).filter((t, i, all) => t !== 'text' || all[i - 1] !== 'text');
+
+describe.each(FAMILIES)('$model', (family) => {
+  it('auto: the grammar takes one call, two calls, and prose before or after; not bad arguments', async () => {
+    const tag = tagOf(family);
+    expect(await structuralTagAccepts(tag, family.one)).toBe(true);
+    expect(await structuralTagAccepts(tag, family.two)).toBe(true);
+    expect(await structuralTagAccepts(tag, `Let me check.\n${family.one}`)).toBe(true);
+    expect(await structuralTagAccepts(tag, `${family.one}\nChecking now.`)).toBe(true);
+    expect(await structuralTagAccepts(tag, 'It is sunny in Paris.')).toBe(true);
+    expect(await structuralTagAccepts(tag, family.bad)).toBe(false);
+  });
+
+  it('required: a call from the first token; named + no parallel calls: exactly one', async () => {
+    const required = tagOf(family, { toolChoice: 'required' });
+    expect(await structuralTagAccepts(required, family.one)).toBe(true);
+    expect(await structuralTagAccepts(required, 'It is sunny in Paris.')).toBe(false);
+    expect(await structuralTagAccepts(required, `Sure. ${family.one}`)).toBe(false);
+    const single = tagOf(family, { toolChoice: { name: 'get_weather' }, parallelToolCalls: false });
+    expect(await structuralTagAccepts(single, family.one)).toBe(true);
+    expect(await structuralTagAccepts(single, family.two)).toBe(false);
+  });
+
+  it('auto + json_schema: the JSON answer or a call, nothing else', async () => {
+    const schema = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
+    const tag = tagOf(family, { format: { type: 'json_schema', name: 'a', schema, strict: true } });
+    expect(await structuralTagAccepts(tag, '{"answer": "sunny"}')).toBe(true);
+    expect(await structuralTagAccepts(tag, family.one)).toBe(true);
+    expect(await structuralTagAccepts(tag, 'It is sunny.')).toBe(false);
+    expect(await structuralTagAccepts(tag, '{"weather": "sunny"}')).toBe(false);
+  });
+
+  it.each([1, 3, 1000])('parses streamed calls (deltas of %i chars) with prose around them', (size) => {
+    expect(callsOf(assemble(family, family.one, size))).toEqual([PARIS]);
+    expect(callsOf(assemble(family, family.two, size))).toEqual([PARIS, ROME]);
+    const around = assemble(family, `Let me check.\n${family.one}\nDone.`, size);
+    expect(kinds(around)).toEqual(['text', 'tool_call', 'text', 'done']);
+    expect(textOf(around)).toBe('Let me check.Done.');
+    expect(around.at(-1)).toMatchObject({ type: 'done', finishReason: 'tool_calls' });
+  });
+
+  it('streams plain prose as it comes and gives back a cut-off call as text', () => {
+    const prose = assemble(family, 'It is sunny.', 3);
+    expect(textOf(prose)).toBe('It is sunny.');
+    expect(prose.at(-1)).toMatchObject({ finishReason: 'stop' });
+    // A reply cut off mid-call (max_output_tokens) is no call: the text is all there is.
+    const cut = family.one.slice(0, -4);
+    const chunks = assemble(family, cut, 4);
+    expect(callsOf(chunks)).toEqual([]);
+    expect(textOf(chunks)).toBe(cut);
+  });
+});
