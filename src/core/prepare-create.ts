@@ -15,6 +15,7 @@ import { type CreateResponseBody, createResponseSchema } from './create-schema';
 import { checkIncludes } from './includes';
 import { type FileFetcher, inlineFileUrls } from './input-files';
 import { normalizeInput } from './input-items';
+import { requireJsonMention } from './json-mode';
 import { findModel, previousHistory } from './lookups';
 import type { RunOptions } from './response-run';
 import { toChatMessages } from './to-chat-messages';
@@ -90,6 +91,7 @@ export async function prepareCreate(
     modelId: model.id,
     firstInput,
   });
+  requireJsonMention(messages, toFormat(body));
   const specs = toolChoice.allowed.map(toSpec);
   if (opts.fit) messages = await fitContext(messages, specs, model, body, deps.engine);
 

@@ -11,7 +11,7 @@ const fn = { type: 'function', name: 'lookup', parameters: { type: 'object', pro
 const request = {
   model: 'scripted',
   input: 'echo me',
-  instructions: 'Be brief.',
+  instructions: 'Be brief. Answer in JSON.',
   service_tier: 'flex',
   prompt_cache_key: 'cache-1',
   prompt_cache_retention: '24h',
@@ -34,7 +34,7 @@ const request = {
 };
 
 const echoed = {
-  instructions: 'Be brief.',
+  instructions: 'Be brief. Answer in JSON.',
   service_tier: 'flex',
   prompt_cache_key: 'cache-1',
   prompt_cache_retention: '24h',

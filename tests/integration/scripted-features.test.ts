@@ -156,10 +156,32 @@ describe('scripted model behaviours through the SDK', () => {
     expect(r.text?.format).toMatchObject({ type: 'json_schema', name: 'out' });
     const o = await client.responses.create({
       model: 'scripted',
+      input: 'hey you, in json',
+      text: { format: { type: 'json_object' } },
+    });
+    expect(JSON.parse(o.output_text)).toEqual({ echo: 'hey you, in json' });
+  });
+
+  it('json_object: the input must mention JSON (a 400 on input); instructions count', async () => {
+    const { call, client } = makeRig();
+    const res = await call('POST', '/responses', {
+      model: 'scripted',
       input: 'hey you',
       text: { format: { type: 'json_object' } },
     });
-    expect(JSON.parse(o.output_text)).toEqual({ echo: 'hey you' });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toMatchObject({
+      type: 'invalid_request_error',
+      param: 'input',
+      message: expect.stringContaining("must contain the word 'json'"),
+    });
+    const ok = await client.responses.create({
+      model: 'scripted',
+      instructions: 'Reply as a JSON object.',
+      input: 'hey you',
+      text: { format: { type: 'json_object' } },
+    });
+    expect(JSON.parse(ok.output_text)).toEqual({ echo: 'hey you' });
   });
 
   it('rejects tools it cannot run locally, naming the param', async () => {

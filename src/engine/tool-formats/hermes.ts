@@ -5,7 +5,7 @@
  */
 import type { FunctionToolSpec } from '../types';
 import { parsedArguments, pyJson } from './json-text';
-import { argumentSchema, openAiTool, parseCallObjects } from './shared';
+import { argumentSchema, openAiTool, wrappedJsonCalls } from './shared';
 import type { HistoryCall, HistoryResult, TagSpec, ToolFormat } from './types';
 
 const OPEN = '<tool_call>';
@@ -49,12 +49,5 @@ export const hermesFormat: ToolFormat = {
       end: `}\n${CLOSE}`,
     }));
   },
-  regionEnd(text: string): number {
-    const at = text.indexOf(CLOSE);
-    return at < 0 ? -1 : at + CLOSE.length;
-  },
-  parseRegion(region, known) {
-    if (!region.startsWith(OPEN) || !region.endsWith(CLOSE)) return null;
-    return parseCallObjects(region.slice(OPEN.length, -CLOSE.length), known, 'arguments');
-  },
+  ...wrappedJsonCalls(OPEN, CLOSE),
 };

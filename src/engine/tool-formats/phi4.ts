@@ -4,7 +4,7 @@
  */
 import type { FunctionToolSpec } from '../types';
 import { parsedArguments, pyJson } from './json-text';
-import { callListSchema, functionDefinition, parseCallObjects } from './shared';
+import { callListSchema, functionDefinition, wrappedJsonCalls } from './shared';
 import type { HistoryCall, HistoryResult, TagSpec, ToolFormat } from './types';
 
 const OPEN = '<|tool_call|>';
@@ -39,12 +39,5 @@ export const phi4Format: ToolFormat = {
       },
     ];
   },
-  regionEnd(text: string): number {
-    const at = text.indexOf(CLOSE);
-    return at < 0 ? -1 : at + CLOSE.length;
-  },
-  parseRegion(region, known) {
-    if (!region.startsWith(OPEN) || !region.endsWith(CLOSE)) return null;
-    return parseCallObjects(region.slice(OPEN.length, -CLOSE.length), known, 'arguments');
-  },
+  ...wrappedJsonCalls(OPEN, CLOSE),
 };

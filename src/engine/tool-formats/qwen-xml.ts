@@ -4,7 +4,7 @@
  */
 import type { FunctionToolSpec } from '../types';
 import { isRecord, parsedArguments, pyJson, tryJson } from './json-text';
-import { argumentSchema, openAiTool } from './shared';
+import { argumentSchema, closingEnd, openAiTool } from './shared';
 import type { HistoryCall, HistoryResult, ParsedToolCall, TagSpec, ToolFormat } from './types';
 
 const OPEN = '<tool_call>';
@@ -82,10 +82,7 @@ export const qwenXmlFormat: ToolFormat = {
       };
     });
   },
-  regionEnd(text: string): number {
-    const at = text.indexOf(CLOSE);
-    return at < 0 ? -1 : at + CLOSE.length;
-  },
+  regionEnd: (text) => closingEnd(text, CLOSE),
   parseRegion(region, known): ParsedToolCall[] | null {
     const m = /^<tool_call>\s*<function=([^>\n]+)>([\s\S]*?)<\/function>\s*<\/tool_call>$/.exec(region);
     if (!m) return null;

@@ -4,7 +4,7 @@
  */
 import type { FunctionToolSpec } from '../types';
 import { argumentsText, isRecord, tryJson } from './json-text';
-import type { ParsedToolCall } from './types';
+import type { ParsedToolCall, ToolFormat } from './types';
 
 /** A tool's argument schema; tools without one take an object with no fixed properties. */
 export function argumentSchema(tool: FunctionToolSpec): Record<string, unknown> {
@@ -77,4 +77,27 @@ export function callListSchema(tools: FunctionToolSpec[], parallel: boolean): Re
     minItems: 1,
     ...(parallel ? {} : { maxItems: 1 }),
   };
+}
+
+/**
+ * `regionEnd` and `parseRegion` for calls wrapped in `open … close` around JSON (one call object or a
+ * list of them), as `<tool_call>` and `<|tool_call|>` formats write them.
+ *
+ * @example
+ * const { regionEnd, parseRegion } = wrappedJsonCalls('<tool_call>', '</tool_call>');
+ */
+export function wrappedJsonCalls(open: string, close: string): Pick<ToolFormat, 'regionEnd' | 'parseRegion'> {
+  return {
+    regionEnd: (text) => closingEnd(text, close),
+    parseRegion(region, known) {
+      if (!region.startsWith(open) || !region.endsWith(close)) return null;
+      return parseCallObjects(region.slice(open.length, -close.length), known, 'arguments');
+    },
+  };
+}
+
+/** The index just past the first `close` in `text`, or -1 while it has not come. */
+export function closingEnd(text: string, close: string): number {
+  const at = text.indexOf(close);
+  return at < 0 ? -1 : at + close.length;
 }
