@@ -22,6 +22,16 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        test: {
+          name: 'examples',
+          environment: 'node',
+          include: ['tests/examples/**/*.test.ts'],
+          testTimeout: 300_000,
+          // npm pack, then an npm install and a Vite build per example.
+          hookTimeout: 600_000,
+        },
+      },
     ],
   },
 });

@@ -7,15 +7,18 @@ import * as Comlink from 'comlink';
 import { ApiError, toErrorResponse } from '../src/core/api-error';
 import type { SerializedRequest, SerializedResponse } from '../src/worker/protocol';
 import { deserializeResponse, discardBody, requestTransferables, serializeRequest } from '../src/worker/wire';
+import { capRequestBody } from './body-cap';
 import type { EngineLink, EngineLinks } from './engine-links';
+import { refuseCrossSite } from './request-guard';
 import type { SwTiming } from './timing';
 
 let counter = 0;
 
 /**
- * Answers `request` through the engine, or with an OpenAI-shaped error (503 when no engine is
- * reachable, 504 when it took too long). Never rejects: a rejected `respondWith` would show the page
- * a network error instead of something its SDK can parse.
+ * Answers `request` through the engine, or with an OpenAI-shaped error (403 for a request another
+ * site may have started, 413 for a body over the core's cap, 503 when no engine is reachable, 504
+ * when it took too long). Never rejects: a rejected `respondWith` would show the page a network
+ * error instead of something its SDK can parse.
  *
  * @example
  * event.respondWith(forwardToEngine(event.request, event.clientId, links, SW_TIMING));
@@ -26,8 +29,15 @@ export async function forwardToEngine(
   links: EngineLinks,
   timing: SwTiming,
 ): Promise<Response> {
+  // First, before the body is read or an engine is asked for: another site's form post must start
+  // nothing. Fetch handlers route only the service worker's own origin here, so the URL's is ours.
+  const refused = refuseCrossSite(request, new URL(request.url).origin);
+  if (refused) return toErrorResponse(refused);
   try {
-    const data = await serializeRequest(request, `sw-${Date.now().toString(36)}-${++counter}`);
+    const data = await serializeRequest(
+      await capRequestBody(request),
+      `sw-${Date.now().toString(36)}-${++counter}`,
+    );
     const link = await links.acquire(clientId);
     return endWithLink(
       deserializeResponse(await callHandle(link, data, links, timing, request.signal)),

@@ -49,6 +49,19 @@ export function notFound(message: string, param: string | null = null): ApiError
   return new ApiError(404, 'invalid_request_error', null, param, message);
 }
 
+/**
+ * OpenAI's answer to a request that names a model it does not serve: 400 `model_not_found` on
+ * `model`, whatever the route (create, compact, input_tokens, a model load). `note` says more when
+ * intab knows why (e.g. a model list that failed to load). `GET /v1/models/{id}` is the one 404.
+ *
+ * @example
+ * throw modelNotFound('gpt-9'); // 400 "The requested model 'gpt-9' does not exist."
+ */
+export function modelNotFound(modelId: string, note: string | null = null): ApiError {
+  const message = `The requested model '${modelId}' does not exist.`;
+  return invalidRequest('model', note ? `${message} ${note}` : message, 'model_not_found');
+}
+
 /** @example serverError('The model failed while generating.') */
 export function serverError(message: string): ApiError {
   return new ApiError(500, 'server_error', 'server_error', null, message);

@@ -6,6 +6,7 @@ import { createResponseSchema } from './create-schema';
 import { jsonResponse, readJsonObject } from './http';
 import { newId } from './ids';
 import { normalizeInput } from './input-items';
+import { checkLocalOptions } from './local-options';
 import { findModel, previousHistory } from './lookups';
 import { seal, unseal } from './sealed';
 import { toChatMessages } from './to-chat-messages';
@@ -22,6 +23,7 @@ const compactSchema = createResponseSchema.pick({
   prompt_cache_retention: true,
   prompt_cache_options: true,
   service_tier: true,
+  image: true,
 });
 
 /**
@@ -38,6 +40,7 @@ export async function compactResponse(
 ): Promise<Response> {
   const body = parseOrThrow(compactSchema, await readJsonObject(request, deps.maxBodyBytes));
   const model = findModel(deps.engine, body.model);
+  checkLocalOptions(body);
   const history = await previousHistory(deps.store, body.previous_response_id ?? null);
   history.push(...(await normalizeInput(body.input ?? undefined, async () => undefined)));
   const expanded = expandCompactions(history);
@@ -57,6 +60,8 @@ export async function compactResponse(
       output_tokens_details: { reasoning_tokens: 0 },
       total_tokens: inputTokens,
     },
+    // The effective policy, as on a created response: local models never compress image context.
+    ...(body.image && { image: { context_compression: 'disabled' } }),
   });
 }
 

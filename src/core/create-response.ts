@@ -1,9 +1,10 @@
 import type { ConversationItem } from 'openai/resources/conversations/items';
 import type { Response as ApiResponse, ResponseItem } from 'openai/resources/responses/responses';
-import type { Engine, GenerateRequest } from '../engine/types';
+import type { Engine, GenerateRequest, LoadProgress } from '../engine/types';
 import type { ResponseStore, StoredResponse } from '../store/types';
 import { type ApiError, invalidRequest, toApiError } from './api-error';
 import { EventLog } from './event-log';
+import { EventQueue } from './event-queue';
 import { jsonResponse, readJsonObject } from './http';
 import { newId } from './ids';
 import type { FileFetcher } from './input-files';
@@ -12,7 +13,7 @@ import { type PreparedCreate, prepareCreate } from './prepare-create';
 import type { RunLocks } from './recovery';
 import { newResponseObject, type ResponseObject } from './response-object';
 import { ResponseRun, type StreamEvent } from './response-run';
-import { SSE_HEADERS } from './sse';
+import { SSE_HEADERS, type SseComment } from './sse';
 import { sseBody } from './sse-body';
 import { strictOutputError } from './strict-output';
 
@@ -31,7 +32,9 @@ export interface CreateDeps {
 
 /**
  * `POST /v1/responses`. Everything that can be refused is refused before the first byte (so bad
- * input gets its 4xx); then the run streams SSE, answers JSON, or goes on in the background.
+ * input gets its 4xx, and a machine that cannot run the model its 503); then the run streams SSE,
+ * answers JSON, or goes on in the background. The model loads inside the run: a first request to a
+ * model whose weights take minutes to arrive gets `response.created` at once, not a held request.
  *
  * @example
  * const res = await createResponse(new Request(url, { method: 'POST', body }), deps);
@@ -43,7 +46,7 @@ export async function createResponse(request: Request, deps: CreateDeps): Promis
   if (body.background && body.store === false) {
     throw invalidRequest('background', "Background mode requires 'store' to be true.", 'invalid_value');
   }
-  await deps.engine.load(prepared.model.id);
+  await deps.engine.preflight?.(prepared.model.id);
   const response = newResponseObject(body, {
     id: newId('resp'),
     createdAt: Math.floor(deps.now() / 1000),
@@ -56,17 +59,21 @@ export async function createResponse(request: Request, deps: CreateDeps): Promis
   if (body.background) return backgroundRun(response, prepared, deps);
   return body.stream
     ? streamRun(response, prepared, deps, persist)
-    : jsonRun(response, prepared, deps, persist);
+    : jsonRun(response, prepared, deps, persist, request.signal);
 }
 
 function record(response: ResponseObject, prepared: PreparedCreate): StoredResponse {
   return { response: response as unknown as ApiResponse, inputItems: prepared.inputItems };
 }
 
-/** Where a run's results go: its event log (background runs only) and whether its final state is written. */
+/**
+ * Where a run's results go: its event log (background runs only), whether its final state is
+ * written, and who hears about the model's load (direct streams only).
+ */
 interface RunSinks {
   log: EventLog | null;
   writeFinal: boolean;
+  progress?: (p: LoadProgress) => void;
 }
 
 /**
@@ -95,10 +102,10 @@ async function finishRun(
   prepared: PreparedCreate,
   deps: CreateDeps,
   signal: AbortSignal,
-  { log, writeFinal }: RunSinks,
+  { log, writeFinal, progress }: RunSinks,
 ): Promise<ApiError | null> {
   run.start();
-  const error = await drive(run, deps.engine, prepared.generate, signal);
+  const error = await drive(run, deps.engine, prepared.generate, signal, progress);
   try {
     // One append of input and output together, so concurrent responses on a conversation never interleave.
     if (
@@ -125,8 +132,15 @@ async function drive(
   engine: Engine,
   req: GenerateRequest,
   signal: AbortSignal,
+  onProgress?: (p: LoadProgress) => void,
 ): Promise<ApiError | null> {
   try {
+    // A load failure fails the response with the load's own error (model_download_failed, …).
+    await untilAborted(engine.load(req.model, onProgress), signal);
+    if (signal.aborted) {
+      run.cancel();
+      return null;
+    }
     for await (const chunk of engine.generate(req, signal)) {
       if (signal.aborted) break;
       if (chunk.type === 'done' && chunk.finishReason !== 'length') {
@@ -150,6 +164,27 @@ async function drive(
   }
 }
 
+/**
+ * Resolves when `work` settles or `signal` aborts, whichever is first. A load is shared by every
+ * request for its model, so a client that goes away stops waiting for it but does not stop it.
+ */
+function untilAborted(work: Promise<void>, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => resolve();
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/**
+ * A load progress report as an SSE comment, `: intab.load {"progress":0.42,"text":"…"}`. OpenAI's
+ * stream has no event for it, and SSE parsers skip comments, so SDKs see OpenAI's events only.
+ */
+function loadComment(p: LoadProgress): SseComment {
+  return { comment: `intab.load ${JSON.stringify({ progress: p.progress, text: p.text })}` };
+}
+
 /** A pushed stream of SSE frames for one direct (non-background) streamed run. */
 function streamRun(
   response: ResponseObject,
@@ -158,13 +193,12 @@ function streamRun(
   persist: boolean,
 ): Response {
   const abort = new AbortController();
-  const queue = new EventQueue();
+  const queue = new EventQueue<StreamEvent | SseComment>();
   const run = new ResponseRun(response, (e) => queue.push(e), { ...prepared.run, now: deps.now });
   // No event log: resuming a stream is a background-mode feature (as at OpenAI), and logging every
   // token of a direct stream would cost more than the stream itself (see README, Performance).
-  void execute(run, prepared, deps, abort.signal, { log: null, writeFinal: persist }).finally(() =>
-    queue.end(),
-  );
+  const sinks = { log: null, writeFinal: persist, progress: (p: LoadProgress) => queue.push(loadComment(p)) };
+  void execute(run, prepared, deps, abort.signal, sinks).finally(() => queue.end());
   // The client went away (page abort → SW → transferred stream): stop generating now.
   const body = sseBody(queue, () =>
     abort.abort(new DOMException('The client cancelled the stream.', 'AbortError')),
@@ -198,18 +232,28 @@ function backgroundRun(response: ResponseObject, prepared: PreparedCreate, deps:
   return jsonResponse(queued);
 }
 
+/**
+ * A non-streaming run. It stops (and is stored `cancelled`) when `requestSignal` aborts (the engine
+ * worker aborts it when the service worker gives up on the request) or when the client cancels the
+ * early-headers body. Chromium never aborts a service worker's `FetchEvent.request.signal` when the
+ * page aborts its fetch, but it does cancel the body of a response that arrives after that abort: so
+ * an abandoned request runs at most until `jsonHoldMs`.
+ */
 async function jsonRun(
   response: ResponseObject,
   prepared: PreparedCreate,
   deps: CreateDeps,
   persist: boolean,
+  requestSignal: AbortSignal,
 ): Promise<Response> {
+  const abort = new AbortController();
+  const stop = (): void => abort.abort(new DOMException('The client went away.', 'AbortError'));
+  if (requestSignal.aborted) stop();
+  else requestSignal.addEventListener('abort', stop, { once: true });
   const run = new ResponseRun(response, () => {}, { ...prepared.run, now: deps.now });
   const finished = (async () => {
-    const error = await execute(run, prepared, deps, new AbortController().signal, {
-      log: null,
-      writeFinal: false,
-    });
+    const error = await execute(run, prepared, deps, abort.signal, { log: null, writeFinal: false });
+    requestSignal.removeEventListener('abort', stop);
     if (persist) {
       // A request refused by the engine before any output (context too long, say) leaves nothing behind.
       if (error && error.status < 500 && response.output.length === 0)
@@ -228,45 +272,18 @@ async function jsonRun(
   const early = await Promise.race([finished, held]);
   clearTimeout(timer);
   if (early) return early;
+  let cancelled = false;
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
-      const late = await finished;
-      controller.enqueue(new Uint8Array(await late.arrayBuffer()));
+      const bytes = new Uint8Array(await (await finished).arrayBuffer());
+      if (cancelled) return;
+      controller.enqueue(bytes);
       controller.close();
+    },
+    cancel() {
+      cancelled = true;
+      stop();
     },
   });
   return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
-}
-
-/** An unbounded single-reader queue of events, ended once; the run never waits for the reader. */
-class EventQueue implements AsyncIterable<StreamEvent> {
-  private items: StreamEvent[] = [];
-  private ended = false;
-  private wake: (() => void) | null = null;
-
-  push(e: StreamEvent): void {
-    this.items.push(e);
-    this.wake?.();
-  }
-
-  end(): void {
-    this.ended = true;
-    this.wake?.();
-  }
-
-  async *[Symbol.asyncIterator](): AsyncGenerator<StreamEvent> {
-    for (;;) {
-      if (this.items.length > 0) {
-        const batch = this.items;
-        this.items = [];
-        yield* batch;
-        continue;
-      }
-      if (this.ended) return;
-      await new Promise<void>((r) => {
-        this.wake = r;
-      });
-      this.wake = null;
-    }
-  }
 }

@@ -16,12 +16,22 @@ export const metadataSchema = z
   .record(z.string().max(64), z.string().max(512))
   .refine((m) => Object.keys(m).length <= 16, { message: 'metadata_too_many_pairs' });
 
-const inputText = z.strictObject({ type: z.literal('input_text'), text: z.string() });
+/** Explicit prompt-cache breakpoints on content parts: accepted, no effect (local models keep no prompt cache). */
+const promptCacheBreakpoint = nullish(
+  z.strictObject({ mode: z.literal('explicit'), ttl: z.enum(['30m', '12h']).optional() }),
+);
+
+const inputText = z.strictObject({
+  type: z.literal('input_text'),
+  text: z.string(),
+  prompt_cache_breakpoint: promptCacheBreakpoint,
+});
 const inputImage = z.strictObject({
   type: z.literal('input_image'),
   image_url: nullish(z.string()),
   file_id: nullish(z.string()),
   detail: z.enum(['low', 'high', 'auto', 'original']).optional(),
+  prompt_cache_breakpoint: promptCacheBreakpoint,
 });
 const inputFile = z.strictObject({
   type: z.literal('input_file'),
@@ -29,6 +39,8 @@ const inputFile = z.strictObject({
   file_id: nullish(z.string()),
   file_url: z.string().optional(),
   filename: z.string().optional(),
+  detail: z.enum(['auto', 'low', 'high']).optional(),
+  prompt_cache_breakpoint: promptCacheBreakpoint,
 });
 const outputText = z.strictObject({
   type: z.literal('output_text'),
@@ -55,6 +67,12 @@ const messageItem = z.strictObject({
   phase: nullish(z.enum(['commentary', 'final_answer'])),
 });
 
+/** Who made a tool call: the model itself, or a program run by OpenAI's programmatic tool calling. */
+const callerSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('direct') }),
+  z.strictObject({ type: z.literal('program'), caller_id: z.string() }),
+]);
+
 const functionCallItem = z.strictObject({
   type: z.literal('function_call'),
   call_id: z.string().min(1),
@@ -62,14 +80,21 @@ const functionCallItem = z.strictObject({
   arguments: z.string(),
   id: idWithPrefix('fc').optional(),
   status: z.enum(['in_progress', 'completed', 'incomplete']).optional(),
+  async: z.boolean().optional(),
+  namespace: z.string().optional(),
+  caller: nullish(callerSchema),
 });
 
+/** Since openai 7, `call_id` may be left out; the output then pairs with a pending call by `name`. */
 const functionCallOutputItem = z.strictObject({
   type: z.literal('function_call_output'),
-  call_id: z.string().min(1),
+  call_id: nullish(z.string().min(1)),
   output: z.union([z.string(), z.array(z.discriminatedUnion('type', [inputText, inputImage, inputFile]))]),
   id: nullish(z.string()),
   status: nullish(z.enum(['in_progress', 'completed', 'incomplete'])),
+  name: nullish(z.string()),
+  namespace: nullish(z.string()),
+  caller: nullish(callerSchema),
 });
 
 const reasoningItem = z.strictObject({
@@ -109,9 +134,13 @@ export const functionToolSchema = z.strictObject({
   parameters: nullish(z.record(z.string(), z.unknown())),
   strict: nullish(z.boolean()),
   defer_loading: z.boolean().optional(),
+  async: z.boolean().optional(),
+  allowed_callers: nullish(z.array(z.enum(['direct', 'programmatic']))),
+  output_schema: nullish(z.record(z.string(), z.unknown())),
 });
 
-const toolChoiceSchema = z.union([
+/** The tool choices intab runs: the ones a response echoes. */
+export const localToolChoiceSchema = z.union([
   z.enum(['none', 'auto', 'required']),
   z.strictObject({ type: z.literal('function'), name: z.string() }),
   z.strictObject({
@@ -119,8 +148,10 @@ const toolChoiceSchema = z.union([
     mode: z.enum(['auto', 'required']),
     tools: z.array(z.looseObject({ type: z.string(), name: z.string().optional() })),
   }),
-  z.looseObject({ type: z.string() }),
 ]);
+
+// Hosted tool choices parse too, so that they are refused by name rather than as malformed.
+const toolChoiceSchema = z.union([...localToolChoiceSchema.options, z.looseObject({ type: z.string() })]);
 
 const formatSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('text') }),
@@ -173,18 +204,48 @@ export const createResponseSchema = z.strictObject({
       effort: nullish(z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'])),
       summary: nullish(z.enum(['auto', 'concise', 'detailed'])),
       generate_summary: nullish(z.enum(['auto', 'concise', 'detailed'])),
+      // The type leaves `mode` open (`(string & {}) | 'standard' | 'pro'`); the response says which ran.
+      mode: z.string().optional(),
+      context: nullish(z.enum(['auto', 'current_turn', 'all_turns'])),
     }),
   ),
   metadata: nullish(metadataSchema),
   user: z.string().optional(),
-  safety_identifier: nullish(z.string().max(64)),
+  safety_identifier: nullish(z.string().max(128)),
   prompt_cache_key: nullish(z.string()),
   prompt_cache_retention: nullish(z.enum(['in_memory', '24h'])),
-  service_tier: nullish(z.enum(['auto', 'default', 'flex', 'scale', 'priority'])),
+  service_tier: nullish(z.enum(['auto', 'default', 'flex', 'scale', 'priority', 'fast', 'ultrafast'])),
   prompt: nullish(z.looseObject({ id: z.string() })),
-  context_management: nullish(z.array(z.unknown())),
-  moderation: nullish(z.unknown()),
-  prompt_cache_options: z.unknown().optional(),
+  context_management: nullish(
+    z.array(
+      z.strictObject({ type: z.enum(['compaction']), compact_threshold: nullish(z.number().int().min(1)) }),
+    ),
+  ),
+  moderation: nullish(
+    z.strictObject({
+      model: z.string(),
+      policy: nullish(
+        z.strictObject({
+          input: nullish(z.strictObject({ mode: z.enum(['score', 'block']) })),
+          output: nullish(z.strictObject({ mode: z.enum(['score', 'block']) })),
+        }),
+      ),
+    }),
+  ),
+  prompt_cache_options: z
+    .strictObject({
+      mode: z.enum(['implicit', 'explicit']).optional(),
+      ttl: z.enum(['30m', '12h']).optional(),
+      prewarm: z.boolean().optional(),
+      comparison_response_id: nullish(z.string()),
+    })
+    .optional(),
+  access_programs: z
+    .strictObject({ cyber: z.enum(['standard', 'daybreak_blue', 'daybreak_red']).optional() })
+    .optional(),
+  image: z
+    .strictObject({ context_compression: z.enum(['auto', 'enabled', 'disabled']).optional() })
+    .optional(),
 });
 
 export type CreateResponseBody = z.infer<typeof createResponseSchema>;

@@ -1,5 +1,10 @@
 export * from './api-error';
 export type { RunLocks } from './recovery';
 export type { ResponseObject } from './response-object';
-export { createResponsesServer, type ResponsesServer, type ResponsesServerOptions } from './server';
-export { encodeSseEvent } from './sse';
+export {
+  createResponsesServer,
+  DEFAULT_JSON_HOLD_MS,
+  type ResponsesServer,
+  type ResponsesServerOptions,
+} from './server';
+export { encodeSseComment, encodeSseEvent, type SseComment } from './sse';

@@ -1,8 +1,23 @@
 import type { ResponseItem } from 'openai/resources/responses/responses';
-import { invalidRequest } from './api-error';
+import { type ApiError, invalidRequest } from './api-error';
+import { DEFAULT_MAX_BODY_BYTES, readStreamCapped } from './capped-read';
 
 /** Reads a `file_url`; the runtime injects it (the engine worker's `fetch`), tests a fake. */
 export type FileFetcher = (url: string) => Promise<Response>;
+
+/** How `file_url` values are read: the fetcher, the app's origin, and the most bytes one file may bring. */
+export interface FileUrlOptions {
+  fetchFile?: FileFetcher;
+  origin: string | null;
+  /** Default {@link DEFAULT_MAX_BODY_BYTES}: a file read by URL may be no bigger than a request body. */
+  maxBytes?: number;
+}
+
+/**
+ * Paths of the origin that are intab's own API (the service worker's routes). A `file_url` there
+ * would make the engine call itself: read stored responses into a prompt, or start a model load.
+ */
+const API_PATH = /^\/v1(\/|$)/;
 
 /** An `input_file` part as the translation reads it. */
 export interface FilePart {
@@ -102,7 +117,7 @@ function decodeBase64Utf8(payload: string): string {
  */
 export async function inlineFileUrls(
   items: ResponseItem[],
-  opts: { fetchFile?: FileFetcher; origin: string | null },
+  opts: FileUrlOptions,
   firstInput: number,
 ): Promise<ResponseItem[]> {
   const out: ResponseItem[] = [];
@@ -134,11 +149,7 @@ function needsFetch(p: unknown): boolean {
   return part.type === 'input_file' && !part.file_data && typeof part.file_url === 'string';
 }
 
-async function inlinePart(
-  p: FilePart,
-  opts: { fetchFile?: FileFetcher; origin: string | null },
-  param: string | null,
-): Promise<FilePart> {
+async function inlinePart(p: FilePart, opts: FileUrlOptions, param: string | null): Promise<FilePart> {
   const raw = p.file_url as string;
   if (raw.startsWith('data:')) return { ...p, file_data: raw };
   let url: URL;
@@ -155,6 +166,8 @@ async function inlinePart(
       'unsupported_value',
     );
   }
+  const toApi = apiUrlRefusal(url, opts.origin, param);
+  if (toApi) throw toApi;
   if (!opts.fetchFile) {
     throw invalidRequest(
       param,
@@ -170,10 +183,35 @@ async function inlinePart(
       'invalid_value',
     );
   }
+  // A same-origin URL that redirected into the API: the request went out, but its answer (stored
+  // responses, say) must not reach the prompt.
+  const redirectedToApi =
+    res.redirected && res.url ? apiUrlRefusal(new URL(res.url), opts.origin, param) : null;
+  if (redirectedToApi) {
+    await res.body?.cancel().catch(() => {});
+    throw redirectedToApi;
+  }
   const mime = (res.headers.get('content-type') ?? '').split(';')[0]?.trim() || 'application/octet-stream';
-  const bytes = new Uint8Array(await res.arrayBuffer());
+  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const bytes = await readStreamCapped(res.body, maxBytes, () =>
+    invalidRequest(
+      param,
+      `The file at '${url.href}' is larger than ${maxBytes} bytes, the most a file_url may bring in. Send a smaller file.`,
+      'file_too_large',
+    ),
+  );
   let bin = '';
   for (const b of bytes) bin += String.fromCharCode(b);
   const filename = p.filename ?? url.pathname.split('/').pop() ?? undefined;
   return { ...p, filename: filename || undefined, file_data: `data:${mime};base64,${btoa(bin)}` };
+}
+
+/** The 400 for a `file_url` that points at intab's own API, else null (`blob:` paths are no routes). */
+function apiUrlRefusal(url: URL, origin: string | null, param: string | null): ApiError | null {
+  if (url.protocol === 'blob:' || url.origin !== origin || !API_PATH.test(url.pathname)) return null;
+  return invalidRequest(
+    param,
+    `A file_url cannot read intab's own API ('${url.pathname}'): send the file's content as file_data instead.`,
+    'invalid_value',
+  );
 }

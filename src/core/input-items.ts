@@ -8,7 +8,7 @@ import type {
   ResponseReasoningItem,
 } from 'openai/resources/responses/responses';
 import { invalidRequest, notFound } from './api-error';
-import { type ContentPartParam, type InputItemParam, inputItemSchema } from './create-schema';
+import { type ContentPartParam, type InputItemParam, inputItemSchema, isPlainObject } from './create-schema';
 import { newId } from './ids';
 import { unsealReasoning } from './reasoning-events';
 import { parseOrThrow } from './validate';
@@ -35,10 +35,25 @@ export async function normalizeInput(
   if (typeof input === 'string') return [userText(input)];
   const out: ResponseItem[] = [];
   for (let i = 0; i < input.length; i++) {
+    refuseHostedItem(input[i], i);
     const item = parseOrThrow(inputItemSchema, input[i], ['input', i]);
     out.push(await toStoredItem(item, i, resolve));
   }
   return out;
+}
+
+/** Item types of OpenAI's that steer its own servers; said so by name rather than as unknown. */
+const HOSTED_ITEMS: Record<string, string> = {
+  configuration_update:
+    'Configuration updates are not supported by intab: set reasoning and text on the request instead.',
+  compaction_trigger:
+    'Compaction triggers are not supported by intab: compact with POST /v1/responses/compact and send its compaction item.',
+};
+
+function refuseHostedItem(raw: unknown, i: number): void {
+  if (!isPlainObject(raw) || typeof raw.type !== 'string') return;
+  const why = Object.hasOwn(HOSTED_ITEMS, raw.type) ? HOSTED_ITEMS[raw.type] : undefined;
+  if (why) throw invalidRequest(`input[${i}].type`, why, 'unsupported_value');
 }
 
 function userText(text: string): ResponseItem {
@@ -68,16 +83,29 @@ async function toStoredItem(item: InputItemParam, i: number, resolve: ItemResolv
           : item.content.map((p, j) => inputPart(p, i, j));
       return { type: 'message', id, role: item.role, status: item.status ?? 'completed', content };
     }
-    case 'function_call':
-      return { ...item, id: item.id ?? newId('fc'), status: item.status ?? 'completed' };
-    case 'function_call_output':
+    case 'function_call': {
+      const { caller, ...call } = item;
+      refuseProgramCaller(caller, i);
+      return {
+        ...call,
+        ...(caller && { caller }),
+        id: item.id ?? newId('fc'),
+        status: item.status ?? 'completed',
+      };
+    }
+    case 'function_call_output': {
+      refuseProgramCaller(item.caller, i);
       return {
         type: 'function_call_output',
         id: item.id ?? newId('fco'),
-        call_id: item.call_id,
-        output: item.output as string | InputPart[],
+        ...(item.call_id != null && { call_id: item.call_id }),
+        ...(item.name != null && { name: item.name }),
+        ...(item.namespace != null && { namespace: item.namespace }),
+        ...(item.caller && { caller: item.caller }),
+        output: typeof item.output === 'string' ? item.output : item.output.map((p) => withoutNulls(p)),
         status: item.status ?? 'completed',
       };
+    }
     case 'reasoning':
       return restoreReasoning({ ...item, id: item.id ?? newId('rs') }, i);
     case 'compaction':
@@ -108,6 +136,16 @@ function restoreReasoning(item: ResponseReasoningItem, i: number): ResponseReaso
   };
 }
 
+/** Programmatic tool calling runs on OpenAI's platform, so no local history has a program caller. */
+function refuseProgramCaller(caller: { type: string } | null | undefined, i: number): void {
+  if (caller?.type !== 'program') return;
+  throw invalidRequest(
+    `input[${i}].caller.type`,
+    "Tool calls made by a program are not supported by intab: programmatic tool calling runs on OpenAI's platform.",
+    'unsupported_value',
+  );
+}
+
 function inputPart(p: ContentPartParam, i: number, j: number): InputPart {
   if (p.type === 'output_text' || p.type === 'refusal') {
     throw invalidRequest(
@@ -116,8 +154,20 @@ function inputPart(p: ContentPartParam, i: number, j: number): InputPart {
       'invalid_value',
     );
   }
-  if (p.type === 'input_image') return { ...p, detail: p.detail ?? 'auto' } as ResponseInputImage;
-  return p as InputPart;
+  return withoutNulls(p);
+}
+
+type InputPartParam = Extract<ContentPartParam, { type: InputPart['type'] }>;
+
+/**
+ * An input part as stored: images get OpenAI's default `detail`, and a null prompt-cache breakpoint
+ * (which the type of a stored part has no room for) is left out.
+ */
+function withoutNulls(p: InputPartParam): InputPart {
+  const { prompt_cache_breakpoint: breakpoint, ...rest } = p;
+  const kept = breakpoint ? { prompt_cache_breakpoint: breakpoint } : {};
+  if (rest.type === 'input_image') return { ...rest, ...kept, detail: rest.detail ?? 'auto' };
+  return { ...rest, ...kept };
 }
 
 function outputPart(p: ContentPartParam, i: number, j: number): OutputPart {

@@ -1,17 +1,18 @@
 import type { ResponseItem } from 'openai/resources/responses/responses';
 import type { Engine, ModelInfo } from '../engine/types';
 import type { ResponseStore } from '../store/types';
-import { invalidRequest, notFound } from './api-error';
+import { modelNotFound, notFound } from './api-error';
 
 /**
- * The model a request names, or OpenAI's 400 `model_not_found`.
+ * The model a request names, or OpenAI's 400 `model_not_found`. The server has awaited the engine's
+ * `init()` before any route that calls this, so the list is complete (or known not to be).
  *
  * @example
  * const model = findModel(engine, 'scripted');
  */
 export function findModel(engine: Engine, id: string): ModelInfo {
   const model = engine.models().find((m) => m.id === id);
-  if (!model) throw invalidRequest('model', `The requested model '${id}' does not exist.`, 'model_not_found');
+  if (!model) throw modelNotFound(id, engine.missingReason?.() ?? null);
   return model;
 }
 

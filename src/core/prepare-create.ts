@@ -16,6 +16,7 @@ import { checkIncludes } from './includes';
 import { type FileFetcher, inlineFileUrls } from './input-files';
 import { normalizeInput } from './input-items';
 import { requireJsonMention } from './json-mode';
+import { checkLocalOptions } from './local-options';
 import { findModel, previousHistory } from './lookups';
 import type { RunOptions } from './response-run';
 import { toChatMessages } from './to-chat-messages';
@@ -46,18 +47,19 @@ export interface PreparedCreate {
  */
 export async function prepareCreate(
   json: unknown,
-  deps: { engine: Engine; store: ResponseStore; fetchFile?: FileFetcher; origin?: string | null },
+  deps: {
+    engine: Engine;
+    store: ResponseStore;
+    fetchFile?: FileFetcher;
+    origin?: string | null;
+    /** Also the most a `file_url` may bring in: no more than the body could have carried inline. */
+    maxBodyBytes?: number;
+  },
   opts: { fit: boolean } = { fit: true },
 ): Promise<PreparedCreate> {
   const body = parseOrThrow(createResponseSchema, json);
   const model = findModel(deps.engine, body.model);
-  if (body.prompt != null) {
-    throw invalidRequest(
-      'prompt',
-      "Prompt templates live on OpenAI's platform and cannot be read offline: send instructions and input instead.",
-      'unsupported_value',
-    );
-  }
+  checkLocalOptions(body);
   const include = parseInclude(body);
   const tools = parseTools(body);
   const toolChoice = parseToolChoice(body, tools);
@@ -83,7 +85,7 @@ export async function prepareCreate(
   const firstInput = expanded.length - expandCompactions(input).length;
   const readable = await inlineFileUrls(
     expanded,
-    { fetchFile: deps.fetchFile, origin: deps.origin ?? null },
+    { fetchFile: deps.fetchFile, origin: deps.origin ?? null, maxBytes: deps.maxBodyBytes },
     firstInput,
   );
   let messages = toChatMessages(body.instructions ?? null, readable, {

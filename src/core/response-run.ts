@@ -120,12 +120,18 @@ export class ResponseRun {
     }
   }
 
-  /** Ends the run as `failed`: open items end `incomplete`, then `response.failed`. */
+  /**
+   * Ends the run as `failed`: open items end `incomplete`, then `response.failed`. `response.error`
+   * keeps the error's own code (`context_length_exceeded`, `model_download_failed`, …): the openai
+   * types list only OpenAI's hosted codes, but the wire (and the spec) carry any string, and the SDK
+   * passes it through.
+   */
   fail(error: ApiError): void {
     if (this.settled) return;
     this.closeAll('incomplete');
     this.response.status = 'failed';
-    this.response.error = { code: 'server_error', message: error.message } as ResponseObject['error'];
+    const code = error.code ?? 'server_error';
+    this.response.error = { code, message: error.message } as ResponseObject['error'];
     this.send({ type: 'response.failed', response: this.snapshot() });
   }
 

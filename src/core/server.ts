@@ -1,6 +1,7 @@
 import type { Engine } from '../engine/types';
 import type { ResponseStore } from '../store/types';
 import { ApiError, notFound, toErrorResponse } from './api-error';
+import { DEFAULT_MAX_BODY_BYTES } from './capped-read';
 import { compactResponse } from './compaction';
 import {
   addItems,
@@ -33,7 +34,10 @@ export interface ResponsesServerOptions {
   now?: () => number;
   /** Request bodies above this are refused with 413. Default 16 MiB. */
   maxBodyBytes?: number;
-  /** See DESIGN.md §4: past this, a non-streaming answer sends its headers early. Default 60 s. */
+  /**
+   * See DESIGN.md §4: past this, a non-streaming answer sends its headers early. Default
+   * {@link DEFAULT_JSON_HOLD_MS}; keep it well below the service worker's deadline (sw/timing.ts).
+   */
   jsonHoldMs?: number;
   /** How often streamed events are written to the store, in ms. Default 100. */
   eventFlushMs?: number;
@@ -45,6 +49,9 @@ export interface ResponsesServerOptions {
    */
   fetchFile?: FileFetcher;
 }
+
+/** How long a non-streaming request may wait for its status line before its headers go out early. */
+export const DEFAULT_JSON_HOLD_MS = 60_000;
 
 /** The portable Responses server: a Fetch handler and nothing else. */
 export interface ResponsesServer {
@@ -72,23 +79,37 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
     store,
     live,
     now: opts.now ?? Date.now,
-    maxBodyBytes: opts.maxBodyBytes ?? 16 * 1024 * 1024,
-    jsonHoldMs: opts.jsonHoldMs ?? 60_000,
+    maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    jsonHoldMs: opts.jsonHoldMs ?? DEFAULT_JSON_HOLD_MS,
     eventFlushMs: opts.eventFlushMs ?? 100,
     runLocks: opts.runLocks,
     fetchFile: opts.fetchFile,
   };
+  // Routes that name a model first wait for the engine's model list (the engine bounds the wait):
+  // right after start-up a model whose list was still loading must not read as unknown.
+  const modelsFirst =
+    (handler: Handler): Handler =>
+    async (request, url, params) => {
+      await engine.init?.().catch(() => {});
+      return handler(request, url, params);
+    };
   const routes: Route[] = [
-    { pattern: /^\/v1\/models$/, methods: { GET: async () => listModels(engine) } },
+    { pattern: /^\/v1\/models$/, methods: { GET: modelsFirst(async () => listModels(engine)) } },
     {
       pattern: /^\/v1\/models\/([^/]+)$/,
-      methods: { GET: async (_r, _u, [id]) => getModel(engine, id as string) },
+      methods: { GET: modelsFirst(async (_r, _u, [id]) => getModel(engine, id as string)) },
     },
-    { pattern: /^\/v1\/responses$/, methods: { POST: (request) => createResponse(request, deps) } },
-    { pattern: /^\/v1\/responses\/compact$/, methods: { POST: (request) => compactResponse(request, deps) } },
+    {
+      pattern: /^\/v1\/responses$/,
+      methods: { POST: modelsFirst((request) => createResponse(request, deps)) },
+    },
+    {
+      pattern: /^\/v1\/responses\/compact$/,
+      methods: { POST: modelsFirst((request) => compactResponse(request, deps)) },
+    },
     {
       pattern: /^\/v1\/responses\/input_tokens$/,
-      methods: { POST: (request) => countInputTokens(request, deps) },
+      methods: { POST: modelsFirst((request) => countInputTokens(request, deps)) },
     },
     {
       pattern: /^\/v1\/responses\/([^/]+)$/,
@@ -166,7 +187,15 @@ function listModels(engine: Engine): Response {
 
 function getModel(engine: Engine, id: string): Response {
   const model = engine.models().find((m) => m.id === id);
-  if (!model) throw notFound(`The model '${id}' does not exist`, 'model');
+  // The Models API is the one place OpenAI answers an unknown model with 404 (and this wording).
+  if (!model)
+    throw new ApiError(
+      404,
+      'invalid_request_error',
+      'model_not_found',
+      'model',
+      `The model '${id}' does not exist`,
+    );
   return jsonResponse(toWireModel(model));
 }
 

@@ -1,5 +1,5 @@
 import type { StreamEvent } from './response-run';
-import { encodeSseEvent } from './sse';
+import { encodeSseComment, encodeSseEvent, type SseComment } from './sse';
 
 /**
  * Most SSE text buffered ahead of the reader, in UTF-16 code units. The events are read on while the
@@ -8,9 +8,9 @@ import { encodeSseEvent } from './sse';
 export const SSE_COALESCE_LIMIT = 64 * 1024;
 
 /**
- * An SSE body over an async iterable of events. When the reader cancels (the page aborted its
- * fetch), the iterator is closed and `onCancel` runs; what that means (stop generating, or just
- * detach) is the caller's decision.
+ * An SSE body over an async iterable of events (and comments, which SSE parsers skip). When the
+ * reader cancels (the page aborted its fetch), the iterator is closed and `onCancel` runs; what that
+ * means (stop generating, or just detach) is the caller's decision.
  *
  * Frames are coalesced by backpressure: a reader that keeps up gets every event as its own chunk the
  * moment it exists, and events that arrive while the reader is busy wait, encoded, and go out
@@ -21,7 +21,7 @@ export const SSE_COALESCE_LIMIT = 64 * 1024;
  * new Response(sseBody(live.follow(-1), () => {}), { headers: SSE_HEADERS });
  */
 export function sseBody(
-  events: AsyncIterable<StreamEvent>,
+  events: AsyncIterable<StreamEvent | SseComment>,
   onCancel: () => void = () => {},
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -51,7 +51,7 @@ export function sseBody(
         }
         const { done, value } = await it.next();
         if (done || cancelled) break;
-        const frame = encodeSseEvent(value);
+        const frame = 'comment' in value ? encodeSseComment(value.comment) : encodeSseEvent(value);
         frames.push(frame);
         size += frame.length;
         wakeData();

@@ -11,6 +11,25 @@ export function encodeSseEvent(event: { type: string }): string {
   return `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
+/**
+ * A line of SSE that is not an event: parsers skip comments (the openai SDK's, the AI SDK's,
+ * `EventSource`), so intab uses them for what OpenAI's events have no place for, e.g. load progress.
+ */
+export interface SseComment {
+  comment: string;
+}
+
+/**
+ * Encodes an SSE comment frame. A newline would end the comment and start a field, so it is rejected.
+ *
+ * @example
+ * encodeSseComment('intab.load {"progress":0.5,"text":"Fetching"}') // → ': intab.load {…}\n\n'
+ */
+export function encodeSseComment(text: string): string {
+  if (/[\r\n]/.test(text)) throw new Error(`Invalid SSE comment: ${JSON.stringify(text)}`);
+  return `: ${text}\n\n`;
+}
+
 export const SSE_HEADERS: Record<string, string> = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache',

@@ -27,6 +27,8 @@ export function toChatMessages(
 ): ChatMessage[] {
   const out: ChatMessage[] = instructions ? [{ role: 'system', content: instructions }] : [];
   const toolNames = new Map<string, string>();
+  // Calls still waiting for their output, oldest first: an output without `call_id` takes one.
+  const pending: { id: string; name: string }[] = [];
   const first = opts.firstInput ?? 0;
   items.forEach((item, index) => {
     // History items were accepted before; a problem there names the item, not an input index.
@@ -46,6 +48,7 @@ export function toChatMessages(
       }
       case 'function_call': {
         toolNames.set(item.call_id, item.name);
+        pending.push({ id: item.call_id, name: item.name });
         const call = {
           id: item.call_id,
           type: 'function' as const,
@@ -57,11 +60,14 @@ export function toChatMessages(
         return;
       }
       case 'function_call_output': {
+        const callId = item.call_id ?? pairByName(pending, item.name, at);
+        const waiting = pending.findIndex((p) => p.id === callId);
+        if (waiting >= 0) pending.splice(waiting, 1);
         const content = typeof item.output === 'string' ? item.output : textOf(item.output, `${at}.output`);
         out.push({
           role: 'tool',
-          tool_call_id: item.call_id,
-          name: toolNames.get(item.call_id) ?? 'unknown',
+          tool_call_id: callId,
+          name: toolNames.get(callId) ?? item.name ?? 'unknown',
           content,
         });
         return;
@@ -71,6 +77,20 @@ export function toChatMessages(
     }
   });
   return out;
+}
+
+/**
+ * The call an output without `call_id` answers: the oldest pending call of its `name` (or the
+ * oldest pending call when it names none). Chat templates pair a tool result with its call by id.
+ */
+function pairByName(pending: { id: string; name: string }[], name: string | undefined, at: string): string {
+  const call = pending.find((p) => name === undefined || p.name === name);
+  if (call) return call.id;
+  throw invalidRequest(
+    `${at}.call_id`,
+    `No function call ${name === undefined ? '' : `to '${name}' `}is waiting for this output: send the call_id of its function_call.`,
+    'missing_required_parameter',
+  );
 }
 
 type Part = { type: string; text?: string; image_url?: string | null; file_data?: string; filename?: string };

@@ -5,8 +5,9 @@ import { type CreateResponseBody, functionToolSchema } from './create-schema';
 import { parseOrThrow } from './validate';
 
 /**
- * The request's `tools` as OpenAI echoes them (`strict` defaults to true). Only function tools run
- * locally; any other type is a 400 naming `tools[i].type`.
+ * The request's `tools` as OpenAI echoes them (`strict` defaults to true; the optional fields the
+ * request set come back as sent). Only function tools run locally; any other type is a 400 naming
+ * `tools[i].type`, and so are async tools and tools only programs may call.
  *
  * @example
  * parseTools(body) // → [{ type: 'function', name: 'f', description: null, parameters: null, strict: true }]
@@ -21,12 +22,30 @@ export function parseTools(body: CreateResponseBody): FunctionTool[] {
       );
     }
     const t = parseOrThrow(functionToolSchema, raw, ['tools', i]);
+    if (t.async) {
+      throw invalidRequest(
+        `tools[${i}].async`,
+        'Asynchronous tool calls are not supported by intab: a local response ends at its tool calls and takes their outputs on the next request.',
+        'unsupported_value',
+      );
+    }
+    if (t.allowed_callers && !t.allowed_callers.includes('direct')) {
+      throw invalidRequest(
+        `tools[${i}].allowed_callers`,
+        "A tool only programs may call is not supported by intab: programmatic tool calling runs on OpenAI's platform. Include 'direct'.",
+        'unsupported_value',
+      );
+    }
     return {
       type: 'function',
       name: t.name,
       description: t.description ?? null,
       parameters: t.parameters ?? null,
       strict: t.strict ?? true,
+      ...(t.allowed_callers != null && { allowed_callers: t.allowed_callers }),
+      ...(t.async !== undefined && { async: t.async }),
+      ...(t.defer_loading !== undefined && { defer_loading: t.defer_loading }),
+      ...(t.output_schema != null && { output_schema: t.output_schema }),
     };
   });
 }

@@ -80,6 +80,10 @@ function issueToError(issue: z.core.$ZodIssue, root: unknown, prefix: Path): Api
         'invalid_type',
       );
     case 'invalid_value':
+      // A literal field left out (`prompt_cache_breakpoint: {}`) is missing, not wrong.
+      if (value === undefined) {
+        return invalidRequest(param, `Missing required parameter: '${param}'.`, 'missing_required_parameter');
+      }
       return invalidRequest(
         param,
         `Invalid value: ${JSON.stringify(value)}. Supported values are: ${issue.values.map((v) => `'${String(v)}'`).join(', ')}.`,

@@ -98,14 +98,8 @@ intab.ready.then(
     chat.setReady(true);
     void storage.refresh();
     try {
-      // web-llm's model list arrives with its module, fetched in the background after start-up;
-      // look again a few times until it is there.
-      for (let i = 0; i < 5; i++) {
-        const ids = await listModelIds(client);
-        picker.setModels(ids);
-        if (ids.length > 1) break;
-        await new Promise((r) => setTimeout(r, 1500));
-      }
+      // `ready` waits for web-llm's model list (bounded), so one look finds every model there is.
+      picker.setModels(await listModelIds(client));
     } catch (err) {
       // The chat still works with `scripted`; only the list of downloadable models is missing.
       runtimeStatus.textContent = `Runtime: ready (could not list models: ${errorMessage(err)})`;

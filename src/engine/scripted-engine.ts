@@ -1,4 +1,4 @@
-import { invalidRequest } from '../core/api-error';
+import { invalidRequest, modelNotFound } from '../core/api-error';
 import { schemaInstance } from './schema-instance';
 import type {
   ChatMessage,
@@ -57,8 +57,7 @@ export class ScriptedEngine implements Engine {
   }
 
   async load(modelId: string): Promise<void> {
-    if (modelId !== SCRIPTED_MODEL_ID)
-      throw invalidRequest('model', `The model '${modelId}' does not exist.`, 'model_not_found');
+    if (modelId !== SCRIPTED_MODEL_ID) throw modelNotFound(modelId);
   }
 
   async countTokens(

@@ -107,6 +107,25 @@ export interface LoadProgress {
 export interface Engine {
   /** The models this engine serves. Cheap; no I/O. */
   models(): ModelInfo[];
+  /**
+   * Completes what `models()` needs to list every model, e.g. a model list that arrives with a lazily
+   * imported module. The core awaits it before every route that names a model, so it must settle
+   * within seconds; it may reject when the list could not be completed (`models()` then lists the
+   * rest). Optional: an engine with a fixed list leaves it out.
+   */
+  init?(): Promise<unknown>;
+  /**
+   * Why a model may be missing from `models()` right now (e.g. "the model list could not be
+   * loaded: …"), or null; the core adds it to its 400 `model_not_found`. Optional.
+   */
+  missingReason?(): string | null;
+  /**
+   * Cheap checks that `modelId` can run here at all (a WebGPU adapter with the features the model
+   * needs, say), with no download. The core calls it before any response header goes out, so a
+   * request that cannot succeed still gets its HTTP status (503 `webgpu_unavailable`); the load
+   * itself then runs inside the response. Optional.
+   */
+  preflight?(modelId: string): Promise<void>;
   /** Makes `modelId` ready to generate, reporting progress. Idempotent. */
   load(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void>;
   /**

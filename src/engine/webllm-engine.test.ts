@@ -53,15 +53,31 @@ describe('WebLLMEngine.load', () => {
     expect((await rejection(engine.load(LLAMA))).status).toBe(503);
   });
 
-  it('answers 404 model_not_found for an unknown model', async () => {
+  it('answers 400 model_not_found for an unknown model, as every route that names a model does', async () => {
     const { engine } = setup();
     const err = await rejection(engine.load('gpt-9'));
     expect([err.status, err.code, err.param, err.message]).toEqual([
-      404,
+      400,
       'model_not_found',
       'model',
-      "The model 'gpt-9' does not exist.",
+      "The requested model 'gpt-9' does not exist.",
     ]);
+  });
+
+  it('preflight: a missing shader-f16 is a 503 naming the feature before any download', async () => {
+    const noF16 = { requestAdapter: async () => ({ features: new Set<string>() }) };
+    const { engine, fakes } = setup({ gpu: noF16 });
+    const err = await rejection(engine.preflight(QWEN3));
+    expect(err).toMatchObject({ status: 503, code: 'webgpu_unavailable' });
+    expect(err.message).toContain("'shader-f16'");
+    expect(err.message).toContain('Qwen3-0.6B-q4f32_1-MLC');
+    expect(fakes).toHaveLength(0); // nothing was started, nothing downloaded
+    await expect(rejection(engine.load(QWEN3))).resolves.toMatchObject({ code: 'webgpu_unavailable' });
+    const f16 = { requestAdapter: async () => ({ features: new Set(['shader-f16']) }) };
+    await expect(setup({ gpu: f16 }).engine.preflight(QWEN3)).resolves.toBeUndefined();
+    await expect(rejection(setup({ gpu: f16 }).engine.preflight('gpt-9'))).resolves.toMatchObject({
+      status: 400,
+    });
   });
 
   it('maps a failed download to 503 naming the model, and can retry', async () => {

@@ -9,7 +9,7 @@ import type {
   MLCEngineConfig,
   ModelRecord,
 } from '@mlc-ai/web-llm';
-import { ApiError, serviceUnavailable } from '../core/api-error';
+import { ApiError, modelNotFound, serviceUnavailable } from '../core/api-error';
 import type {
   ChatMessage,
   Engine,
@@ -20,14 +20,14 @@ import type {
   ModelInfo,
 } from './types';
 import type { MLCEngineLike, WebLLMEngineOptions } from './webllm-engine-options';
-import { mapGenerateError, mapLoadError, modelNotFound } from './webllm-errors';
+import { mapGenerateError, mapLoadError } from './webllm-errors';
 import { Gate, StallTimeoutError, withStallTimeout } from './webllm-gate';
 import { inlineImageUrls } from './webllm-images';
 import { dedupeRecords, toModelInfos } from './webllm-models';
 import { ReplyAssembler } from './webllm-reply';
 import { planChatRequest, toTokenLogprobs } from './webllm-request';
 import { countChatTokens, filledContext, isPipelineLoaded, loadedTokenizer } from './webllm-tokens';
-import { probeWebGPU } from './webllm-webgpu';
+import { probeWebGPU, requireFeatures } from './webllm-webgpu';
 
 export type { MLCEngineLike, WebLLMEngineOptions } from './webllm-engine-options';
 
@@ -85,6 +85,18 @@ export class WebLLMEngine implements Engine {
   models(): ModelInfo[] {
     if (!this.records) void this.init().catch(() => {});
     return toModelInfos(this.records ?? this.opts.models ?? []);
+  }
+
+  /**
+   * What can be known without downloading: the model exists, a WebGPU adapter is there, and it has
+   * the features the model's shaders need (f16 models need `shader-f16`, which web-llm checks only
+   * after fetching the model's config). The core calls this before any header goes out.
+   */
+  async preflight(modelId: string): Promise<void> {
+    const record = (await this.modelRecords()).find((r) => r.model_id === modelId);
+    if (!record) throw modelNotFound(modelId);
+    if (this.loaded === modelId) return;
+    requireFeatures(await probeWebGPU(this.opts.gpu), requiredFeatures(record), modelId);
   }
 
   load(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void> {
@@ -201,9 +213,9 @@ export class WebLLMEngine implements Engine {
 
   /** Loads `modelId`, the gate already held: unknown id, then WebGPU, then the download. */
   private async loadLocked(modelId: string, listeners: Set<(p: LoadProgress) => void>): Promise<void> {
-    const records = await this.modelRecords();
-    if (!records.some((r) => r.model_id === modelId)) throw modelNotFound(modelId);
-    await probeWebGPU(this.opts.gpu);
+    const record = (await this.modelRecords()).find((r) => r.model_id === modelId);
+    if (!record) throw modelNotFound(modelId);
+    requireFeatures(await probeWebGPU(this.opts.gpu), requiredFeatures(record), modelId);
     if (this.loaded === modelId) return;
     const mlc = await this.engine();
     if (this.loaded !== null) {
@@ -294,9 +306,21 @@ export class WebLLMEngine implements Engine {
 
   private webllm(): Promise<WebLLM> {
     // Lazy: web-llm is 7 MB of JS and WASM glue that Node tests and the scripted path never need.
-    this.lib ??= import('@mlc-ai/web-llm');
+    this.lib ??= import('@mlc-ai/web-llm').catch((err: unknown) => {
+      this.lib = null; // a chunk that failed to load (offline, say) may load on a later try
+      throw err;
+    });
     return this.lib;
   }
+}
+
+/**
+ * The GPU features a record needs: its own `required_features`, or `shader-f16` for f16 builds
+ * (MLC's `q4f16_1`, `q0f16`…), which not every prebuilt record declares.
+ */
+function requiredFeatures(record: ModelRecord): string[] {
+  if (record.required_features) return record.required_features;
+  return /q\d+f16/.test(`${record.model_id} ${record.model_lib}`) ? ['shader-f16'] : [];
 }
 
 const ABORTED = Symbol('aborted');

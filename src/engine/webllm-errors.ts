@@ -2,7 +2,7 @@
  * web-llm failures as `ApiError`s. web-llm throws its own Error subclasses (lib/error.d.ts) and
  * names each one, so mapping is by `err.name`: `instanceof` would need a value import of web-llm.
  */
-import { ApiError, invalidRequest, serverError, serviceUnavailable } from '../core/api-error';
+import { ApiError, invalidRequest, modelNotFound, serverError, serviceUnavailable } from '../core/api-error';
 
 const CONTEXT_OVERFLOW = new Set(['ContextWindowSizeExceededError', 'EmbeddingExceedContextWindowSizeError']);
 
@@ -82,22 +82,6 @@ export function mapLoadError(err: unknown, modelId: string): ApiError {
     return serviceUnavailable(`Could not download model '${modelId}': ${message}`, 'model_download_failed');
   }
   return serverError(`Could not load model '${modelId}': ${message || name}`);
-}
-
-/**
- * The 404 the Models API gives for an unknown id.
- *
- * @example
- * throw modelNotFound('gpt-9');
- */
-export function modelNotFound(modelId: string): ApiError {
-  return new ApiError(
-    404,
-    'invalid_request_error',
-    'model_not_found',
-    'model',
-    `The model '${modelId}' does not exist.`,
-  );
 }
 
 /**

@@ -50,7 +50,10 @@ describe('error mapping', () => {
       expect([e.status, e.code]).toEqual([503, 'model_download_failed']);
       expect(e.message).toContain("'M'");
     }
-    expect(mapLoadError(named('ModelNotFoundError'), 'M').status).toBe(404);
+    expect(mapLoadError(named('ModelNotFoundError'), 'M')).toMatchObject({
+      status: 400,
+      code: 'model_not_found',
+    });
     expect(mapLoadError(named('ShaderF16SupportError'), 'M').code).toBe('webgpu_unavailable');
     expect(mapLoadError(new Error('tvm exploded'), 'M').status).toBe(500);
   });

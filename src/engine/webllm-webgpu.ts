@@ -14,14 +14,19 @@ const NO_WEBGPU =
   'WebGPU is not available in this browser, and local models need it. Use a browser with WebGPU enabled ' +
   '(Chrome or Edge 113+, Safari 26+), or the scripted model.';
 
+/** What the probe needs of a GPU adapter: its optional features (`shader-f16`, …). */
+export interface AdapterLike {
+  features?: { has(feature: string): boolean };
+}
+
 /**
- * Resolves when a GPU adapter is available; throws a 503 `webgpu_unavailable` otherwise.
+ * Resolves with the GPU adapter when one is available; throws a 503 `webgpu_unavailable` otherwise.
  *
  * @example
- * await probeWebGPU(); // uses navigator.gpu
+ * const adapter = await probeWebGPU(); // uses navigator.gpu
  * await probeWebGPU(async () => null); // throws ApiError 503
  */
-export async function probeWebGPU(probe?: GpuProbe): Promise<void> {
+export async function probeWebGPU(probe?: GpuProbe): Promise<AdapterLike> {
   const request = toRequest(probe);
   if (!request) throw serviceUnavailable(NO_WEBGPU, 'webgpu_unavailable');
   let adapter: unknown;
@@ -39,6 +44,29 @@ export async function probeWebGPU(probe?: GpuProbe): Promise<void> {
   }
   if (adapter === null || adapter === undefined) {
     throw serviceUnavailable(`${NO_WEBGPU} (no GPU adapter was found)`, 'webgpu_unavailable');
+  }
+  return adapter as AdapterLike;
+}
+
+/**
+ * Throws a 503 naming the first of `required` (a model record's `required_features`) that the
+ * adapter lacks: web-llm checks only after downloading the model's config, so offline or on a slow
+ * link the real reason would hide behind a download error.
+ *
+ * @example
+ * requireFeatures(adapter, ['shader-f16'], 'Qwen3-0.6B-q4f16_1-MLC');
+ */
+export function requireFeatures(adapter: AdapterLike, required: readonly string[], modelId: string): void {
+  for (const feature of required) {
+    if (adapter.features && !adapter.features.has(feature)) {
+      const f32 = /q4f16_1|q0f16/.test(modelId)
+        ? ` Try its f32 build ('${modelId.replace(/f16/, 'f32')}').`
+        : '';
+      throw serviceUnavailable(
+        `This GPU does not support '${feature}', which the model '${modelId}' needs.${f32}`,
+        'webgpu_unavailable',
+      );
+    }
   }
 }
 

@@ -5,7 +5,10 @@
 import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, toApiError } from '../core/api-error';
+import { createResponsesServer } from '../core/server';
+import { ScriptedEngine } from '../engine/scripted-engine';
 import type { LoadProgress } from '../engine/types';
+import { MemoryStore } from '../store/memory-store';
 import { createEngineApi, type EngineApiDeps } from './engine-api';
 import type { EngineApi, SerializedRequest } from './protocol';
 import { deserializeResponse, requestTransferables, serializeRequest } from './wire';
@@ -179,6 +182,31 @@ describe('createEngineApi over a MessagePort', () => {
     await remote.abort('req-9');
     expect(await (await pending).json()).toEqual({ aborted: true });
     expect(aborted).toBe(true);
+  });
+
+  it('stops a JSON generation in the core when the caller gives up, and stores it cancelled', async () => {
+    const store = new MemoryStore();
+    const server = createResponsesServer({ engine: new ScriptedEngine(), store });
+    const remote = connect({ server: async () => server });
+    const pending = send(
+      remote,
+      new Request('http://app.test/v1/responses', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        // 200 tokens 20 ms apart: 4 s unless the abort stops it.
+        body: JSON.stringify({ model: 'scripted', input: '!delay 20 !words 200' }),
+      }),
+      'req-json',
+    );
+    await expect.poll(async () => (await store.listUnfinished()).length).toBe(1);
+    const [running] = await store.listUnfinished();
+    await new Promise((r) => setTimeout(r, 100));
+    await remote.abort('req-json');
+    const answered = (await (await pending).json()) as { status: string; output_text?: string };
+    expect(answered.status).toBe('cancelled');
+    const stored = await store.getResponse(running?.response.id as string);
+    expect(stored?.response.status).toBe('cancelled');
+    expect(JSON.stringify(stored?.response.output).match(/\bw\d+\b/g)?.length).toBeLessThan(50);
   });
 
   it('forwards load progress and turns load errors back into ApiErrors', async () => {

@@ -17,11 +17,14 @@ import { webRunLocks } from './run-locks';
 import { workerOptions } from './worker-options';
 
 // Self-hosted models and the weight cache come from the page (startIntab({ webllm })).
-const webllm = new WebLLMEngine(workerOptions(self.name).webllm);
-const engine = new CompositeEngine([new ScriptedEngine(), webllm]);
-// web-llm's prebuilt model list comes with its ~6 MB module: fetched in the background so the
-// scripted model (and the first request) never wait for it.
-void webllm.init().catch(() => {});
+const engine = new CompositeEngine([new ScriptedEngine(), new WebLLMEngine(workerOptions(self.name).webllm)]);
+// web-llm's prebuilt model list comes with its ~6 MB module. Start importing it now, while the store
+// opens: the core holds `GET /v1/models` (and so the page's `ready`) until it is listed, bounded by
+// CompositeEngine; if it fails, only `scripted` (and self-hosted records) are served.
+void engine.init().then(() => {
+  const missing = engine.missingReason();
+  if (missing) console.error(`[intab] ${missing}`);
+});
 
 let server: Promise<{ fetch(req: Request): Promise<Response> }> | null = null;
 

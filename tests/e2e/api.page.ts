@@ -132,6 +132,57 @@ export async function abortStreamMidway(args: { input: string; deltas: number; p
   }
 }
 
+/**
+ * Starts a non-streaming `POST /v1/responses`, aborts the fetch after `abortAfterMs`, finds the
+ * response in intab's storage listing (the one still running), then polls it (bounded) until it
+ * leaves `in_progress`.
+ */
+export async function abortJsonMidway(args: {
+  input: string;
+  abortAfterMs: number;
+  pollMs: number;
+}): Promise<{
+  abortError: string | null;
+  id: string | null;
+  status: string | null;
+  output: unknown;
+  msAfterAbort: number;
+}> {
+  const controller = new AbortController();
+  const answer = fetch('/v1/responses', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'scripted', input: args.input }),
+    signal: controller.signal,
+  }).then(
+    () => null,
+    (err: unknown) => (err instanceof Error ? err.name : String(err)),
+  );
+  await new Promise((r) => setTimeout(r, args.abortAfterMs));
+  controller.abort();
+  const aborted = performance.now();
+  const abortError = await answer;
+  const listing = (await (await fetch('/v1/intab/storage?limit=100')).json()) as {
+    responses: { id: string; status: string }[];
+  };
+  const id = listing.responses.find((r) => r.status === 'in_progress')?.id ?? null;
+  if (!id) return { abortError, id, status: null, output: null, msAfterAbort: 0 };
+  const end = Date.now() + args.pollMs;
+  for (;;) {
+    const body = (await (await fetch(`/v1/responses/${id}`)).json()) as { status: string; output: unknown };
+    if (body.status !== 'in_progress' || Date.now() > end) {
+      return {
+        abortError,
+        id,
+        status: body.status,
+        output: body.output,
+        msAfterAbort: Math.round(performance.now() - aborted),
+      };
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** The `openai` SDK from the page: `responses.create`, then `responses.stream(...).finalResponse()`. */
 export async function useOpenAiSdk(
   input: string,

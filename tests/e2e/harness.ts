@@ -13,11 +13,13 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { type PreviewServer, preview } from 'vite';
+import { build, type PreviewServer, preview } from 'vite';
 import chromiumConfig from '../chromium.json';
 
 const root = resolve(import.meta.dirname, '../..');
 const dist = resolve(root, 'dist');
+/** The app plus the e2e pages (tests/e2e/pages), built apart so that dist/ ships no test page. */
+const e2eDist = resolve(root, '.tmp/e2e-dist');
 
 /**
  * Debian's Chromium and its flags (shared with the bench): headless, no sandbox (containers), and
@@ -52,13 +54,43 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Serves `dist/` exactly as `npm start` does (vite preview, with this repo's config). */
-export async function startPreview(): Promise<{ baseUrl: string; server: PreviewServer }> {
-  ensureBuilt();
+/**
+ * Builds the app and the e2e pages into `.tmp/e2e-dist`, every time (a stale build would test old
+ * code; it takes a few seconds). A page lands at its source path: `/tests/e2e/pages/options.html`.
+ */
+async function buildWithTestPages(): Promise<string> {
+  await build({
+    root,
+    logLevel: 'warn',
+    build: {
+      outDir: e2eDist,
+      emptyOutDir: true,
+      rolldownOptions: {
+        input: {
+          main: resolve(root, 'index.html'),
+          options: resolve(root, 'tests/e2e/pages/options.html'),
+        },
+      },
+    },
+  });
+  return e2eDist;
+}
+
+/**
+ * Serves `dist/` exactly as `npm start` does (vite preview, with this repo's config), or, with
+ * `testPages`, a build that also has the e2e pages.
+ */
+export async function startPreview(
+  opts: { testPages?: boolean } = {},
+): Promise<{ baseUrl: string; server: PreviewServer }> {
+  let outDir = dist;
+  if (opts.testPages) outDir = await buildWithTestPages();
+  else ensureBuilt();
   const port = await freePort();
   const server = await preview({
     root,
     logLevel: 'warn',
+    build: { outDir },
     preview: { host: '127.0.0.1', port, strictPort: true },
   });
   return { baseUrl: `http://127.0.0.1:${port}`, server };
@@ -96,11 +128,17 @@ export async function waitForReady(page: Page, timeoutMs = 30_000): Promise<void
 }
 
 /**
- * Starts the server and Chromium, opens `/` in a fresh context and waits for readiness.
- * Page errors are collected so tests can assert the page stayed clean.
+ * Starts the server and Chromium, opens `path` (the demo at `/` by default) in a fresh context and
+ * waits for readiness. Page errors are collected so tests can assert the page stayed clean; the
+ * console is kept in `consoleLines`.
+ *
+ * @example
+ * const app = await openApp({ path: `/tests/e2e/pages/options.html#${encodeURIComponent(json)}`, testPages: true });
  */
-export async function openApp(): Promise<AppSession & { pageErrors: string[] }> {
-  const { baseUrl, server } = await startPreview();
+export async function openApp(
+  opts: { path?: string; testPages?: boolean } = {},
+): Promise<AppSession & { pageErrors: string[]; consoleLines: string[] }> {
+  const { baseUrl, server } = await startPreview({ testPages: opts.testPages });
   const browser = await launchChromium();
   const context = await browser.newContext({ baseURL: baseUrl });
   const page = await context.newPage();
@@ -108,7 +146,7 @@ export async function openApp(): Promise<AppSession & { pageErrors: string[] }> 
   const consoleLines: string[] = [];
   page.on('pageerror', (err) => pageErrors.push(err.message));
   page.on('console', (msg) => consoleLines.push(`${msg.type()}: ${msg.text()}`));
-  await page.goto('/');
+  await page.goto(opts.path ?? '/');
   try {
     await waitForReady(page);
   } catch (err) {
@@ -123,6 +161,7 @@ export async function openApp(): Promise<AppSession & { pageErrors: string[] }> 
     context,
     page,
     pageErrors,
+    consoleLines,
     async close() {
       await browser.close().catch(() => {});
       await server.close();

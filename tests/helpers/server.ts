@@ -34,12 +34,15 @@ export function makeRig(
   return { server, store, client, call };
 }
 
-/** Parses an SSE body into `{event, data}` frames, keeping the `event:` line to compare with `type`. */
+/**
+ * Parses an SSE body into `{event, data}` frames, keeping the `event:` line to compare with `type`.
+ * Comment frames (`: intab.load …`) are skipped, as every SSE parser skips them.
+ */
 export async function readSse(res: Response): Promise<{ event: string; data: Record<string, unknown> }[]> {
   const text = await res.text();
   return text
     .split('\n\n')
-    .filter((f) => f.trim())
+    .filter((f) => f.trim() && !f.split('\n').every((l) => l.startsWith(':')))
     .map((frame) => {
       const lines = frame.split('\n');
       const event = lines.find((l) => l.startsWith('event: '))?.slice(7) ?? '';

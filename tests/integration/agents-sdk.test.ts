@@ -1,6 +1,6 @@
 /**
  * The OpenAI Agents SDK against the core: an agent on the Responses API with a function tool, run
- * to its final output. The SDK brings its own `openai` client; it gets our core as its fetch.
+ * to its final output. The SDK runs on the same `openai` client as the app; it gets our core as its fetch.
  */
 import { Agent, run, setDefaultOpenAIClient, setOpenAIAPI, setTracingDisabled, tool } from '@openai/agents';
 import OpenAI from 'openai';
@@ -16,8 +16,8 @@ function useRig() {
     maxRetries: 0,
     fetch: (input: string | URL | Request, init?: RequestInit) => server.fetch(new Request(input, init)),
   });
-  // The SDK pins its own `openai` major; the client only needs to speak HTTP through our fetch.
-  setDefaultOpenAIClient(client as unknown as Parameters<typeof setDefaultOpenAIClient>[0]);
+  // The SDK shares our `openai` (7.x, deduped), so the client is its own type: no cast.
+  setDefaultOpenAIClient(client);
   setOpenAIAPI('responses');
   setTracingDisabled(true);
 }
@@ -28,6 +28,33 @@ describe('OpenAI Agents SDK', () => {
     const agent = new Agent({ name: 'echo', instructions: 'Repeat the user.', model: 'scripted' });
     const result = await run(agent, 'hello agents');
     expect(result.finalOutput).toBe('You said: hello agents');
+  });
+
+  it('sends its model settings as create fields intab accepts', async () => {
+    useRig();
+    const agent = new Agent({
+      name: 'settings',
+      instructions: 'Repeat the user.',
+      model: 'scripted',
+      modelSettings: {
+        reasoning: { effort: 'low', summary: 'auto', mode: 'standard', context: 'auto' },
+        text: { verbosity: 'low' },
+        promptCacheOptions: { mode: 'explicit', ttl: '30m' },
+        contextManagement: [{ type: 'compaction', compactThreshold: 2000 }],
+        truncation: 'auto',
+        maxTokens: 64,
+        store: true,
+      },
+    });
+    const result = await run(agent, 'hello settings');
+    expect(result.finalOutput).toBe('You said: hello settings');
+    const response = result.rawResponses[0]?.providerData;
+    expect(response).toMatchObject({
+      reasoning: { effort: 'low', summary: 'auto', mode: 'standard', context: 'current_turn' },
+      prompt_cache_options: { mode: 'explicit', ttl: '30m' },
+      truncation: 'auto',
+      max_output_tokens: 64,
+    });
   });
 
   it('calls a function tool and answers with its result', async () => {

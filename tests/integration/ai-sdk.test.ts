@@ -36,6 +36,53 @@ describe('Vercel AI SDK (openai.responses)', () => {
     expect(parts.length).toBe(6);
   });
 
+  it('passes the request options @ai-sdk/openai 4 forwards, and reads the echo back', async () => {
+    const { server } = makeRig();
+    const answers: unknown[] = [];
+    const openai = createOpenAI({
+      baseURL: BASE,
+      apiKey: 'intab-test',
+      fetch: async (input, init) => {
+        const res = await server.fetch(new Request(input, init));
+        answers.push(await res.clone().json());
+        return res;
+      },
+    });
+    const result = await generateText({
+      model: openai.responses('scripted'),
+      prompt: 'options please',
+      providerOptions: {
+        openai: {
+          // The provider sends reasoning settings only to models it takes for reasoning models.
+          forceReasoning: true,
+          reasoningEffort: 'low',
+          reasoningSummary: 'auto',
+          reasoningMode: 'standard',
+          reasoningContext: 'auto',
+          promptCacheKey: 'k1',
+          promptCacheOptions: { mode: 'explicit', ttl: '12h' },
+          safetyIdentifier: 'user-1',
+          contextManagement: [{ type: 'compaction', compactThreshold: 2000 }],
+          maxToolCalls: 3,
+          textVerbosity: 'low',
+          metadata: { app: 'intab' },
+        },
+      },
+    });
+    expect(result.text).toBe('You said: options please');
+    expect(result.reasoningText).toBe('Thinking about: options please');
+    expect(result.providerMetadata?.openai).toMatchObject({ reasoningContext: 'current_turn' });
+    expect(answers).toMatchObject([
+      {
+        prompt_cache_options: { mode: 'explicit', ttl: '12h' },
+        reasoning: { effort: 'low', summary: 'auto', mode: 'standard', context: 'current_turn' },
+        safety_identifier: 'user-1',
+        max_tool_calls: 3,
+        text: { verbosity: 'low' },
+      },
+    ]);
+  });
+
   it('runs a tool loop: call, local execute, final answer', async () => {
     const openai = provider();
     const calls: unknown[] = [];

@@ -104,7 +104,11 @@ describe('echo of accepted fields', () => {
       incomplete_details: null,
       error: null,
     });
-    expect((r as unknown as { max_tool_calls: null }).max_tool_calls).toBeNull();
+    expect(r.max_tool_calls).toBeNull();
+    // No access program was asked for: OpenAI's implicit Standard fallback is null.
+    expect(r.access_programs).toBeNull();
+    expect(r).not.toHaveProperty('image');
+    expect(r).not.toHaveProperty('prompt_cache_options');
   });
 
   it('echoes a json_schema format with description null and strict filled in', async () => {

@@ -1,8 +1,12 @@
 /**
  * The create surface when things go wrong: strict json_schema output that breaks its schema, an
- * engine failing mid-stream, and a failure after the terminal event.
+ * engine failing mid-stream (with its own error code), and a failure after the terminal event.
  */
+import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
+import { type ApiError, invalidRequest, serviceUnavailable } from '../../src/core/api-error';
+import { ScriptedEngine } from '../../src/engine/scripted-engine';
+import type { Engine } from '../../src/engine/types';
 import { MemoryStore } from '../../src/store/memory-store';
 import { makeRig } from '../helpers/server';
 import { validateResponse } from '../helpers/spec';
@@ -108,5 +112,60 @@ describe('failure mid-stream', () => {
     await expect(sdk.finalResponse()).rejects.toMatchObject({
       message: expect.stringMatching(/disk is full/),
     });
+  });
+});
+
+/** Says one token, then throws `error`, as web-llm does when the context fills or the GPU goes away. */
+function failingEngine(error: ApiError): Engine {
+  const base = new ScriptedEngine();
+  return {
+    models: () => base.models(),
+    load: (id) => base.load(id),
+    countTokens: (id, m, t) => base.countTokens(id, m, t),
+    async *generate() {
+      yield { type: 'text', delta: 'Partial' };
+      throw error;
+    },
+  };
+}
+
+describe('an engine error keeps its code', () => {
+  const errors = [
+    invalidRequest(
+      'input',
+      'Prompt tokens exceed the context window size of 4096.',
+      'context_length_exceeded',
+    ),
+    serviceUnavailable('The GPU device was lost.', 'webgpu_device_lost'),
+  ];
+
+  for (const error of errors) {
+    it(`in response.failed and the stored response (${error.code})`, async () => {
+      const rig = makeRig({ engine: failingEngine(error) });
+      const frames = await stream({ model: 'scripted', input: 'x' }, rig);
+      const last = frames.at(-1) as { type: string; response: { id: string; error: unknown } };
+      expect(last.type).toBe('response.failed');
+      expect(last.response.error).toEqual({ code: error.code, message: error.message });
+      expect((await rig.client.responses.retrieve(last.response.id)).error?.code).toBe(error.code);
+
+      // The SDK's stream ends with the failed response, its code as sent.
+      const final = await rig.client.responses.stream({ model: 'scripted', input: 'x' }).finalResponse();
+      expect([final.status, final.error?.code]).toEqual(['failed', error.code]);
+      // Without streaming, the error is the HTTP answer itself.
+      const err = await rig.client.responses
+        .create({ model: 'scripted', input: 'x' })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OpenAI.APIError);
+      expect(err).toMatchObject({ status: error.status, code: error.code, type: error.type });
+    });
+  }
+
+  it('in a background response', async () => {
+    const error = serviceUnavailable('The GPU device was lost.', 'webgpu_device_lost');
+    const { client } = makeRig({ engine: failingEngine(error) });
+    const queued = await client.responses.create({ model: 'scripted', input: 'x', background: true });
+    await expect
+      .poll(async () => (await client.responses.retrieve(queued.id)).error?.code)
+      .toBe('webgpu_device_lost');
   });
 });

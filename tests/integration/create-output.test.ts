@@ -148,11 +148,14 @@ describe('tool-call limits', () => {
     const tools = [tool('a'), tool('b'), tool('c')];
     const all = await client.responses.create({ model: 'scripted', input: '!all-tools', tools });
     expect(all.output).toHaveLength(3);
-    // OpenAI takes max_tool_calls on create; this SDK version types it only on the response.
-    const cap: object = { max_tool_calls: 2 };
-    const capped = await client.responses.create({ model: 'scripted', input: '!all-tools', tools, ...cap });
+    const capped = await client.responses.create({
+      model: 'scripted',
+      input: '!all-tools',
+      tools,
+      max_tool_calls: 2,
+    });
     expect(capped.output.map((o) => (o as ResponseFunctionToolCall).name)).toEqual(['a', 'b']);
-    expect((capped as unknown as { max_tool_calls: number }).max_tool_calls).toBe(2);
+    expect(capped.max_tool_calls).toBe(2);
     const single = await client.responses.create({
       model: 'scripted',
       input: '!all-tools',

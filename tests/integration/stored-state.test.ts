@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { toResponseInputItems } from 'openai/lib/responses/ResponseInputItems';
 import { describe, expect, it } from 'vitest';
 import { toStorageError } from '../../src/store/storage-error';
 import { makeRig, readSse } from '../helpers/server';
@@ -157,7 +158,7 @@ describe('compaction', () => {
     expect(compacted.usage.input_tokens).toBe(1 + 3 + 1 + 3);
     const next = await client.responses.create({
       model: 'scripted',
-      input: [...(compacted.output as never[]), { role: 'user', content: '!transcript' }],
+      input: [...toResponseInputItems(compacted.output), { role: 'user', content: '!transcript' }],
     });
     expect(JSON.parse(next.output_text)).toEqual([
       { role: 'user', content: 'one' },

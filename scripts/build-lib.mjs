@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+/**
+ * Builds the npm package into lib/: one ES module per entry (dependencies left as imports, shared
+ * code in lib/chunks/), and type declarations in lib/types/. `npm pack` runs it (prepack).
+ *
+ * The page entry starts the engine worker with `new Worker(new URL('./engine-worker.js',
+ * import.meta.url), { type: 'module' })`: the app's bundler (Vite, with `intab/vite`) sees that
+ * pattern in lib/index.js and bundles the worker, resolving its imports from the app's node_modules.
+ * Plain rolldown is used here rather than Vite, whose worker plugin would rewrite that pattern now.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { rolldown } from 'rolldown';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const out = resolve(root, 'lib');
+
+/** Package entry → source. The `exports` map in package.json names the same files. */
+const ENTRIES = {
+  index: 'src/client/index.ts',
+  'engine-worker': 'src/worker/engine-worker.ts',
+  core: 'src/entries/core.ts',
+  msw: 'src/entries/msw.ts',
+  sw: 'sw/install-intab.ts',
+  'sw-default': 'sw/default-entry.ts',
+  vite: 'src/vite/plugin.ts',
+};
+
+/** In the source tree the worker is a sibling folder's .ts file; in lib/ it is the entry next door. */
+const WORKER_SOURCE_URL = "new URL('../worker/engine-worker.ts', import.meta.url)";
+const WORKER_LIB_URL = "new URL('./engine-worker.js', import.meta.url)";
+
+const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+
+rmSync(out, { recursive: true, force: true });
+const bundle = await rolldown({
+  input: Object.fromEntries(Object.entries(ENTRIES).map(([name, src]) => [name, resolve(root, src)])),
+  platform: 'neutral',
+  // Every bare import (dependencies, peer dependencies, Node built-ins) stays an import.
+  external: (id) => builtins.has(id) || !(id.startsWith('.') || id.startsWith('/') || /^[A-Za-z]:/.test(id)),
+  plugins: [
+    {
+      name: 'intab:lib-worker-url',
+      transform(code, id) {
+        if (!id.endsWith('engine-worker-client.ts')) return null;
+        if (!code.includes(WORKER_SOURCE_URL))
+          this.error(`${id} no longer starts the worker with ${WORKER_SOURCE_URL}`);
+        return code.replace(WORKER_SOURCE_URL, WORKER_LIB_URL);
+      },
+    },
+  ],
+});
+await bundle.write({
+  dir: out,
+  format: 'es',
+  entryFileNames: '[name].js',
+  chunkFileNames: 'chunks/[name]-[hash].js',
+});
+await bundle.close();
+
+const tsconfig = resolve(root, '.tmp/tsconfig.lib.json');
+writeFileSync(
+  tsconfig,
+  JSON.stringify({
+    extends: '../tsconfig.json',
+    compilerOptions: {
+      noEmit: false,
+      declaration: true,
+      emitDeclarationOnly: true,
+      outDir: '../lib/types',
+      rootDir: '..',
+      lib: ['ES2023', 'DOM', 'DOM.Iterable', 'DOM.AsyncIterable', 'WebWorker'],
+      types: ['node'],
+    },
+    include: Object.values(ENTRIES).map((src) => `../${src}`),
+    exclude: [],
+  }),
+);
+execFileSync(process.execPath, [resolve(root, 'node_modules/typescript/bin/tsc'), '-p', tsconfig], {
+  stdio: 'inherit',
+});
+const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
+console.log(`lib/: ${Object.keys(ENTRIES).length} entries for ${pkg.name}@${pkg.version}`);

@@ -1,0 +1,189 @@
+/**
+ * `intab/vite`: the Vite plugin that builds intab into an app: the engine worker (a module worker,
+ * with web-llm as a lazy chunk of its own), the service worker (bundled into one classic script at
+ * the site root), and a JSON 503 for `/v1/*` requests that reach the dev or preview server before
+ * the service worker controls the page.
+ */
+import type { ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type Plugin, type Rolldown } from 'vite';
+
+/** Hashed chunks of web-llm's ~6 MB library: cached at runtime when a real model is first used, not precached. */
+export const WEB_LLM_CHUNK = 'assets/web-llm-[hash].js';
+
+export interface ServiceWorkerOptions {
+  /** The service worker's source; intab's own minimal one (the `/v1` handler, nothing else) by default. */
+  entry?: string;
+  /** Its file name at the site root, which is also its URL (`startIntab({ swUrl })`). Default `sw.js`. */
+  fileName?: string;
+  /**
+   * Precache the built app for offline use: workbox-build's injectManifest fills `self.__WB_MANIFEST`
+   * in `entry` (which must route it, as intab's demo does). Needs `workbox-build` installed.
+   */
+  precache?: boolean;
+}
+
+export interface IntabPluginOptions {
+  /** The service worker to build; `false` when the app has its own and imports `intab/sw` into it. */
+  serviceWorker?: ServiceWorkerOptions | false;
+}
+
+/**
+ * @example
+ * // vite.config.ts
+ * import { defineConfig } from 'vite';
+ * import { intab } from 'intab/vite';
+ * export default defineConfig({ plugins: [intab()] });
+ */
+export function intab(opts: IntabPluginOptions = {}): Plugin[] {
+  const plugins = [workerPlugin(), apiReachedServerPlugin()];
+  if (opts.serviceWorker !== false) plugins.push(serviceWorkerPlugin(opts.serviceWorker ?? {}));
+  return plugins;
+}
+
+/** Module workers, web-llm in a chunk of its own, and intab kept out of dependency pre-bundling. */
+function workerPlugin(): Plugin {
+  return {
+    name: 'intab:worker',
+    config: () => ({
+      // Pre-bundling would inline intab and lose `new Worker(new URL('./engine-worker.js', import.meta.url))`.
+      optimizeDeps: { exclude: ['intab'] },
+      worker: {
+        // Module workers keep web-llm a lazy chunk of the engine worker instead of inlining it.
+        format: 'es',
+        rolldownOptions: {
+          output: {
+            chunkFileNames: (chunk: { moduleIds: string[] }) =>
+              chunk.moduleIds.some((id) => id.includes('@mlc-ai/web-llm'))
+                ? WEB_LLM_CHUNK
+                : 'assets/[name]-[hash].js',
+          },
+        },
+      },
+    }),
+  };
+}
+
+/**
+ * Bundles the service worker into one classic script (registrable in every browser; nothing is
+ * left to import). Returns the code when `outDir` is null (dev), else writes `outDir/fileName`.
+ */
+async function bundleServiceWorker(
+  root: string,
+  entry: string,
+  fileName: string,
+  outDir: string | null,
+): Promise<string> {
+  const output = await build({
+    configFile: false,
+    root,
+    logLevel: 'warn',
+    publicDir: false,
+    // workbox's modules log verbosely unless they see production.
+    define: { 'process.env.NODE_ENV': JSON.stringify(outDir ? 'production' : 'development') },
+    build: {
+      outDir: outDir ?? 'dist',
+      write: outDir !== null,
+      emptyOutDir: false,
+      copyPublicDir: false,
+      target: 'es2022',
+      lib: { entry, formats: ['iife'], name: 'intabSw', fileName: () => fileName },
+    },
+  });
+  const first = (Array.isArray(output) ? output[0] : output) as Rolldown.RolldownOutput;
+  return first.output[0].code;
+}
+
+/**
+ * The service worker at `/{fileName}` (root scope). In `vite build` it is bundled after the app
+ * (and, with `precache`, workbox-build's injectManifest writes the precache manifest into
+ * `self.__WB_MANIFEST`, the step vite-plugin-pwa runs). In `vite dev` it is bundled on request with
+ * an empty manifest, so the dev server runs the same runtime, minus offline.
+ */
+function serviceWorkerPlugin(opts: ServiceWorkerOptions): Plugin {
+  const entry = opts.entry ?? fileURLToPath(new URL('./sw-default.js', import.meta.url));
+  const fileName = opts.fileName ?? 'sw.js';
+  let root = process.cwd();
+  let outDir = 'dist';
+  let failed = false;
+  return {
+    name: 'intab:service-worker',
+    configResolved(config) {
+      root = config.root;
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    configureServer(server) {
+      let cached: Promise<string> | null = null;
+      server.watcher.on('change', () => {
+        cached = null;
+      });
+      server.middlewares.use(`/${fileName}`, (_req, res: ServerResponse, next) => {
+        cached ??= bundleServiceWorker(root, resolve(root, entry), fileName, null).then((code) =>
+          code.replace('self.__WB_MANIFEST', '[]'),
+        );
+        cached.then(
+          (code) => {
+            res.setHeader('content-type', 'text/javascript');
+            res.setHeader('cache-control', 'no-cache');
+            res.end(code);
+          },
+          (err: unknown) => {
+            cached = null;
+            next(err);
+          },
+        );
+      });
+    },
+    buildEnd(error) {
+      failed = Boolean(error);
+    },
+    async closeBundle() {
+      // Rolldown runs closeBundle after a failed build too; a service worker for no app helps nobody.
+      if (failed || this.environment?.config.command !== 'build' || this.environment.name !== 'client')
+        return;
+      await bundleServiceWorker(root, resolve(root, entry), fileName, outDir);
+      if (!opts.precache) return;
+      const swPath = resolve(outDir, fileName);
+      const { injectManifest } = await import('workbox-build');
+      const result = await injectManifest({
+        swSrc: swPath,
+        swDest: swPath,
+        globDirectory: outDir,
+        globPatterns: ['**/*.{html,js,css,svg,png,ico,webmanifest,wasm}'],
+        globIgnores: [fileName, WEB_LLM_CHUNK.replace('[hash]', '*')],
+        // Vite's hashed file names are their own revision.
+        dontCacheBustURLsMatching: /^assets\//,
+        maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
+      });
+      for (const warning of result.warnings) this.warn(warning);
+      this.info?.(`${fileName} precaches ${result.count} files (${(result.size / 1024).toFixed(0)} KiB)`);
+    },
+  };
+}
+
+/**
+ * `/v1/*` is answered by the service worker. A request that reaches the server came from a page the
+ * worker does not control yet (first paint before `clients.claim()`, a Shift+reload): answer with
+ * OpenAI's error shape instead of the SPA fallback's index.html, which would read as a 200.
+ */
+function apiReachedServerPlugin(): Plugin {
+  const body = JSON.stringify({
+    error: {
+      message: 'The intab service worker does not control this page yet; await startIntab().ready first.',
+      type: 'server_error',
+      param: null,
+      code: 'engine_unavailable',
+    },
+  });
+  const middleware = (_req: unknown, res: ServerResponse): void => {
+    res.statusCode = 503;
+    res.setHeader('content-type', 'application/json');
+    res.end(body);
+  };
+  return {
+    name: 'intab:api-reached-server',
+    configureServer: (server) => void server.middlewares.use('/v1/', middleware),
+    configurePreviewServer: (server) => void server.middlewares.use('/v1/', middleware),
+  };
+}
