@@ -1,5 +1,5 @@
 import { defineConfig, type Plugin } from 'vite';
-import { intab } from './src/vite/plugin';
+import { intab } from './src/vite/plugin.ts';
 
 /** index.html belongs to the demo; the install metadata belongs with the service worker. */
 function manifestLinkPlugin(): Plugin {

@@ -9,7 +9,7 @@
  * Plain rolldown is used here rather than Vite, whose worker plugin would rewrite that pattern now.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,6 +62,7 @@ await bundle.write({
 await bundle.close();
 
 const tsconfig = resolve(root, '.tmp/tsconfig.lib.json');
+mkdirSync(dirname(tsconfig), { recursive: true });
 writeFileSync(
   tsconfig,
   JSON.stringify({

@@ -3,7 +3,7 @@
  * tarball (`npm pack`, which builds lib/), the app built with its own Vite, served by `vite preview`.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { cpSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -22,6 +22,7 @@ export function packIntab(): string {
   if (process.env.INTAB_TARBALL) return resolve(process.env.INTAB_TARBALL);
   const dest = resolve(work, 'pack');
   rmSync(dest, { recursive: true, force: true });
+  mkdirSync(dest, { recursive: true }); // npm pack does not create it
   execFileSync('npm', ['pack', '--pack-destination', dest, '--silent'], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
