@@ -1,10 +1,12 @@
 /**
  * `intab/sw`: intab's part of a service worker, for an app's own service worker (workbox or not)
- * as much as for intab's. It routes same-origin `/v1/*` to the engine worker over a MessagePort
- * that a page hands over, and leaves every other request to the app's own handlers.
+ * as much as for intab's. It routes same-origin `/v1/*` (and, if asked, the same routes without
+ * `/v1`) to the engine worker over a MessagePort that a page hands over, and leaves every other
+ * request to the app's own handlers.
  */
+import { isRootAlias } from '../src/core/api-paths';
 import { isMessage, type PageToSwMessage } from '../src/worker/protocol';
-import { EngineLinks } from './engine-links';
+import { type ClientsLike, EngineLinks } from './engine-links';
 import { forwardToEngine } from './forward';
 import { SW_TIMING } from './timing';
 
@@ -17,6 +19,43 @@ export interface InstallIntabOptions {
    * the app manages its own updates (it must then claim clients itself before `intab.ready`).
    */
   claim?: boolean;
+  /**
+   * Also answer intab's routes without `/v1` (`/responses`, `/chat/completions`, `/embeddings`,
+   * `/models`, `/conversations`, `/intab`), for OpenAI-compatible clients whose `baseURL` is the
+   * bare origin. Off by default: those paths may be the app's own pages, and once intab answers
+   * them they are API routes (a navigation to one gets intab's 403, as `/v1` does).
+   */
+  rootAliases?: boolean;
+}
+
+/** An event whose work keeps the service worker alive (`install`, `activate`, `message`). */
+interface WaitableEvent {
+  waitUntil(work: Promise<unknown>): void;
+}
+
+/**
+ * The parts of a service worker's global scope intab uses, typed structurally (as `ClientsLike`
+ * is) so Node tests can fake it; `self` in a service worker is one.
+ */
+export interface IntabScope {
+  readonly location: { readonly origin: string };
+  readonly clients: ClientsLike & { claim(): Promise<void> };
+  skipWaiting(): Promise<void>;
+  addEventListener(type: 'install' | 'activate', listener: (event: WaitableEvent) => void): void;
+  addEventListener(
+    type: 'message',
+    listener: (
+      event: WaitableEvent & { data: unknown; source: unknown; ports: readonly MessagePort[] },
+    ) => void,
+  ): void;
+  addEventListener(
+    type: 'fetch',
+    listener: (event: {
+      request: Request;
+      clientId: string;
+      respondWith(r: Promise<Response>): void;
+    }) => void,
+  ): void;
 }
 
 export interface IntabServiceWorker {
@@ -24,6 +63,8 @@ export interface IntabServiceWorker {
   handles(request: Request): boolean;
   /** The API prefix, e.g. to keep it out of a navigation fallback's routes. */
   readonly apiPrefix: string;
+  /** Whether the routes without `/v1` are answered too. */
+  readonly rootAliases: boolean;
 }
 
 /**
@@ -37,16 +78,20 @@ export interface IntabServiceWorker {
  * declare const self: ServiceWorkerGlobalScope;
  * installIntab(self);
  * precacheAndRoute(self.__WB_MANIFEST);
+ *
+ * // For clients configured with the bare origin as baseURL (`/chat/completions`, `/embeddings`…):
+ * installIntab(self, { rootAliases: true });
  */
-export function installIntab(
-  scope: ServiceWorkerGlobalScope,
-  opts: InstallIntabOptions = {},
-): IntabServiceWorker {
+export function installIntab(scope: IntabScope, opts: InstallIntabOptions = {}): IntabServiceWorker {
   const apiPrefix = opts.apiPrefix ?? '/v1/';
+  const rootAliases = opts.rootAliases === true;
   const links = new EngineLinks(scope.clients, SW_TIMING);
+  // Every route that matches goes through forwardToEngine, so the cross-site guard and the body cap
+  // hold for the aliases as for `/v1`.
   const handles = (request: Request): boolean => {
     const url = new URL(request.url);
-    return url.origin === scope.location.origin && url.pathname.startsWith(apiPrefix);
+    if (url.origin !== scope.location.origin) return false;
+    return url.pathname.startsWith(apiPrefix) || (rootAliases && isRootAlias(url.pathname));
   };
 
   if (opts.claim !== false) {
@@ -55,10 +100,9 @@ export function installIntab(
   }
 
   scope.addEventListener('message', (event) => {
-    const source = event.source && 'id' in event.source ? event.source : null;
     const port = event.ports[0];
     if (isMessage<Extract<PageToSwMessage, { type: 'port' }>>(event.data, 'port') && port) {
-      links.adopt(port, source?.id ?? null, { leader: event.data.leader === true });
+      links.adopt(port, clientIdOf(event.source), { leader: event.data.leader === true });
     } else if (isMessage<PageToSwMessage>(event.data, 'claim')) {
       // A Shift+reload bypasses the service worker, and `activate` never runs again to claim the page.
       event.waitUntil(scope.clients.claim());
@@ -70,5 +114,11 @@ export function installIntab(
     event.respondWith(forwardToEngine(event.request, event.clientId, links, SW_TIMING));
   });
 
-  return { handles, apiPrefix };
+  return { handles, apiPrefix, rootAliases };
+}
+
+/** The id of the page that sent a message (a `Client`), or null for another sender. */
+function clientIdOf(source: unknown): string | null {
+  const id = typeof source === 'object' && source !== null ? (source as { id?: unknown }).id : undefined;
+  return typeof id === 'string' ? id : null;
 }

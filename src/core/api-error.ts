@@ -62,6 +62,21 @@ export function modelNotFound(modelId: string, note: string | null = null): ApiE
   return invalidRequest('model', note ? `${message} ${note}` : message, 'model_not_found');
 }
 
+/**
+ * The 400 on `model` for a model that exists but does other work: an embedding model asked to chat
+ * (responses, chat completions), or a chat model asked for embeddings.
+ *
+ * @example
+ * throw unsupportedModel('snowflake-arctic-embed-m-q0f32-MLC-b32', 'chat'); // "… is an embedding model …"
+ */
+export function unsupportedModel(modelId: string, use: 'chat' | 'embeddings'): ApiError {
+  const message =
+    use === 'chat'
+      ? `The model '${modelId}' is an embedding model: it serves /v1/embeddings only. Pick a chat model for responses and chat completions.`
+      : `The model '${modelId}' is a chat model and cannot create embeddings: pick an embedding model for /v1/embeddings.`;
+  return invalidRequest('model', message, 'unsupported_model');
+}
+
 /** @example serverError('The model failed while generating.') */
 export function serverError(message: string): ApiError {
   return new ApiError(500, 'server_error', 'server_error', null, message);

@@ -8,6 +8,7 @@ import { EventQueue } from './event-queue';
 import { jsonResponse, readJsonObject } from './http';
 import { newId } from './ids';
 import type { FileFetcher } from './input-files';
+import { holdJson, untilAborted } from './json-hold';
 import type { LiveRuns } from './live-runs';
 import { type PreparedCreate, prepareCreate } from './prepare-create';
 import type { RunLocks } from './recovery';
@@ -165,23 +166,13 @@ async function drive(
 }
 
 /**
- * Resolves when `work` settles or `signal` aborts, whichever is first. A load is shared by every
- * request for its model, so a client that goes away stops waiting for it but does not stop it.
- */
-function untilAborted(work: Promise<void>, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => resolve();
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
-/**
  * A load progress report as an SSE comment, `: intab.load {"progress":0.42,"text":"…"}`. OpenAI's
  * stream has no event for it, and SSE parsers skip comments, so SDKs see OpenAI's events only.
+ *
+ * @example
+ * queue.push(loadComment({ progress: 0.42, text: 'Fetching param cache[3/10]' }));
  */
-function loadComment(p: LoadProgress): SseComment {
+export function loadComment(p: LoadProgress): SseComment {
   return { comment: `intab.load ${JSON.stringify({ progress: p.progress, text: p.text })}` };
 }
 
@@ -263,27 +254,6 @@ async function jsonRun(
     return error ? jsonResponse(error.toJSON(), error.status) : jsonResponse(response);
   })().catch((err) => jsonResponse(toApiError(err).toJSON(), toApiError(err).status));
 
-  // A service worker's respondWith may not stay pending for minutes; past the hold, send headers
-  // now and the JSON when it is ready (DESIGN.md §4).
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const held = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), deps.jsonHoldMs);
-  });
-  const early = await Promise.race([finished, held]);
-  clearTimeout(timer);
-  if (early) return early;
-  let cancelled = false;
-  const body = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      const bytes = new Uint8Array(await (await finished).arrayBuffer());
-      if (cancelled) return;
-      controller.enqueue(bytes);
-      controller.close();
-    },
-    cancel() {
-      cancelled = true;
-      stop();
-    },
-  });
-  return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
+  // A service worker's respondWith may not stay pending for minutes (DESIGN.md §4).
+  return holdJson(finished, deps.jsonHoldMs, stop);
 }

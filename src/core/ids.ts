@@ -12,3 +12,13 @@ export function newId(prefix: 'resp' | 'msg' | 'fc' | 'call' | 'rs' | 'conv' | '
   for (const b of bytes) hex += b.toString(16).padStart(2, '0');
   return `${prefix}_${hex}`;
 }
+
+/**
+ * A Chat Completions id: OpenAI writes these with a hyphen, `chatcmpl-…`, unlike its other ids.
+ *
+ * @example
+ * newChatCompletionId() // → 'chatcmpl-3f9a…'
+ */
+export function newChatCompletionId(): string {
+  return `chatcmpl-${newId('call').slice('call_'.length)}`;
+}

@@ -1,5 +1,6 @@
 import type { ResponseItem } from 'openai/resources/responses/responses';
 import { type ApiError, invalidRequest } from './api-error';
+import { isApiPath } from './api-paths';
 import { DEFAULT_MAX_BODY_BYTES, readStreamCapped } from './capped-read';
 
 /** Reads a `file_url`; the runtime injects it (the engine worker's `fetch`), tests a fake. */
@@ -12,12 +13,6 @@ export interface FileUrlOptions {
   /** Default {@link DEFAULT_MAX_BODY_BYTES}: a file read by URL may be no bigger than a request body. */
   maxBytes?: number;
 }
-
-/**
- * Paths of the origin that are intab's own API (the service worker's routes). A `file_url` there
- * would make the engine call itself: read stored responses into a prompt, or start a model load.
- */
-const API_PATH = /^\/v1(\/|$)/;
 
 /** An `input_file` part as the translation reads it. */
 export interface FilePart {
@@ -206,9 +201,14 @@ async function inlinePart(p: FilePart, opts: FileUrlOptions, param: string | nul
   return { ...p, filename: filename || undefined, file_data: `data:${mime};base64,${btoa(bin)}` };
 }
 
-/** The 400 for a `file_url` that points at intab's own API, else null (`blob:` paths are no routes). */
+/**
+ * The 400 for a `file_url` that points at intab's own API, `/v1/…` or a root alias (`/responses/…`),
+ * else null (`blob:` paths are no routes). A file read there would make the engine call itself: read
+ * stored responses into a prompt, or start a model load. The aliases are refused even when the
+ * service worker leaves them to the app (the core cannot know), at the cost of those few app paths.
+ */
 function apiUrlRefusal(url: URL, origin: string | null, param: string | null): ApiError | null {
-  if (url.protocol === 'blob:' || url.origin !== origin || !API_PATH.test(url.pathname)) return null;
+  if (url.protocol === 'blob:' || url.origin !== origin || !isApiPath(url.pathname)) return null;
   return invalidRequest(
     param,
     `A file_url cannot read intab's own API ('${url.pathname}'): send the file's content as file_data instead.`,

@@ -6,23 +6,34 @@ import type { ChatMessage } from '../engine/types';
 import { invalidRequest } from './api-error';
 
 /**
- * Throws OpenAI's 400 when `text.format` is `json_object` and no message (instructions included)
- * mentions JSON.
+ * Throws OpenAI's 400 when the format is `json_object` and no message (instructions included)
+ * mentions JSON, worded as each API words it: `text.format` and `input` for Responses,
+ * `response_format` and `messages` for Chat Completions.
  *
  * @example
  * requireJsonMention([{ role: 'user', content: 'Reply in JSON' }], { type: 'json_object' }); // ok
+ * requireJsonMention([{ role: 'user', content: 'hi' }], { type: 'json_object' }, 'chat'); // 400 on 'messages'
  */
-export function requireJsonMention(messages: ChatMessage[], format: { type: string }): void {
+export function requireJsonMention(
+  messages: ChatMessage[],
+  format: { type: string },
+  api: 'responses' | 'chat' = 'responses',
+): void {
   if (format.type !== 'json_object') return;
   const said = messages.some((m) =>
     typeof m.content === 'string'
       ? /json/i.test(m.content)
       : (m.content ?? []).some((p) => p.type === 'text' && /json/i.test(p.text)),
   );
-  if (!said) {
+  if (said) return;
+  if (api === 'chat') {
     throw invalidRequest(
-      'input',
-      "Response input messages must contain the word 'json' in some form to use 'text.format' of type 'json_object'.",
+      'messages',
+      "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.",
     );
   }
+  throw invalidRequest(
+    'input',
+    "Response input messages must contain the word 'json' in some form to use 'text.format' of type 'json_object'.",
+  );
 }

@@ -1,6 +1,7 @@
 import type { Engine } from '../engine/types';
 import type { ResponseStore } from '../store/types';
 import { ApiError, notFound, toErrorResponse } from './api-error';
+import { routePath } from './api-paths';
 import { DEFAULT_MAX_BODY_BYTES } from './capped-read';
 import { compactResponse } from './compaction';
 import {
@@ -13,7 +14,9 @@ import {
   listItems,
   updateConversation,
 } from './conversation-routes';
+import { createChatCompletion } from './create-chat-completion';
 import { createResponse } from './create-response';
+import { createEmbeddings } from './embeddings';
 import { jsonResponse } from './http';
 import type { FileFetcher } from './input-files';
 import { LiveRuns } from './live-runs';
@@ -65,7 +68,10 @@ type Route = { pattern: RegExp; methods: Record<string, Handler> };
 
 /**
  * Creates the Responses server: a pure `(Request) => Promise<Response>` over an injected engine and
- * store. It runs unchanged in the engine worker, in Node tests and in the bench.
+ * store. It runs unchanged in the engine worker, in Node tests and in the bench. Besides the
+ * Responses routes it serves `/v1/chat/completions`, `/v1/embeddings` and the models, and answers
+ * every route without `/v1` as well (`/responses`, `/chat/completions`…), for clients whose
+ * `baseURL` is the bare origin.
  *
  * @example
  * const server = createResponsesServer({ engine: new ScriptedEngine(), store: new MemoryStore() });
@@ -94,34 +100,43 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
       return handler(request, url, params);
     };
   const routes: Route[] = [
-    { pattern: /^\/v1\/models$/, methods: { GET: modelsFirst(async () => listModels(engine)) } },
+    // Route paths drop `/v1` (see routePath): `/v1/models` and `/models` are one route.
+    { pattern: /^\/models$/, methods: { GET: modelsFirst(async () => listModels(engine)) } },
     {
-      pattern: /^\/v1\/models\/([^/]+)$/,
+      pattern: /^\/models\/([^/]+)$/,
       methods: { GET: modelsFirst(async (_r, _u, [id]) => getModel(engine, id as string)) },
     },
     {
-      pattern: /^\/v1\/responses$/,
+      pattern: /^\/responses$/,
       methods: { POST: modelsFirst((request) => createResponse(request, deps)) },
     },
     {
-      pattern: /^\/v1\/responses\/compact$/,
+      pattern: /^\/chat\/completions$/,
+      methods: { POST: modelsFirst((request) => createChatCompletion(request, deps)) },
+    },
+    {
+      pattern: /^\/embeddings$/,
+      methods: { POST: modelsFirst((request) => createEmbeddings(request, deps)) },
+    },
+    {
+      pattern: /^\/responses\/compact$/,
       methods: { POST: modelsFirst((request) => compactResponse(request, deps)) },
     },
     {
-      pattern: /^\/v1\/responses\/input_tokens$/,
+      pattern: /^\/responses\/input_tokens$/,
       methods: { POST: modelsFirst((request) => countInputTokens(request, deps)) },
     },
     {
-      pattern: /^\/v1\/responses\/([^/]+)$/,
+      pattern: /^\/responses\/([^/]+)$/,
       methods: {
         GET: (_r, url, [id]) => retrieveResponse(store, live, id as string, url),
         DELETE: (_r, _u, [id]) => deleteResponse(store, live, id as string),
       },
     },
-    { pattern: /^\/v1\/intab\/storage$/, methods: { GET: (_r, url) => listStorage(store, url) } },
-    { pattern: /^\/v1\/conversations$/, methods: { POST: (request) => createConversation(request, deps) } },
+    { pattern: /^\/intab\/storage$/, methods: { GET: (_r, url) => listStorage(store, url) } },
+    { pattern: /^\/conversations$/, methods: { POST: (request) => createConversation(request, deps) } },
     {
-      pattern: /^\/v1\/conversations\/([^/]+)$/,
+      pattern: /^\/conversations\/([^/]+)$/,
       methods: {
         GET: (_r, _u, [id]) => getConversation(store, id as string),
         POST: (request, _u, [id]) => updateConversation(request, id as string, deps),
@@ -129,25 +144,25 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
       },
     },
     {
-      pattern: /^\/v1\/conversations\/([^/]+)\/items$/,
+      pattern: /^\/conversations\/([^/]+)\/items$/,
       methods: {
         GET: (_r, url, [id]) => listItems(store, id as string, url),
         POST: (request, _u, [id]) => addItems(request, id as string, deps),
       },
     },
     {
-      pattern: /^\/v1\/conversations\/([^/]+)\/items\/([^/]+)$/,
+      pattern: /^\/conversations\/([^/]+)\/items\/([^/]+)$/,
       methods: {
         GET: (_r, _u, [id, item]) => getItem(store, id as string, item as string),
         DELETE: (_r, _u, [id, item]) => deleteItem(store, id as string, item as string),
       },
     },
     {
-      pattern: /^\/v1\/responses\/([^/]+)\/cancel$/,
+      pattern: /^\/responses\/([^/]+)\/cancel$/,
       methods: { POST: (_r, _u, [id]) => cancelResponse(store, live, id as string) },
     },
     {
-      pattern: /^\/v1\/responses\/([^/]+)\/input_items$/,
+      pattern: /^\/responses\/([^/]+)\/input_items$/,
       methods: { GET: (_r, url, [id]) => listInputItems(store, id as string, url) },
     },
   ];
@@ -157,7 +172,7 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
     async fetch(request: Request): Promise<Response> {
       try {
         const url = new URL(request.url);
-        const path = url.pathname.replace(/\/+$/, '');
+        const path = routePath(url.pathname);
         for (const route of routes) {
           const m = route.pattern.exec(path);
           if (!m) continue;

@@ -1,5 +1,4 @@
-import type { StreamEvent } from './response-run';
-import { encodeSseComment, encodeSseEvent, type SseComment } from './sse';
+import { encodeSseFrame, type SseFrame } from './sse';
 
 /**
  * Most SSE text buffered ahead of the reader, in UTF-16 code units. The events are read on while the
@@ -8,7 +7,8 @@ import { encodeSseComment, encodeSseEvent, type SseComment } from './sse';
 export const SSE_COALESCE_LIMIT = 64 * 1024;
 
 /**
- * An SSE body over an async iterable of events (and comments, which SSE parsers skip). When the
+ * An SSE body over an async iterable of frames: OpenAI events, data-only frames (Chat Completions'
+ * chunks) and comments, which SSE parsers skip. When the
  * reader cancels (the page aborted its fetch), the iterator is closed and `onCancel` runs; what that
  * means (stop generating, or just detach) is the caller's decision.
  *
@@ -21,7 +21,7 @@ export const SSE_COALESCE_LIMIT = 64 * 1024;
  * new Response(sseBody(live.follow(-1), () => {}), { headers: SSE_HEADERS });
  */
 export function sseBody(
-  events: AsyncIterable<StreamEvent | SseComment>,
+  events: AsyncIterable<SseFrame>,
   onCancel: () => void = () => {},
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -51,7 +51,7 @@ export function sseBody(
         }
         const { done, value } = await it.next();
         if (done || cancelled) break;
-        const frame = 'comment' in value ? encodeSseComment(value.comment) : encodeSseEvent(value);
+        const frame = encodeSseFrame(value);
         frames.push(frame);
         size += frame.length;
         wakeData();

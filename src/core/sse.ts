@@ -30,6 +30,40 @@ export function encodeSseComment(text: string): string {
   return `: ${text}\n\n`;
 }
 
+/**
+ * A frame with a `data:` line only, as Chat Completions streams are sent: no `event:` line, the
+ * JSON chunk as data, and the stream's last frame `data: [DONE]`.
+ */
+export interface SseData {
+  data: object | '[DONE]';
+}
+
+/**
+ * Encodes a data-only frame: an object as its JSON, the string `[DONE]` as it is.
+ *
+ * @example
+ * encodeSseData({ object: 'chat.completion.chunk', … }) // → 'data: {"object":"chat.completion.chunk",…}\n\n'
+ * encodeSseData('[DONE]')                              // → 'data: [DONE]\n\n'
+ */
+export function encodeSseData(data: SseData['data']): string {
+  return `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
+}
+
+/** Anything an SSE body writes: an OpenAI event (`event:` + `data:`), a data-only frame, or a comment. */
+export type SseFrame = { type: string } | SseData | SseComment;
+
+/**
+ * Encodes any {@link SseFrame}.
+ *
+ * @example
+ * encodeSseFrame({ comment: 'intab.load {"progress":1}' }) // → ': intab.load {"progress":1}\n\n'
+ */
+export function encodeSseFrame(frame: SseFrame): string {
+  if ('comment' in frame) return encodeSseComment(frame.comment);
+  if ('type' in frame) return encodeSseEvent(frame);
+  return encodeSseData(frame.data);
+}
+
 export const SSE_HEADERS: Record<string, string> = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache',

@@ -14,13 +14,23 @@ import type { ResponseObject } from './response-object';
  * if (problem) throw problem;
  */
 export function strictOutputError(format: OutputFormatSpec, response: ResponseObject): ApiError | null {
-  if (format.type !== 'json_schema' || !format.strict) return null;
   const texts = response.output.flatMap((item) =>
     item.type === 'message' ? item.content.flatMap((p) => (p.type === 'output_text' ? [p.text] : [])) : [],
   );
+  return strictTextError(format, texts.length === 0 ? null : texts.join(''));
+}
+
+/**
+ * {@link strictOutputError} for a reply's text alone (a chat completion's `message.content`); null
+ * text (a refusal or tool calls instead) promises nothing about the schema.
+ *
+ * @example
+ * const problem = strictTextError(req.format, completion.choices[0].message.content);
+ */
+export function strictTextError(format: OutputFormatSpec, text: string | null): ApiError | null {
+  if (format.type !== 'json_schema' || !format.strict) return null;
   // A refusal or a tool call instead of text promises nothing about the schema.
-  if (texts.length === 0) return null;
-  const text = texts.join('');
+  if (text === null) return null;
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -105,7 +105,11 @@ function issueToError(issue: z.core.$ZodIssue, root: unknown, prefix: Path): Api
           'invalid_value',
         );
       }
-      // A plain union (`string | parts[]`): report the branch that got furthest into the value.
+      // A plain union (`string | parts[]`) left out is missing, like any other required field.
+      if (value === undefined) {
+        return invalidRequest(param, `Missing required parameter: '${param}'.`, 'missing_required_parameter');
+      }
+      // Otherwise report the branch that got furthest into the value.
       const branches = (issue as { errors?: z.core.$ZodIssue[][] }).errors ?? [];
       const deepest = branches
         .map((b) => b[0])

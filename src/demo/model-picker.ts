@@ -21,14 +21,18 @@ export interface ModelPicker {
 }
 
 /**
- * Lists model ids through the SDK, as any OpenAI client would.
+ * Lists the ids of the models the chat can use through the SDK, as any OpenAI client would.
  * @example
  * picker.setModels(await listModelIds(client));
  */
 export async function listModelIds(client: OpenAI): Promise<string[]> {
   const ids: string[] = [];
   // The SDK's page object is async-iterable and follows pagination for us.
-  for await (const model of client.models.list()) ids.push(model.id);
+  for await (const model of client.models.list()) {
+    // OpenAI's model objects do not say what a model does; web-llm's embedding models (listed for
+    // /v1/embeddings) all say "embed" in their ids, and cannot chat.
+    if (!/embed/i.test(model.id)) ids.push(model.id);
+  }
   return ids;
 }
 

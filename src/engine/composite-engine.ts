@@ -1,6 +1,7 @@
-import { modelNotFound } from '../core/api-error';
+import { modelNotFound, unsupportedModel } from '../core/api-error';
 import type {
   ChatMessage,
+  EmbedResult,
   Engine,
   EngineChunk,
   FunctionToolSpec,
@@ -81,6 +82,13 @@ export class CompositeEngine implements Engine {
   async countTokens(modelId: string, messages: ChatMessage[], tools?: FunctionToolSpec[]): Promise<number> {
     await this.init();
     return this.route(modelId).countTokens(modelId, messages, tools);
+  }
+
+  async embed(modelId: string, inputs: string[], dimensions?: number): Promise<EmbedResult> {
+    await this.init();
+    const engine = this.route(modelId);
+    if (!engine.embed) throw unsupportedModel(modelId, 'embeddings');
+    return engine.embed(modelId, inputs, dimensions);
   }
 
   private route(modelId: string): Engine {

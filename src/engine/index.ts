@@ -1,5 +1,6 @@
 export { CompositeEngine } from './composite-engine';
 export { schemaInstance } from './schema-instance';
+export { SCRIPTED_EMBEDDING_DIMENSIONS, scriptedEmbedding } from './scripted-embedding';
 export {
   messageText,
   SCRIPTED_CONTEXT_WINDOW,

@@ -1,7 +1,9 @@
 import { invalidRequest, modelNotFound } from '../core/api-error';
 import { schemaInstance } from './schema-instance';
+import { embedScripted } from './scripted-embedding';
 import type {
   ChatMessage,
+  EmbedResult,
   Engine,
   EngineChunk,
   FunctionToolSpec,
@@ -52,12 +54,19 @@ export class ScriptedEngine implements Engine {
         created: 1_700_000_000,
         contextWindow: SCRIPTED_CONTEXT_WINDOW,
         vision: true,
+        capabilities: ['chat', 'embeddings'],
       },
     ];
   }
 
   async load(modelId: string): Promise<void> {
     if (modelId !== SCRIPTED_MODEL_ID) throw modelNotFound(modelId);
+  }
+
+  /** A hashed bag of words (see `scriptedEmbedding`): deterministic, and similar for shared words. */
+  async embed(modelId: string, inputs: string[], dimensions?: number): Promise<EmbedResult> {
+    if (modelId !== SCRIPTED_MODEL_ID) throw modelNotFound(modelId);
+    return embedScripted(inputs, dimensions);
   }
 
   async countTokens(

@@ -89,6 +89,21 @@ export interface ModelInfo {
   contextWindow: number;
   /** Whether the model accepts image input. */
   vision: boolean;
+  /**
+   * What the model serves: `chat` (responses, chat completions) and/or `embeddings`. Absent means
+   * chat only. web-llm's embedding models say `['embeddings']`; `scripted` does both.
+   */
+  capabilities?: readonly ModelCapability[];
+}
+
+/** A kind of work a model does; the core refuses a request a model cannot serve with a 400 on `model`. */
+export type ModelCapability = 'chat' | 'embeddings';
+
+/** What {@link Engine.embed} answers: one vector per input, in input order, and the tokens read. */
+export interface EmbedResult {
+  vectors: number[][];
+  /** Input tokens in the model's own tokenizer, for `usage.prompt_tokens`. */
+  tokens: number;
 }
 
 export interface LoadProgress {
@@ -135,4 +150,13 @@ export interface Engine {
   generate(req: GenerateRequest, signal: AbortSignal): AsyncIterable<EngineChunk>;
   /** Counts the tokens `messages` (plus tools) take in the model's own tokenizer. */
   countTokens(modelId: string, messages: ChatMessage[], tools?: FunctionToolSpec[]): Promise<number>;
+  /**
+   * Embeds each text with an embedding model (one listing `embeddings` in its capabilities), loading
+   * it first if needed. `dimensions` asks for shorter vectors; a model that cannot shorten its own
+   * throws a 400 on `dimensions`. Optional: an engine without it serves no `/v1/embeddings`.
+   *
+   * @example
+   * const { vectors, tokens } = await engine.embed('scripted', ['hello world'], 16);
+   */
+  embed?(modelId: string, inputs: string[], dimensions?: number): Promise<EmbedResult>;
 }

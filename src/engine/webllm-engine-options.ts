@@ -6,6 +6,8 @@ import type {
   ChatCompletionChunk,
   ChatCompletionRequestStreaming,
   ChatOptions,
+  CreateEmbeddingResponse,
+  EmbeddingCreateParams,
   InitProgressReport,
   LogLevel,
   MLCEngineConfig,
@@ -28,6 +30,10 @@ export interface MLCEngineLike {
     completions: {
       create(request: ChatCompletionRequestStreaming): Promise<AsyncIterable<ChatCompletionChunk>>;
     };
+  };
+  /** web-llm's embeddings API, for models whose record has `model_type` 1 (embedding). */
+  embeddings?: {
+    create(request: EmbeddingCreateParams): Promise<CreateEmbeddingResponse>;
   };
 }
 

@@ -2,7 +2,18 @@ import type { ChatCompletionTokenLogprob } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
 import type { EngineChunk, LoadProgress } from './types';
 import { WebLLMEngine } from './webllm-engine';
-import { collect, done, LLAMA, PHI_V, QWEN3, rejection, request, setup, text } from './webllm-test-fakes';
+import {
+  collect,
+  done,
+  EMBED,
+  LLAMA,
+  PHI_V,
+  QWEN3,
+  rejection,
+  request,
+  setup,
+  text,
+} from './webllm-test-fakes';
 
 describe('WebLLMEngine.models', () => {
   it('lists chat models from the app config with context window and vision', () => {
@@ -10,7 +21,7 @@ describe('WebLLMEngine.models', () => {
       models: [{ model: 'https://my.cdn/w', model_id: 'Mine-MLC', model_lib: 'https://my.cdn/w.wasm' }],
     });
     const models = engine.models();
-    expect(models.map((m) => m.id)).toEqual([LLAMA, QWEN3, PHI_V, 'Mine-MLC']);
+    expect(models.map((m) => m.id)).toEqual([LLAMA, QWEN3, PHI_V, EMBED, 'Mine-MLC']);
     expect(models[0]).toMatchObject({ owned_by: 'mlc-ai', contextWindow: 8192, vision: false });
     expect(models[1]?.contextWindow).toBe(4096);
     expect(models[2]?.vision).toBe(true);

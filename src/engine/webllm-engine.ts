@@ -9,9 +9,17 @@ import type {
   MLCEngineConfig,
   ModelRecord,
 } from '@mlc-ai/web-llm';
-import { ApiError, modelNotFound, serviceUnavailable } from '../core/api-error';
+import {
+  ApiError,
+  invalidRequest,
+  modelNotFound,
+  serverError,
+  serviceUnavailable,
+  unsupportedModel,
+} from '../core/api-error';
 import type {
   ChatMessage,
+  EmbedResult,
   Engine,
   EngineChunk,
   FunctionToolSpec,
@@ -23,7 +31,7 @@ import type { MLCEngineLike, WebLLMEngineOptions } from './webllm-engine-options
 import { mapGenerateError, mapLoadError } from './webllm-errors';
 import { Gate, StallTimeoutError, withStallTimeout } from './webllm-gate';
 import { inlineImageUrls } from './webllm-images';
-import { dedupeRecords, toModelInfos } from './webllm-models';
+import { dedupeRecords, isEmbeddingRecord, toModelInfos } from './webllm-models';
 import { ReplyAssembler } from './webllm-reply';
 import { planChatRequest, toTokenLogprobs } from './webllm-request';
 import { countChatTokens, filledContext, isPipelineLoaded, loadedTokenizer } from './webllm-tokens';
@@ -125,7 +133,9 @@ export class WebLLMEngine implements Engine {
 
   async *generate(req: GenerateRequest, signal: AbortSignal): AsyncGenerator<EngineChunk> {
     const records = await this.modelRecords();
-    if (!records.some((r) => r.model_id === req.model)) throw modelNotFound(req.model);
+    const record = records.find((r) => r.model_id === req.model);
+    if (!record) throw modelNotFound(req.model);
+    if (isEmbeddingRecord(record)) throw unsupportedModel(req.model, 'chat');
     const info = toModelInfos(records).find((m) => m.id === req.model);
     const messages = await inlineImageUrls(req.messages, globalThis.location?.href);
     const plan = planChatRequest({ ...req, messages }, { vision: info?.vision ?? false });
@@ -175,6 +185,37 @@ export class WebLLMEngine implements Engine {
     } finally {
       if (mlc && stream && !finished) void this.stop(mlc, stream).finally(release);
       else release();
+    }
+  }
+
+  /**
+   * Embeds through web-llm's `embeddings.create` with an embedding model (`model_type` 1), loading
+   * it first (which unloads a chat model: one model at a time). web-llm cannot shorten its vectors,
+   * so `dimensions` is a 400, as OpenAI answers for its models that cannot either.
+   */
+  async embed(modelId: string, inputs: string[], dimensions?: number): Promise<EmbedResult> {
+    const record = (await this.modelRecords()).find((r) => r.model_id === modelId);
+    if (!record) throw modelNotFound(modelId);
+    if (!isEmbeddingRecord(record)) throw unsupportedModel(modelId, 'embeddings');
+    if (dimensions !== undefined) {
+      throw invalidRequest(
+        'dimensions',
+        `The model '${modelId}' does not support specifying dimensions.`,
+        'unsupported_value',
+      );
+    }
+    const release = await this.gate.acquire();
+    try {
+      if (this.loaded === modelId && this.mlc && !isPipelineLoaded(await this.mlc, modelId))
+        this.loaded = null;
+      if (this.loaded !== modelId) await this.loadLocked(modelId, new Set());
+      const mlc = await this.engine();
+      if (!mlc.embeddings) throw serverError('This web-llm engine has no embeddings API.');
+      const res = await this.mapErrors(mlc.embeddings.create({ input: inputs, model: modelId }), modelId);
+      const byIndex = [...res.data].sort((a, b) => a.index - b.index);
+      return { vectors: byIndex.map((d) => d.embedding), tokens: res.usage.prompt_tokens };
+    } finally {
+      release?.();
     }
   }
 

@@ -20,23 +20,45 @@ const MODEL_TYPE_EMBEDDING = 1;
 const MODEL_TYPE_VLM = 2;
 
 /**
- * Maps web-llm model records to `ModelInfo`, dropping embedding models (they cannot chat).
- * Later records win over earlier ones with the same `model_id`, so self-hosted records can replace
+ * Maps web-llm model records to `ModelInfo`. Embedding models are listed too, as OpenAI lists its
+ * own, with `capabilities: ['embeddings']`, so the core sends them to `/v1/embeddings` only. Later
+ * records win over earlier ones with the same `model_id`, so self-hosted records can replace
  * prebuilt ones.
  *
  * @example
  * toModelInfos(prebuiltAppConfig.model_list).find((m) => m.id === 'Qwen3-0.6B-q4f16_1-MLC')?.contextWindow; // 4096
+ * toModelInfos(prebuiltAppConfig.model_list).find((m) => m.id === 'snowflake-arctic-embed-m-q0f32-MLC-b32')?.capabilities; // ['embeddings']
  */
 export function toModelInfos(records: readonly ModelRecord[]): ModelInfo[] {
-  return dedupeRecords(records)
-    .filter((r) => r.model_type !== MODEL_TYPE_EMBEDDING)
-    .map((r) => ({
+  return dedupeRecords(records).map((r) => {
+    const embedding = isEmbeddingRecord(r);
+    return {
       id: r.model_id,
       owned_by: 'mlc-ai',
       created: WEBLLM_MODELS_CREATED,
-      contextWindow: r.overrides?.context_window_size ?? DEFAULT_CONTEXT_WINDOW,
+      contextWindow:
+        r.overrides?.context_window_size ?? (embedding ? libContext(r) : null) ?? DEFAULT_CONTEXT_WINDOW,
       vision: r.model_type === MODEL_TYPE_VLM,
-    }));
+      capabilities: embedding ? ['embeddings'] : ['chat'],
+    };
+  });
+}
+
+/**
+ * Whether web-llm runs the record as an embedding model (`model_type` 1): it answers
+ * `embeddings.create`, never `chat.completions.create`.
+ *
+ * @example
+ * isEmbeddingRecord({ model_id: 'snowflake-arctic-embed-s-q0f32-MLC-b4', model_type: 1, … }); // true
+ */
+export function isEmbeddingRecord(record: ModelRecord): boolean {
+  return record.model_type === MODEL_TYPE_EMBEDDING;
+}
+
+/** web-llm's embedding libraries say their context in the file name (`…-ctx512_cs512_batch32-webgpu.wasm`). */
+function libContext(record: ModelRecord): number | null {
+  const m = /[-_]ctx(\d+)/.exec(record.model_lib);
+  return m ? Number(m[1]) : null;
 }
 
 /**

@@ -7,6 +7,8 @@ import type {
   ChatCompletionChunk,
   ChatCompletionRequestStreaming,
   ChatCompletionTokenLogprob,
+  CreateEmbeddingResponse,
+  EmbeddingCreateParams,
   InitProgressReport,
   MLCEngineConfig,
 } from '@mlc-ai/web-llm';
@@ -18,6 +20,7 @@ import { type MLCEngineLike, WebLLMEngine, type WebLLMEngineOptions } from './we
 export const LLAMA = 'Llama-3.2-1B-Instruct-q4f16_1-MLC';
 export const QWEN3 = 'Qwen3-0.6B-q4f16_1-MLC';
 export const PHI_V = 'Phi-3.5-vision-instruct-q4f16_1-MLC';
+export const EMBED = 'snowflake-arctic-embed-s-q0f32-MLC-b4';
 
 export const appConfig: AppConfig = {
   model_list: [
@@ -31,8 +34,8 @@ export const appConfig: AppConfig = {
     { model: 'https://hf.co/p', model_id: PHI_V, model_lib: 'https://x/p.wasm', model_type: 2 },
     {
       model: 'https://hf.co/e',
-      model_id: 'snowflake-arctic-embed-s',
-      model_lib: 'https://x/e.wasm',
+      model_id: EMBED,
+      model_lib: 'https://x/snowflake-arctic-embed-s-q0f32-ctx512_cs512_batch4-webgpu.wasm',
       model_type: 1,
     },
   ],
@@ -135,6 +138,27 @@ export class FakeMLC implements MLCEngineLike {
         this.interrupted = false;
         return this.stream();
       },
+    },
+  };
+
+  embedRequests: EmbeddingCreateParams[] = [];
+  embedError: unknown = null;
+  embeddings = {
+    /**
+     * As web-llm 0.2.86 answers: one 4-dimensional vector per input (its length, its index, 1, 0),
+     * and `usage` with the inputs' words as prompt tokens plus web-llm's own `extra`.
+     */
+    create: async (req: EmbeddingCreateParams): Promise<CreateEmbeddingResponse> => {
+      this.embedRequests.push(structuredClone(req));
+      if (this.embedError) throw this.embedError;
+      const inputs = (Array.isArray(req.input) ? req.input : [req.input]) as string[];
+      const tokens = inputs.reduce((n, t) => n + t.split(/\s+/).filter(Boolean).length, 0);
+      return {
+        object: 'list',
+        model: String(req.model),
+        data: inputs.map((t, index) => ({ object: 'embedding', index, embedding: [t.length, index, 1, 0] })),
+        usage: { prompt_tokens: tokens, total_tokens: tokens, extra: { prefill_tokens_per_s: 100 } },
+      };
     },
   };
 

@@ -11,8 +11,10 @@ export * from '../core';
 export {
   CompositeEngine,
   SCRIPTED_CONTEXT_WINDOW,
+  SCRIPTED_EMBEDDING_DIMENSIONS,
   SCRIPTED_MODEL_ID,
   ScriptedEngine,
+  scriptedEmbedding,
   WebLLMEngine,
 } from '../engine';
 export type * from '../engine/types';

@@ -56,7 +56,7 @@ function bigFile(total: number) {
 }
 
 describe('file_url and intab’s own API', () => {
-  it('refuses same-origin /v1 URLs, however spelled, without fetching them', async () => {
+  it('refuses same-origin /v1 URLs and their root aliases, however spelled, without fetching them', async () => {
     const { seen, fetchFile } = recording(() => Response.json({ object: 'intab.storage', responses: [] }));
     const { call } = makeRig({ fetchFile });
     for (const url of [
@@ -65,6 +65,12 @@ describe('file_url and intab’s own API', () => {
       'http://intab.test/v1/models',
       '/files/../v1/models',
       '/v1',
+      '/intab/storage',
+      '/responses/resp_123',
+      '/chat/completions',
+      '/embeddings',
+      'http://intab.test/models',
+      '/conversations/conv_1/items',
     ]) {
       const res = await call('POST', '/responses', withFile(url));
       expect(await expectError(res, 400, PARAM, 'invalid_value')).toMatch(/cannot read intab's own API/);
@@ -77,11 +83,12 @@ describe('file_url and intab’s own API', () => {
       () => new Response('notes', { headers: { 'content-type': 'text/plain' } }),
     );
     const { call } = makeRig({ fetchFile });
-    for (const url of ['/v1files/a.txt', '/docs/v1/a.txt']) {
+    const urls = ['/v1files/a.txt', '/docs/v1/a.txt', '/models-gallery/a.txt', '/docs/responses/a.txt'];
+    for (const url of urls) {
       const res = await call('POST', '/responses', withFile(url));
       expect(res.status).toBe(200);
     }
-    expect(seen).toEqual(['http://intab.test/v1files/a.txt', 'http://intab.test/docs/v1/a.txt']);
+    expect(seen).toEqual(urls.map((u) => `http://intab.test${u}`));
   });
 
   it('refuses a same-origin file that redirected into the API', async () => {

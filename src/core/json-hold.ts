@@ -1,0 +1,57 @@
+/**
+ * DESIGN.md §4: a service worker's `respondWith` may not stay pending for minutes, so a long
+ * non-streaming answer sends its headers early and its JSON when it is ready.
+ */
+
+/**
+ * Answers with `finished` when it settles within `holdMs`; past that, with 200 JSON headers now and
+ * `finished`'s body once it resolves. Cancelling that late body (Chromium does once the page has
+ * aborted its fetch) calls `onCancel`, which should stop the work behind `finished`.
+ *
+ * @example
+ * return holdJson(run(), deps.jsonHoldMs, () => abort.abort());
+ */
+export async function holdJson(
+  finished: Promise<Response>,
+  holdMs: number,
+  onCancel: () => void,
+): Promise<Response> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const held = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), holdMs);
+  });
+  const early = await Promise.race([finished, held]);
+  clearTimeout(timer);
+  if (early) return early;
+  let cancelled = false;
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const bytes = new Uint8Array(await (await finished).arrayBuffer());
+      if (cancelled) return;
+      controller.enqueue(bytes);
+      controller.close();
+    },
+    cancel() {
+      cancelled = true;
+      onCancel();
+    },
+  });
+  return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
+}
+
+/**
+ * Resolves when `work` settles or `signal` aborts, whichever is first. A load is shared by every
+ * request for its model, so a client that goes away stops waiting for it but does not stop it.
+ *
+ * @example
+ * await untilAborted(engine.load(model, onProgress), signal);
+ * if (signal.aborted) return;
+ */
+export function untilAborted(work: Promise<void>, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => resolve();
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
