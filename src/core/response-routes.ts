@@ -146,5 +146,9 @@ export async function countInputTokens(
     prepared.generate.messages,
     prepared.generate.tools,
   );
-  return jsonResponse({ object: 'response.input_tokens', input_tokens: n });
+  // OpenAI's body has no room to say so; a header tells an estimate (no tokenizer loaded yet) apart.
+  const exact = (await deps.engine.countsExactly?.(prepared.model.id)) ?? true;
+  return jsonResponse({ object: 'response.input_tokens', input_tokens: n }, 200, {
+    'intab-token-count': exact ? 'exact' : 'estimate',
+  });
 }

@@ -79,6 +79,11 @@ export class CompositeEngine implements Engine {
     yield* this.route(req.model).generate(req, signal);
   }
 
+  async countsExactly(modelId: string): Promise<boolean> {
+    await this.init();
+    return (await this.route(modelId).countsExactly?.(modelId)) ?? true;
+  }
+
   async countTokens(modelId: string, messages: ChatMessage[], tools?: FunctionToolSpec[]): Promise<number> {
     await this.init();
     return this.route(modelId).countTokens(modelId, messages, tools);

@@ -151,6 +151,11 @@ export interface Engine {
   /** Counts the tokens `messages` (plus tools) take in the model's own tokenizer. */
   countTokens(modelId: string, messages: ChatMessage[], tools?: FunctionToolSpec[]): Promise<number>;
   /**
+   * Whether `countTokens` is exact for `modelId` now; absent means always. A real model's tokenizer
+   * comes with its weights, so before the first load the count is an estimate.
+   */
+  countsExactly?(modelId: string): Promise<boolean>;
+  /**
    * Embeds each text with an embedding model (one listing `embeddings` in its capabilities), loading
    * it first if needed. `dimensions` asks for shorter vectors; a model that cannot shorten its own
    * throws a 400 on `dimensions`. Optional: an engine without it serves no `/v1/embeddings`.

@@ -219,6 +219,11 @@ export class WebLLMEngine implements Engine {
     }
   }
 
+  async countsExactly(modelId: string): Promise<boolean> {
+    const mlc = this.loaded === modelId && this.mlc ? await this.mlc : null;
+    return mlc !== null && loadedTokenizer(mlc, modelId) !== null;
+  }
+
   async countTokens(
     modelId: string,
     messages: ChatMessage[],

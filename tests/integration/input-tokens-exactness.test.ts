@@ -1,0 +1,39 @@
+/**
+ * `POST /v1/responses/input_tokens` counts with the model's own tokenizer once the model is loaded;
+ * before that (a real model's tokenizer comes with its weights) the count is an estimate, and the
+ * `intab-token-count` header says which.
+ */
+import { describe, expect, it } from 'vitest';
+import { CompositeEngine } from '../../src/engine/composite-engine';
+import { ScriptedEngine } from '../../src/engine/scripted-engine';
+import { LLAMA, setup } from '../../src/engine/webllm-test-fakes';
+import { makeRig } from '../helpers/server';
+
+describe('input_tokens: exact or estimate', () => {
+  it('says estimate before a web-llm model is loaded, exact after (counted with its tokenizer)', async () => {
+    const { engine: webllm } = setup();
+    const { call } = makeRig({ engine: new CompositeEngine([new ScriptedEngine(), webllm]) });
+    const count = async () => {
+      const res = await call('POST', '/responses/input_tokens', {
+        model: LLAMA,
+        input: 'one two three four five six seven eight nine ten eleven twelve',
+      });
+      expect(res.status).toBe(200);
+      return { header: res.headers.get('intab-token-count'), n: (await res.json()).input_tokens as number };
+    };
+    const before = await count();
+    expect(before.header).toBe('estimate');
+    await webllm.load(LLAMA);
+    const after = await count();
+    expect(after.header).toBe('exact');
+    // The fake tokenizer's tokens are words: 12 words, plus the per-message template allowance.
+    expect(after.n).toBe(12 + 4);
+    expect(after.n).not.toBe(before.n);
+  });
+
+  it('says exact for scripted, whose tokens are its words', async () => {
+    const { call } = makeRig();
+    const res = await call('POST', '/responses/input_tokens', { model: 'scripted', input: 'a b c' });
+    expect(res.headers.get('intab-token-count')).toBe('exact');
+  });
+});
