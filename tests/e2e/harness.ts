@@ -42,7 +42,13 @@ function ensureBuilt(): void {
   execFileSync('npx', ['vite', 'build'], { cwd: root, stdio: 'inherit' });
 }
 
-async function freePort(): Promise<number> {
+/**
+ * A port nothing listens on now, for a server this run starts.
+ *
+ * @example
+ * const port = await freePort();
+ */
+export async function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
     const srv = createServer();
     srv.once('error', fail);

@@ -2,26 +2,14 @@
  * The examples, as users would get them: intab from the packed tarball, each app built with its
  * own Vite, and driven in Chromium through its real service worker.
  */
-import { createServer } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../e2e/harness';
+import { freePort, launchChromium } from '../e2e/harness';
 import { buildExample, packIntab, runScript, type ServedExample, serveExample } from './packed-example';
 
 let tarball: string;
 let browser: Browser;
 const servers: ServedExample[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const srv = createServer();
-    srv.once('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => ok(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 const built = new Map<string, string>();
 
