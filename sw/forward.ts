@@ -5,9 +5,9 @@
  */
 import * as Comlink from 'comlink';
 import { ApiError, toErrorResponse } from '../src/core/api-error';
+import { DEFAULT_MAX_BODY_BYTES } from '../src/core/capped-read';
 import type { SerializedRequest, SerializedResponse } from '../src/worker/protocol';
 import { deserializeResponse, discardBody, requestTransferables, serializeRequest } from '../src/worker/wire';
-import { capRequestBody } from './body-cap';
 import type { EngineLink, EngineLinks } from './engine-links';
 import { refuseCrossSite } from './request-guard';
 import type { SwTiming } from './timing';
@@ -34,9 +34,11 @@ export async function forwardToEngine(
   const refused = refuseCrossSite(request, new URL(request.url).origin);
   if (refused) return toErrorResponse(refused);
   try {
+    // Capped as it is read: a runaway upload is a 413 before the service worker holds it.
     const data = await serializeRequest(
-      await capRequestBody(request),
+      request,
       `sw-${Date.now().toString(36)}-${++counter}`,
+      DEFAULT_MAX_BODY_BYTES,
     );
     const link = await links.acquire(clientId);
     return endWithLink(

@@ -2,20 +2,28 @@
  * Fetch objects ⇄ plain transferable data, for both ends of the port. Pure Fetch/Streams: it runs in
  * the service worker, the engine worker and Node tests alike.
  */
+
 import * as Comlink from 'comlink';
+import { readBodyCapped } from '../core/capped-read';
 import type { BodyPuller, SerializedRequest, SerializedResponse } from './protocol';
 
 /** Methods whose Request may not carry a body (the constructor throws on one). */
 const BODYLESS = new Set(['GET', 'HEAD']);
 
 /**
- * Reads a Request into plain data. The body is read whole: API requests are small JSON documents.
+ * Reads a Request into plain data. The body is read whole (API requests are small JSON documents),
+ * but never past `maxBytes`: over it, the read stops and the core's 413 is thrown, so the service
+ * worker never holds a runaway upload. One read, no copy of the Request first.
  *
  * @example
- * const data = await serializeRequest(event.request, 'req_1');
+ * const data = await serializeRequest(event.request, 'req_1', DEFAULT_MAX_BODY_BYTES);
  */
-export async function serializeRequest(req: Request, id: string): Promise<SerializedRequest> {
-  const body = BODYLESS.has(req.method) ? null : await req.arrayBuffer();
+export async function serializeRequest(
+  req: Request,
+  id: string,
+  maxBytes = Number.POSITIVE_INFINITY,
+): Promise<SerializedRequest> {
+  const body = BODYLESS.has(req.method) || !req.body ? null : (await readBodyCapped(req, maxBytes)).buffer;
   return { id, method: req.method, url: req.url, headers: [...req.headers], body };
 }
 

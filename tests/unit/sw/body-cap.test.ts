@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_BODY_BYTES } from '../../../src/core/capped-read';
-import { capRequestBody } from '../../../sw/body-cap';
+import { serializeRequest } from '../../../src/worker/wire';
 import { type ClientsLike, EngineLinks } from '../../../sw/engine-links';
 import { forwardToEngine } from '../../../sw/forward';
 import type { SwTiming } from '../../../sw/timing';
@@ -38,20 +38,20 @@ function source(total: number) {
 const post = (body: BodyInit, headers: Record<string, string> = {}) =>
   new Request(URL_, { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
 
-describe('capRequestBody', () => {
+const cap = (req: Request, maxBytes = DEFAULT_MAX_BODY_BYTES) => serializeRequest(req, 'r1', maxBytes);
+
+describe('serializeRequest with a cap', () => {
   it('hands on a body under the cap with its method, URL, headers and bytes', async () => {
-    const req = await capRequestBody(
-      post('{"model":"scripted"}', { 'content-type': 'text/plain;charset=UTF-8' }),
-    );
-    expect(req.method).toBe('POST');
-    expect(req.url).toBe(URL_);
-    expect(req.headers.get('content-type')).toBe('text/plain;charset=UTF-8');
-    expect(await req.text()).toBe('{"model":"scripted"}');
+    const data = await cap(post('{"model":"scripted"}', { 'content-type': 'text/plain;charset=UTF-8' }));
+    expect(data.method).toBe('POST');
+    expect(data.url).toBe(URL_);
+    expect(new Headers(data.headers).get('content-type')).toBe('text/plain;charset=UTF-8');
+    expect(new TextDecoder().decode(data.body ?? new ArrayBuffer(0))).toBe('{"model":"scripted"}');
   });
 
   it('refuses a body without Content-Length once the running count passes the cap, and stops reading', async () => {
     const body = source(4 * DEFAULT_MAX_BODY_BYTES);
-    const err = await capRequestBody(post(body.stream)).catch((e: unknown) => e);
+    const err = await cap(post(body.stream)).catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 413, code: 'request_too_large' });
     expect(body.pulled()).toBeLessThanOrEqual(DEFAULT_MAX_BODY_BYTES + 2 * CHUNK);
     expect(body.cancelled()).toBe(true);
@@ -60,13 +60,12 @@ describe('capRequestBody', () => {
   it('refuses by Content-Length before reading anything', async () => {
     const body = source(2048);
     const req = post(body.stream, { 'content-length': '2048' });
-    await expect(capRequestBody(req, 1024)).rejects.toMatchObject({ status: 413 });
+    await expect(cap(req, 1024)).rejects.toMatchObject({ status: 413 });
     expect(body.pulled()).toBe(0);
   });
 
-  it('leaves bodyless requests alone', async () => {
-    const get = new Request('http://app.test/v1/models');
-    expect(await capRequestBody(get, 0)).toBe(get);
+  it('reads no body for bodyless requests', async () => {
+    expect((await cap(new Request('http://app.test/v1/models'), 0)).body).toBeNull();
   });
 });
 
