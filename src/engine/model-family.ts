@@ -36,6 +36,12 @@ export interface ModelFamily {
   /** web-llm's `extra_body.enable_thinking: false` is honoured (it pre-fills an empty `<think>` block). */
   canDisableThinking: boolean;
   /**
+   * Every reply opens with the think block (Qwen3 unless thinking is off, QwQ, the R1 distills,
+   * Qwen3.5), so a grammar leaves that block free and constrains what follows it. Families that think
+   * only when told to (Ministral's reasoning prompt, Gemma 4's `<|think|>`) are not counted.
+   */
+  alwaysThinks?: boolean;
+  /**
    * Put before an assistant turn's content in history: Qwen3.5's template role string ends in
    * `<think>`, so a past turn must close the (empty) block, as the published template renders it.
    */
@@ -55,6 +61,7 @@ const FAMILIES: Array<[RegExp, ModelFamily]> = [
       reasoning: { ...THINK, prefilled: true },
       // web-llm's enable_thinking would pre-fill a second `<think>` after the role's own.
       canDisableThinking: false,
+      alwaysThinks: true,
       assistantPrefix: '\n</think>\n\n',
     },
   ],
@@ -67,9 +74,10 @@ const FAMILIES: Array<[RegExp, ModelFamily]> = [
       nativeTools: true,
       reasoning: THINK,
       canDisableThinking: true,
+      alwaysThinks: true,
     },
   ],
-  [/^qwq/i, { ...family('qwq', hermesFormat, 'user', true), reasoning: THINK }],
+  [/^qwq/i, { ...family('qwq', hermesFormat, 'user', true), reasoning: THINK, alwaysThinks: true }],
   [/^qwen2/i, family('qwen2.5', hermesFormat, 'user', true)],
   // Hermes 2 Pro Mistral's template (open_hermes_mistral) has no tool role.
   [/^hermes-2-pro-mistral/i, family('hermes', hermesFormat, 'user', true)],
@@ -85,7 +93,11 @@ const FAMILIES: Array<[RegExp, ModelFamily]> = [
   ],
   [
     /^deepseek-r1/i,
-    { ...family('deepseek-r1', hermesFormat, 'user', false), reasoning: { ...THINK, prefilled: true } },
+    {
+      ...family('deepseek-r1', hermesFormat, 'user', false),
+      reasoning: { ...THINK, prefilled: true },
+      alwaysThinks: true,
+    },
   ],
   [/^llama-3\.[123]/i, family('llama3.1', llama3Format, 'tool', true)],
   [/^llama-3-/i, family('llama3', llama3Format, 'user', true)],

@@ -7,7 +7,7 @@ import type {
   ResponseFormat,
 } from '@mlc-ai/web-llm';
 import { familyOf } from './model-family';
-import { toolStructuralTag } from './tool-formats/structural-tag';
+import { jsonAfterThinking, toolStructuralTag } from './tool-formats/structural-tag';
 import type {
   FunctionToolSpec,
   GenerateRequest,
@@ -31,8 +31,9 @@ export interface ChatPlan {
 /**
  * Plans the web-llm request. Tools are taught in the family's native format and constrained by a
  * structural tag whose triggers leave prose free under `auto`; `required` and named choices need a
- * call from the first token. A JSON `text.format` is both asked for in the prompt (web-llm's JSON
- * grammar alone lets a model that was not told emit whitespace forever) and enforced by grammar.
+ * call from the first token (after the think block, for models that always think first). A JSON
+ * `text.format` is both asked for in the prompt (web-llm's JSON grammar alone lets a model that was
+ * not told emit whitespace forever) and enforced by grammar.
  *
  * @example
  * const { body } = planChatRequest(req, { vision: false });
@@ -42,24 +43,26 @@ export function planChatRequest(req: GenerateRequest, model: { vision: boolean }
   const family = familyOf(req.model);
   const tools = allowedTools(req.tools, req.toolChoice);
   const forced = tools.length > 0 && req.toolChoice !== 'auto';
+  const effortOff = req.reasoningEffort === 'none' || req.reasoningEffort === 'minimal';
+  // Thinking off where web-llm can turn it off (it pre-fills an empty block, as Qwen3's template
+  // does); a model that thinks anyway keeps its block free ahead of any grammar.
+  const disableThinking = family.canDisableThinking && effortOff;
+  const thinking = family.alwaysThinks && !disableThinking ? family.reasoning : null;
   let responseFormat: ResponseFormat | undefined;
   if (tools.length > 0) {
     const tag = toolStructuralTag(family.tools, tools, {
       forced,
       parallel: req.parallelToolCalls,
       format: req.format,
+      thinking,
     });
     responseFormat = { type: 'structural_tag', structural_tag: tag };
+  } else if (thinking && req.format.type !== 'text') {
+    responseFormat = { type: 'structural_tag', structural_tag: jsonAfterThinking(req.format, thinking) };
   } else {
     responseFormat = toResponseFormat(req.format);
   }
   const system = req.format.type === 'text' ? [] : [jsonInstruction(req.format, tools.length > 0)];
-
-  const effortOff = req.reasoningEffort === 'none' || req.reasoningEffort === 'minimal';
-  // A grammar that needs a call or JSON from the first token leaves no room for a think block:
-  // pre-fill the empty block instead, as Qwen3's template does when thinking is off.
-  const grammarFromStart = forced || (responseFormat !== undefined && req.format.type !== 'text');
-  const disableThinking = family.canDisableThinking && (effortOff || grammarFromStart);
   const topLogprobs = req.topLogprobs === null ? null : Math.min(req.topLogprobs, WEBLLM_MAX_TOP_LOGPROBS);
 
   const body: ChatCompletionRequestStreaming = {
@@ -82,10 +85,8 @@ export function planChatRequest(req: GenerateRequest, model: { vision: boolean }
     ...(responseFormat ? { response_format: responseFormat } : {}),
     ...(disableThinking ? { extra_body: { enable_thinking: false } } : {}),
   };
-  // With the thinking block pre-filled empty, nothing of the reply is reasoning; nor is it when a
-  // grammar holds the reply from its first token inside a block the template opened (Qwen3.5).
-  const reasoning =
-    disableThinking || (grammarFromStart && family.reasoning?.prefilled) ? null : family.reasoning;
+  // With the thinking block pre-filled empty, nothing of the reply is reasoning.
+  const reasoning = disableThinking ? null : family.reasoning;
   return {
     body,
     reply: { reasoning, format: tools.length > 0 ? family.tools : null, toolNames: tools.map((t) => t.name) },

@@ -15,6 +15,11 @@ export interface FamilyCase {
   two: string;
   /** One call with arguments that break the schema (no `city`): the grammar must refuse it. */
   bad: string;
+  /**
+   * What a model that always thinks writes before anything else (its think block, or only the end
+   * of it where the template opened it); the grammar leaves it free and holds what follows.
+   */
+  think?: string;
   vision?: boolean;
 }
 
@@ -39,12 +44,13 @@ export const clock: FunctionToolSpec = {
 const hermes = (city: string) =>
   `<tool_call>\n{"name": "get_weather", "arguments": {"city": "${city}"}}\n</tool_call>`;
 const hermesBad = '<tool_call>\n{"name": "get_weather", "arguments": {"town": "Paris"}}\n</tool_call>';
-const hermesCase = (model: string, conv: ConvTemplateName): FamilyCase => ({
+const hermesCase = (model: string, conv: ConvTemplateName, think?: string): FamilyCase => ({
   model,
   conv,
   one: hermes('Paris'),
   two: `${hermes('Paris')}\n${hermes('Rome')}`,
   bad: hermesBad,
+  ...(think ? { think } : {}),
 });
 
 const qwenXml = (city: string) =>
@@ -55,13 +61,14 @@ const call = (city: string) => `{"name": "get_weather", "arguments": {"city": "$
 
 export const FAMILIES: FamilyCase[] = [
   hermesCase('Qwen2.5-1.5B-Instruct-q4f16_1-MLC', 'qwen2'),
-  hermesCase('Qwen3-0.6B-q4f16_1-MLC', 'qwen3'),
+  hermesCase('Qwen3-0.6B-q4f16_1-MLC', 'qwen3', '<think>\nThe user wants Paris.\n</think>\n\n'),
   {
     model: 'Qwen3.5-0.8B-q4f16_1-MLC',
     conv: 'qwen3_5',
     one: qwenXml('Paris'),
     two: `${qwenXml('Paris')}\n${qwenXml('Rome')}`,
     bad: '<tool_call>\n<function=get_weather>\n<parameter=town>\nParis\n</parameter>\n</function>\n</tool_call>',
+    think: 'The user wants Paris.\n</think>\n\n',
   },
   hermesCase('Hermes-3-Llama-3.1-8B-q4f16_1-MLC', 'hermes3_llama-3_1'),
   hermesCase('Hermes-2-Pro-Llama-3-8B-q4f16_1-MLC', 'hermes2_pro_llama3'),
@@ -102,7 +109,11 @@ export const FAMILIES: FamilyCase[] = [
     bad: '[TOOL_CALLS]get_weather[ARGS]{"town": "Paris"}',
   },
   // Families with no native format: taught the `<tool_call>` one.
-  hermesCase('DeepSeek-R1-Distill-Qwen-7B-q4f16_1-MLC', 'deepseek_r1_qwen'),
+  hermesCase(
+    'DeepSeek-R1-Distill-Qwen-7B-q4f16_1-MLC',
+    'deepseek_r1_qwen',
+    '<think>\nThe user wants Paris.\n</think>\n\n',
+  ),
   hermesCase('Phi-3.5-mini-instruct-q4f16_1-MLC', 'phi-3'),
   hermesCase('gemma-2-2b-it-q4f16_1-MLC', 'gemma_instruction'),
   hermesCase('gemma3-1b-it-q4f16_1-MLC', 'gemma3_instruction'),

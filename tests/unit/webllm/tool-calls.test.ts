@@ -43,33 +43,36 @@ const kinds = (chunks: EngineChunk[]) =>
   chunks.map((c) => c.type).filter((t, i, all) => t !== 'text' || all[i - 1] !== 'text');
 
 describe.each(FAMILIES)('$model', (family) => {
+  /** The whole reply as the model writes it: its think block first, for models that always think. */
+  const reply = (text: string) => `${family.think ?? ''}${text}`;
+
   it('auto: the grammar takes one call, two calls, and prose before or after; not bad arguments', async () => {
     const tag = tagOf(family);
-    expect(await structuralTagAccepts(tag, family.one)).toBe(true);
-    expect(await structuralTagAccepts(tag, family.two)).toBe(true);
-    expect(await structuralTagAccepts(tag, `Let me check.\n${family.one}`)).toBe(true);
-    expect(await structuralTagAccepts(tag, `${family.one}\nChecking now.`)).toBe(true);
-    expect(await structuralTagAccepts(tag, 'It is sunny in Paris.')).toBe(true);
-    expect(await structuralTagAccepts(tag, family.bad)).toBe(false);
+    expect(await structuralTagAccepts(tag, reply(family.one))).toBe(true);
+    expect(await structuralTagAccepts(tag, reply(family.two))).toBe(true);
+    expect(await structuralTagAccepts(tag, reply(`Let me check.\n${family.one}`))).toBe(true);
+    expect(await structuralTagAccepts(tag, reply(`${family.one}\nChecking now.`))).toBe(true);
+    expect(await structuralTagAccepts(tag, reply('It is sunny in Paris.'))).toBe(true);
+    expect(await structuralTagAccepts(tag, reply(family.bad))).toBe(false);
   });
 
-  it('required: a call from the first token; named + no parallel calls: exactly one', async () => {
+  it('required: a call from the first token after thinking; named + no parallel calls: exactly one', async () => {
     const required = tagOf(family, { toolChoice: 'required' });
-    expect(await structuralTagAccepts(required, family.one)).toBe(true);
-    expect(await structuralTagAccepts(required, 'It is sunny in Paris.')).toBe(false);
-    expect(await structuralTagAccepts(required, `Sure. ${family.one}`)).toBe(false);
+    expect(await structuralTagAccepts(required, reply(family.one))).toBe(true);
+    expect(await structuralTagAccepts(required, reply('It is sunny in Paris.'))).toBe(false);
+    expect(await structuralTagAccepts(required, reply(`Sure. ${family.one}`))).toBe(false);
     const single = tagOf(family, { toolChoice: { name: 'get_weather' }, parallelToolCalls: false });
-    expect(await structuralTagAccepts(single, family.one)).toBe(true);
-    expect(await structuralTagAccepts(single, family.two)).toBe(false);
+    expect(await structuralTagAccepts(single, reply(family.one))).toBe(true);
+    expect(await structuralTagAccepts(single, reply(family.two))).toBe(false);
   });
 
   it('auto + json_schema: the JSON answer or a call, nothing else', async () => {
     const schema = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
     const tag = tagOf(family, { format: { type: 'json_schema', name: 'a', schema, strict: true } });
-    expect(await structuralTagAccepts(tag, '{"answer": "sunny"}')).toBe(true);
-    expect(await structuralTagAccepts(tag, family.one)).toBe(true);
-    expect(await structuralTagAccepts(tag, 'It is sunny.')).toBe(false);
-    expect(await structuralTagAccepts(tag, '{"weather": "sunny"}')).toBe(false);
+    expect(await structuralTagAccepts(tag, reply('{"answer": "sunny"}'))).toBe(true);
+    expect(await structuralTagAccepts(tag, reply(family.one))).toBe(true);
+    expect(await structuralTagAccepts(tag, reply('It is sunny.'))).toBe(false);
+    expect(await structuralTagAccepts(tag, reply('{"weather": "sunny"}'))).toBe(false);
   });
 
   it.each([1, 3, 1000])('parses streamed calls (deltas of %i chars) with prose around them', (size) => {
@@ -90,5 +93,29 @@ describe.each(FAMILIES)('$model', (family) => {
     const chunks = assemble(family, cut, 4);
     expect(callsOf(chunks)).toEqual([]);
     expect(textOf(chunks)).toBe(cut);
+  });
+});
+
+describe.each(FAMILIES.filter((f) => f.think))('$model, which always thinks first', (family) => {
+  const think = family.think as string;
+
+  it('streams the think block as reasoning, then the calls after it', () => {
+    const reply = new ReplyAssembler(plan(family).reply);
+    const out: EngineChunk[] = [];
+    for (const ch of `${think}${family.two}`) out.push(...reply.push(ch));
+    out.push(...reply.finish('stop', { prompt_tokens: 1, completion_tokens: 1 }));
+    expect(out.flatMap((c) => (c.type === 'reasoning' ? [c.delta] : [])).join('')).toBe(
+      'The user wants Paris.',
+    );
+    expect(callsOf(out)).toEqual([PARIS, ROME]);
+    expect(textOf(out)).toBe('');
+  });
+
+  it('a call mentioned while thinking is no call; a reply cannot skip the block', async () => {
+    const tag = tagOf(family);
+    const musing = think.replace('The user wants Paris.', `Maybe ${family.one}? No.`);
+    expect(await structuralTagAccepts(tag, `${musing}It is sunny.`)).toBe(true);
+    // Skipping the block (or, where the template opened it, never closing it) is refused.
+    expect(await structuralTagAccepts(tag, family.one)).toBe(false);
   });
 });
