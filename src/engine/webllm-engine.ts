@@ -34,7 +34,13 @@ import { inlineImageUrls } from './webllm-images';
 import { dedupeRecords, isEmbeddingRecord, toModelInfos } from './webllm-models';
 import { ReplyAssembler } from './webllm-reply';
 import { planChatRequest, toTokenLogprobs } from './webllm-request';
-import { countChatTokens, filledContext, isPipelineLoaded, loadedTokenizer } from './webllm-tokens';
+import {
+  countChatTokens,
+  filledContext,
+  isPipelineLoaded,
+  loadedTokenizer,
+  type TextEncoderLike,
+} from './webllm-tokens';
 import { probeWebGPU, requireFeatures } from './webllm-webgpu';
 
 export type { MLCEngineLike, WebLLMEngineOptions } from './webllm-engine-options';
@@ -101,8 +107,7 @@ export class WebLLMEngine implements Engine {
    * after fetching the model's config). The core calls this before any header goes out.
    */
   async preflight(modelId: string): Promise<void> {
-    const record = (await this.modelRecords()).find((r) => r.model_id === modelId);
-    if (!record) throw modelNotFound(modelId);
+    const record = await this.recordOf(modelId);
     if (this.loaded === modelId) return;
     requireFeatures(await probeWebGPU(this.opts.gpu), requiredFeatures(record), modelId);
   }
@@ -132,11 +137,9 @@ export class WebLLMEngine implements Engine {
   }
 
   async *generate(req: GenerateRequest, signal: AbortSignal): AsyncGenerator<EngineChunk> {
-    const records = await this.modelRecords();
-    const record = records.find((r) => r.model_id === req.model);
-    if (!record) throw modelNotFound(req.model);
+    const record = await this.recordOf(req.model);
     if (isEmbeddingRecord(record)) throw unsupportedModel(req.model, 'chat');
-    const info = toModelInfos(records).find((m) => m.id === req.model);
+    const info = toModelInfos([record])[0];
     const messages = await inlineImageUrls(req.messages, globalThis.location?.href);
     const plan = planChatRequest({ ...req, messages }, { vision: info?.vision ?? false });
     const release = await this.gate.acquire(signal);
@@ -145,10 +148,7 @@ export class WebLLMEngine implements Engine {
     let stream: AsyncIterator<ChatCompletionChunk> | undefined;
     let finished = false;
     try {
-      // web-llm unloads by itself when the GPU device is lost between requests.
-      if (this.loaded === req.model && this.mlc && !isPipelineLoaded(await this.mlc, req.model))
-        this.loaded = null;
-      if (this.loaded !== req.model) await this.loadLocked(req.model, new Set());
+      await this.ensureLoaded(req.model);
       mlc = await this.engine();
       const aborted = abortion(signal);
       stream = (await this.mapErrors(mlc.chat.completions.create(plan.body), req.model))[
@@ -194,8 +194,7 @@ export class WebLLMEngine implements Engine {
    * so `dimensions` is a 400, as OpenAI answers for its models that cannot either.
    */
   async embed(modelId: string, inputs: string[], dimensions?: number): Promise<EmbedResult> {
-    const record = (await this.modelRecords()).find((r) => r.model_id === modelId);
-    if (!record) throw modelNotFound(modelId);
+    const record = await this.recordOf(modelId);
     if (!isEmbeddingRecord(record)) throw unsupportedModel(modelId, 'embeddings');
     if (dimensions !== undefined) {
       throw invalidRequest(
@@ -206,9 +205,7 @@ export class WebLLMEngine implements Engine {
     }
     const release = await this.gate.acquire();
     try {
-      if (this.loaded === modelId && this.mlc && !isPipelineLoaded(await this.mlc, modelId))
-        this.loaded = null;
-      if (this.loaded !== modelId) await this.loadLocked(modelId, new Set());
+      await this.ensureLoaded(modelId);
       const mlc = await this.engine();
       if (!mlc.embeddings) throw serverError('This web-llm engine has no embeddings API.');
       const res = await this.mapErrors(mlc.embeddings.create({ input: inputs, model: modelId }), modelId);
@@ -220,8 +217,7 @@ export class WebLLMEngine implements Engine {
   }
 
   async countsExactly(modelId: string): Promise<boolean> {
-    const mlc = this.loaded === modelId && this.mlc ? await this.mlc : null;
-    return mlc !== null && loadedTokenizer(mlc, modelId) !== null;
+    return (await this.tokenizerOf(modelId)) !== null;
   }
 
   async countTokens(
@@ -229,8 +225,29 @@ export class WebLLMEngine implements Engine {
     messages: ChatMessage[],
     tools: FunctionToolSpec[] = [],
   ): Promise<number> {
+    return countChatTokens(modelId, messages, tools, await this.tokenizerOf(modelId));
+  }
+
+  /** The tokenizer of `modelId` when it is the loaded model; null before its first load. */
+  private async tokenizerOf(modelId: string): Promise<TextEncoderLike | null> {
     const mlc = this.loaded === modelId && this.mlc ? await this.mlc : null;
-    return countChatTokens(modelId, messages, tools, mlc ? loadedTokenizer(mlc, modelId) : null);
+    return mlc ? loadedTokenizer(mlc, modelId) : null;
+  }
+
+  /** `modelId`'s record, or OpenAI's 400 `model_not_found`. */
+  private async recordOf(modelId: string): Promise<ModelRecord> {
+    const record = (await this.modelRecords()).find((r) => r.model_id === modelId);
+    if (!record) throw modelNotFound(modelId);
+    return record;
+  }
+
+  /**
+   * Makes `modelId` the loaded model, the gate already held. web-llm unloads by itself when the GPU
+   * device is lost between requests, so a model it no longer holds is loaded again.
+   */
+  private async ensureLoaded(modelId: string): Promise<void> {
+    if (this.loaded === modelId && this.mlc && !isPipelineLoaded(await this.mlc, modelId)) this.loaded = null;
+    if (this.loaded !== modelId) await this.loadLocked(modelId, new Set());
   }
 
   /**
@@ -259,8 +276,7 @@ export class WebLLMEngine implements Engine {
 
   /** Loads `modelId`, the gate already held: unknown id, then WebGPU, then the download. */
   private async loadLocked(modelId: string, listeners: Set<(p: LoadProgress) => void>): Promise<void> {
-    const record = (await this.modelRecords()).find((r) => r.model_id === modelId);
-    if (!record) throw modelNotFound(modelId);
+    const record = await this.recordOf(modelId);
     requireFeatures(await probeWebGPU(this.opts.gpu), requiredFeatures(record), modelId);
     if (this.loaded === modelId) return;
     const mlc = await this.engine();
