@@ -1,13 +1,12 @@
 import type { Engine, LoadProgress } from '../engine/types';
 import { ApiError, toApiError, toErrorResponse } from './api-error';
 import { ChatCompletionRun, type ChatRunOptions } from './chat-completion-run';
-import { loadComment } from './create-response';
 import { EventQueue } from './event-queue';
 import { jsonResponse, readJsonObject } from './http';
 import { newChatCompletionId } from './ids';
-import { holdJson, untilAborted } from './json-hold';
+import { followRequest, holdJson, type RequestWork, untilAborted } from './json-hold';
 import { type PreparedChat, prepareChat } from './prepare-chat';
-import { SSE_HEADERS, type SseFrame } from './sse';
+import { loadComment, SSE_HEADERS, type SseFrame } from './sse';
 import { sseBody } from './sse-body';
 import { strictTextError } from './strict-output';
 
@@ -44,13 +43,8 @@ export async function createChatCompletion(request: Request, deps: ChatDeps): Pr
     stop: prepared.stop,
     promptTokens: prepared.promptTokens,
   };
-  const abort = new AbortController();
-  const stop = (): void => abort.abort(new DOMException('The client went away.', 'AbortError'));
-  if (request.signal.aborted) stop();
-  else request.signal.addEventListener('abort', stop, { once: true });
-  return prepared.stream
-    ? streamChat(prepared, opts, deps, abort, stop)
-    : jsonChat(prepared, opts, deps, abort, stop);
+  const work = followRequest(request.signal);
+  return prepared.stream ? streamChat(prepared, opts, deps, work) : jsonChat(prepared, opts, deps, work);
 }
 
 /**
@@ -83,23 +77,21 @@ function jsonChat(
   prepared: PreparedChat,
   opts: ChatRunOptions,
   deps: ChatDeps,
-  abort: AbortController,
-  stop: () => void,
+  work: RequestWork,
 ): Promise<Response> {
   const run = new ChatCompletionRun(opts, () => {});
-  const finished = drive(run, prepared, deps.engine, abort.signal).then(
-    () => (abort.signal.aborted ? toErrorResponse(goneError()) : jsonResponse(run.completion())),
+  const finished = drive(run, prepared, deps.engine, work.signal).then(
+    () => (work.signal.aborted ? toErrorResponse(goneError()) : jsonResponse(run.completion())),
     (err: unknown) => toErrorResponse(err),
   );
-  return holdJson(finished, deps.jsonHoldMs, stop);
+  return holdJson(finished, deps.jsonHoldMs, work.stop);
 }
 
 async function streamChat(
   prepared: PreparedChat,
   opts: ChatRunOptions,
   deps: ChatDeps,
-  abort: AbortController,
-  stop: () => void,
+  work: RequestWork,
 ): Promise<Response> {
   const queue = new EventQueue<SseFrame>();
   let framed = false;
@@ -115,13 +107,13 @@ async function streamChat(
     firstFrame();
   };
   const run = new ChatCompletionRun(opts, (chunk) => push({ data: chunk }));
-  const done = drive(run, prepared, deps.engine, abort.signal, (p) => push(loadComment(p)))
+  const done = drive(run, prepared, deps.engine, work.signal, (p) => push(loadComment(p)))
     .then(
       () => {
-        if (!abort.signal.aborted) push({ data: '[DONE]' });
+        if (!work.signal.aborted) push({ data: '[DONE]' });
       },
       (err: unknown) => {
-        if (abort.signal.aborted) return;
+        if (work.signal.aborted) return;
         const error = toApiError(err);
         // Nothing sent yet: the failure still gets its HTTP status. Later, OpenAI's error frame.
         if (!committed && !framed) early = error;
@@ -139,7 +131,7 @@ async function streamChat(
   committed = true;
   if (early) return toErrorResponse(early);
   // The client went away (page abort → SW → transferred stream): stop generating now.
-  return new Response(sseBody(queue, stop), { status: 200, headers: SSE_HEADERS });
+  return new Response(sseBody(queue, work.stop), { status: 200, headers: SSE_HEADERS });
 }
 
 function goneError(): ApiError {

@@ -8,13 +8,13 @@ import { EventQueue } from './event-queue';
 import { jsonResponse, readJsonObject } from './http';
 import { newId } from './ids';
 import type { FileFetcher } from './input-files';
-import { holdJson, untilAborted } from './json-hold';
+import { followRequest, holdJson, untilAborted } from './json-hold';
 import type { LiveRuns } from './live-runs';
 import { type PreparedCreate, prepareCreate } from './prepare-create';
 import type { RunLocks } from './recovery';
 import { newResponseObject, type ResponseObject } from './response-object';
 import { ResponseRun, type StreamEvent } from './response-run';
-import { SSE_HEADERS, type SseComment } from './sse';
+import { loadComment, SSE_HEADERS, type SseComment } from './sse';
 import { sseBody } from './sse-body';
 import { strictOutputError } from './strict-output';
 
@@ -165,17 +165,6 @@ async function drive(
   }
 }
 
-/**
- * A load progress report as an SSE comment, `: intab.load {"progress":0.42,"text":"…"}`. OpenAI's
- * stream has no event for it, and SSE parsers skip comments, so SDKs see OpenAI's events only.
- *
- * @example
- * queue.push(loadComment({ progress: 0.42, text: 'Fetching param cache[3/10]' }));
- */
-export function loadComment(p: LoadProgress): SseComment {
-  return { comment: `intab.load ${JSON.stringify({ progress: p.progress, text: p.text })}` };
-}
-
 /** A pushed stream of SSE frames for one direct (non-background) streamed run. */
 function streamRun(
   response: ResponseObject,
@@ -237,14 +226,11 @@ async function jsonRun(
   persist: boolean,
   requestSignal: AbortSignal,
 ): Promise<Response> {
-  const abort = new AbortController();
-  const stop = (): void => abort.abort(new DOMException('The client went away.', 'AbortError'));
-  if (requestSignal.aborted) stop();
-  else requestSignal.addEventListener('abort', stop, { once: true });
+  const work = followRequest(requestSignal);
   const run = new ResponseRun(response, () => {}, { ...prepared.run, now: deps.now });
   const finished = (async () => {
-    const error = await execute(run, prepared, deps, abort.signal, { log: null, writeFinal: false });
-    requestSignal.removeEventListener('abort', stop);
+    const error = await execute(run, prepared, deps, work.signal, { log: null, writeFinal: false });
+    work.release();
     if (persist) {
       // A request refused by the engine before any output (context too long, say) leaves nothing behind.
       if (error && error.status < 500 && response.output.length === 0)
@@ -255,5 +241,5 @@ async function jsonRun(
   })().catch((err) => jsonResponse(toApiError(err).toJSON(), toApiError(err).status));
 
   // A service worker's respondWith may not stay pending for minutes (DESIGN.md §4).
-  return holdJson(finished, deps.jsonHoldMs, stop);
+  return holdJson(finished, deps.jsonHoldMs, work.stop);
 }

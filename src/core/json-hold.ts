@@ -39,6 +39,31 @@ export async function holdJson(
   return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
 }
 
+/** One request's work: its abort signal, a way to stop it, and to stop following the request. */
+export interface RequestWork {
+  signal: AbortSignal;
+  stop: () => void;
+  release: () => void;
+}
+
+/**
+ * An abort controller for one request's work that follows the request's own signal (aborted by the
+ * engine worker when the service worker gives up on the request). `stop()` aborts it from anywhere
+ * else too (the client cancelled the body); `release()` stops following once the work is done.
+ *
+ * @example
+ * const work = followRequest(request.signal);
+ * await run(work.signal);
+ * work.release();
+ */
+export function followRequest(requestSignal: AbortSignal): RequestWork {
+  const abort = new AbortController();
+  const stop = (): void => abort.abort(new DOMException('The client went away.', 'AbortError'));
+  if (requestSignal.aborted) stop();
+  else requestSignal.addEventListener('abort', stop, { once: true });
+  return { signal: abort.signal, stop, release: () => requestSignal.removeEventListener('abort', stop) };
+}
+
 /**
  * Resolves when `work` settles or `signal` aborts, whichever is first. A load is shared by every
  * request for its model, so a client that goes away stops waiting for it but does not stop it.

@@ -1,3 +1,5 @@
+import type { LoadProgress } from '../engine/types';
+
 /**
  * The one SSE encoder. Frames carry an `event:` line equal to the payload's `type`, as OpenAI's do.
  * Event names come from our own code, but a newline in one would split the frame, so it is rejected.
@@ -68,3 +70,14 @@ export const SSE_HEADERS: Record<string, string> = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache',
 };
+
+/**
+ * A load progress report as an SSE comment, `: intab.load {"progress":0.42,"text":"…"}`. OpenAI's
+ * stream has no event for it, and SSE parsers skip comments, so SDKs see OpenAI's events only.
+ *
+ * @example
+ * queue.push(loadComment({ progress: 0.42, text: 'Fetching param cache[3/10]' }));
+ */
+export function loadComment(p: LoadProgress): SseComment {
+  return { comment: `intab.load ${JSON.stringify({ progress: p.progress, text: p.text })}` };
+}
