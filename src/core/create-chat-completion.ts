@@ -4,7 +4,7 @@ import { ChatCompletionRun, type ChatRunOptions } from './chat-completion-run';
 import { EventQueue } from './event-queue';
 import { jsonResponse, readJsonObject } from './http';
 import { newChatCompletionId } from './ids';
-import { followRequest, holdJson, type RequestWork, untilAborted } from './json-hold';
+import { followRequest, holdJson, type RequestWork, untilAborted, within } from './json-hold';
 import { type PreparedChat, prepareChat } from './prepare-chat';
 import { loadComment, SSE_HEADERS, type SseFrame } from './sse';
 import { sseBody } from './sse-body';
@@ -122,12 +122,7 @@ async function streamChat(
     )
     .finally(() => queue.end());
 
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const held = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, deps.jsonHoldMs);
-  });
-  await Promise.race([framedOnce, done, held]);
-  clearTimeout(timer);
+  await within(Promise.race([framedOnce, done]), deps.jsonHoldMs);
   committed = true;
   if (early) return toErrorResponse(early);
   // The client went away (page abort → SW → transferred stream): stop generating now.

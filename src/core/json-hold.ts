@@ -16,12 +16,7 @@ export async function holdJson(
   holdMs: number,
   onCancel: () => void,
 ): Promise<Response> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const held = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), holdMs);
-  });
-  const early = await Promise.race([finished, held]);
-  clearTimeout(timer);
+  const early = await within(finished, holdMs);
   if (early) return early;
   let cancelled = false;
   const body = new ReadableStream<Uint8Array>({
@@ -37,6 +32,24 @@ export async function holdJson(
     },
   });
   return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
+}
+
+/**
+ * `work`'s value if it settles within `ms`, else null (then `work` goes on; nothing cancels it).
+ *
+ * @example
+ * const early = await within(finished, 60_000); // null: answer with early headers
+ */
+export async function within<T>(work: Promise<T>, ms: number): Promise<T | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** One request's work: its abort signal, a way to stop it, and to stop following the request. */
