@@ -7,7 +7,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
-          include: ['src/**/*.test.ts', 'tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'],
+          include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'],
           testTimeout: 20_000,
         },
       },

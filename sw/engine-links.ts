@@ -11,7 +11,7 @@
  * handed over a port of its own already.
  */
 import * as Comlink from 'comlink';
-import { serviceUnavailable } from '../src/core/api-error';
+import { serviceUnavailable } from '../src/common/api-error';
 import { DeadlineError, withDeadline } from '../src/worker/deadline';
 import { type EngineApi, PROTOCOL_VERSION, type SwToPageMessage } from '../src/worker/protocol';
 import type { SwTiming } from './timing';

@@ -4,8 +4,8 @@
  * flow as they are generated and the page's cancel reaches the core.
  */
 import * as Comlink from 'comlink';
-import { ApiError, toErrorResponse } from '../src/core/api-error';
-import { DEFAULT_MAX_BODY_BYTES } from '../src/core/capped-read';
+import { ApiError, toErrorResponse } from '../src/common/api-error';
+import { DEFAULT_MAX_BODY_BYTES } from '../src/core/shared/capped-read';
 import type { SerializedRequest, SerializedResponse } from '../src/worker/protocol';
 import { deserializeResponse, discardBody, requestTransferables, serializeRequest } from '../src/worker/wire';
 import type { EngineLink, EngineLinks } from './engine-links';

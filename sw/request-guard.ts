@@ -21,7 +21,7 @@
  * (never visible in Chromium 156, kept for browsers that expose it). Content type alone is not a
  * rule: a form type with no `Origin` is exactly what the app's own header-less `fetch` sends.
  */
-import { ApiError } from '../src/core/api-error';
+import { ApiError } from '../src/common/api-error';
 
 /** The parts of a fetch event's request that the rules read (a Node test cannot build a `navigate` Request). */
 export type GuardedRequest = Pick<Request, 'mode' | 'headers'>;

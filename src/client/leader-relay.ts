@@ -9,7 +9,7 @@
  *   replaced (its tab closed mid-call).
  */
 import * as Comlink from 'comlink';
-import { serviceUnavailable, toApiError, toApiErrorData } from '../core/api-error';
+import { serviceUnavailable, toApiError, toApiErrorData } from '../common/api-error';
 import type { LoadProgress } from '../engine/types';
 import { withDeadline } from '../worker/deadline';
 import { type EngineApi, isMessage, type RelayedCall, type TabMessage } from '../worker/protocol';

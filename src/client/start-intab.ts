@@ -4,7 +4,7 @@
  */
 
 import { Workbox } from 'workbox-window';
-import { serviceUnavailable } from '../core/api-error';
+import { serviceUnavailable } from '../common/api-error';
 import type { LoadProgress } from '../engine/types';
 import { withDeadline } from '../worker/deadline';
 import { type GpuStatus, LEADER_CHANNEL, type RelayedCall } from '../worker/protocol';

@@ -1,10 +1,9 @@
-export * from './api-error';
-export type { RunLocks } from './recovery';
-export type { ResponseObject } from './response-object';
+export * from '../common/api-error';
+export type { ResponseObject, RunLocks } from './responses';
 export {
   createResponsesServer,
   DEFAULT_JSON_HOLD_MS,
   type ResponsesServer,
   type ResponsesServerOptions,
 } from './server';
-export { encodeSseComment, encodeSseEvent, type SseComment } from './sse';
+export { encodeSseComment, encodeSseEvent, type SseComment } from './shared/sse';

@@ -1,9 +1,7 @@
+import { ApiError, notFound, toErrorResponse } from '../common/api-error';
 import type { Engine } from '../engine/types';
 import type { ResponseStore } from '../store/types';
-import { ApiError, notFound, toErrorResponse } from './api-error';
-import { routePath } from './api-paths';
-import { DEFAULT_MAX_BODY_BYTES } from './capped-read';
-import { compactResponse } from './compaction';
+import { createChatCompletion } from './chat';
 import {
   addItems,
   createConversation,
@@ -13,21 +11,24 @@ import {
   getItem,
   listItems,
   updateConversation,
-} from './conversation-routes';
-import { createChatCompletion } from './create-chat-completion';
-import { createResponse } from './create-response';
+} from './conversations';
 import { createEmbeddings } from './embeddings';
-import { jsonResponse } from './http';
-import type { FileFetcher } from './input-files';
-import { LiveRuns } from './live-runs';
-import { failInterrupted, type RunLocks } from './recovery';
+import { getModel, listModels } from './models';
 import {
   cancelResponse,
+  compactResponse,
   countInputTokens,
+  createResponse,
   deleteResponse,
+  failInterrupted,
+  LiveRuns,
   listInputItems,
+  type RunLocks,
   retrieveResponse,
-} from './response-routes';
+} from './responses';
+import { routePath } from './shared/api-paths';
+import { DEFAULT_MAX_BODY_BYTES } from './shared/capped-read';
+import type { FileFetcher } from './shared/input-files';
 import { listStorage } from './storage-routes';
 
 export interface ResponsesServerOptions {
@@ -194,26 +195,4 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
       }
     },
   };
-}
-
-function listModels(engine: Engine): Response {
-  return jsonResponse({ object: 'list', data: engine.models().map(toWireModel) });
-}
-
-function getModel(engine: Engine, id: string): Response {
-  const model = engine.models().find((m) => m.id === id);
-  // The Models API is the one place OpenAI answers an unknown model with 404 (and this wording).
-  if (!model)
-    throw new ApiError(
-      404,
-      'invalid_request_error',
-      'model_not_found',
-      'model',
-      `The model '${id}' does not exist`,
-    );
-  return jsonResponse(toWireModel(model));
-}
-
-function toWireModel(m: { id: string; created: number; owned_by: string }) {
-  return { id: m.id, object: 'model', created: m.created, owned_by: m.owned_by };
 }

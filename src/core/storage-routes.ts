@@ -1,6 +1,6 @@
 import type { ResponseStore } from '../store/types';
-import { jsonResponse } from './http';
-import { parseLimit } from './list-params';
+import { jsonResponse } from './shared/http';
+import { parseLimit } from './shared/list-params';
 
 /**
  * `GET /v1/intab/storage?limit=N`: intab's one extension route (OpenAI has no list of stored

@@ -1,4 +1,4 @@
-import { modelNotFound, unsupportedModel } from '../core/api-error';
+import { modelNotFound, unsupportedModel } from '../common/api-error';
 import type {
   ChatMessage,
   EmbedResult,

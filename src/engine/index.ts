@@ -1,12 +1,21 @@
+/**
+ * The engines behind the one {@link Engine} contract: `scripted`, web-llm, and the composite that
+ * routes each model id to the engine that serves it.
+ *
+ * @example
+ * import { CompositeEngine, ScriptedEngine, WebLLMEngine } from '../engine';
+ * const engine = new CompositeEngine([new ScriptedEngine(), new WebLLMEngine()]);
+ */
 export { CompositeEngine } from './composite-engine';
-export { schemaInstance } from './schema-instance';
-export { SCRIPTED_EMBEDDING_DIMENSIONS, scriptedEmbedding } from './scripted-embedding';
 export {
   messageText,
   SCRIPTED_CONTEXT_WINDOW,
+  SCRIPTED_EMBEDDING_DIMENSIONS,
   SCRIPTED_MODEL_ID,
   ScriptedEngine,
+  schemaInstance,
+  scriptedEmbedding,
   scriptedTokens,
-} from './scripted-engine';
+} from './scripted';
 export type * from './types';
-export { WebLLMEngine } from './webllm-engine';
+export { type MLCEngineLike, WebLLMEngine, type WebLLMEngineOptions } from './webllm';

@@ -18,6 +18,6 @@ export {
   WebLLMEngine,
 } from '../engine';
 export type * from '../engine/types';
-export type { MLCEngineLike, WebLLMEngineOptions } from '../engine/webllm-engine-options';
+export type { MLCEngineLike, WebLLMEngineOptions } from '../engine/webllm';
 export { IdbStore, type IdbStoreOptions, MemoryStore, openIdbStore } from '../store';
 export type * from '../store/types';

@@ -1,5 +1,5 @@
 import type { ConversationItem } from 'openai/resources/conversations/items';
-import { type ApiError, invalidRequest, notFound } from '../core/api-error';
+import { type ApiError, invalidRequest, notFound } from '../common/api-error';
 
 /**
  * The ids of a batch about to be appended, checked before any storage work: every item needs an id

@@ -3,8 +3,8 @@ import type { ConversationItem } from 'openai/resources/conversations/items';
 import { afterNotFound, batchItemIds, conversationNotFound, duplicateItem } from './conversation-errors';
 import { isExpired, isLive, type ResolvedLimits, withExpiry } from './expiry';
 import { indexConversationItems, unindexOwner } from './idb-item-index';
-import type { IntabTx } from './idb-schema';
 import { ownerRange, quiet, type SweepableStore, sweepStore, type TxRunner } from './idb-tx';
+import type { IntabTx } from './idb-types';
 import type { ListOptions, ListPage } from './types';
 
 /** Every store a conversation's data lives in; deletes and appends span all three. */

@@ -2,8 +2,8 @@ import type { IDBPObjectStore } from 'idb';
 import type { ConversationItem } from 'openai/resources/conversations/items';
 import type { ResponseItem } from 'openai/resources/responses/responses';
 import { isLive } from './expiry';
-import type { IntabDB, IntabStoreName, IntabTx, ItemIndexEntry } from './idb-schema';
 import { quiet } from './idb-tx';
+import type { IntabDB, IntabStoreName, IntabTx, ItemIndexEntry } from './idb-types';
 import type { StoredResponse } from './types';
 
 /** `[itemId, ownerId]`: one entry per copy of an item (see IntabDB). */

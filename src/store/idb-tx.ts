@@ -1,5 +1,5 @@
 import type { IDBPDatabase } from 'idb';
-import type { IntabDB, IntabStoreName, IntabTx } from './idb-schema';
+import type { IntabDB, IntabStoreName, IntabTx } from './idb-types';
 import { storageClosed, toStorageError } from './storage-error';
 
 /** Why the connection is gone, once it is; set by close() or by the database's own events. */

@@ -3,7 +3,7 @@
  * store and the IndexedDB store.
  *
  * @example
- * import { openIdbStore, MemoryStore, type ResponseStore } from '../store';
+ * import { openIdbStore, MemoryStore, type ResponseStore } from './';
  * const store: ResponseStore = typeof indexedDB === 'undefined' ? new MemoryStore() : await openIdbStore();
  */
 export { DB_NAME, DB_VERSION, type IntabDB } from './idb-schema';

@@ -1,4 +1,4 @@
-import { ApiError } from '../core/api-error';
+import { ApiError } from '../common/api-error';
 
 /**
  * Maps any IndexedDB failure to the runtime's one error type. Quota gets its own status and code

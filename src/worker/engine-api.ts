@@ -2,7 +2,7 @@
  * The engine worker's comlink API, separated from the worker entry so Node tests can drive it with a
  * fake server. Everything crossing the port is plain data: errors become {@link ApiErrorData}.
  */
-import { toApiErrorData, toErrorResponse } from '../core/api-error';
+import { toApiErrorData, toErrorResponse } from '../common/api-error';
 import type { LoadProgress } from '../engine/types';
 import type { EngineApi, GpuStatus, SerializedRequest, SerializedResponse } from './protocol';
 import { PROTOCOL_VERSION } from './protocol';

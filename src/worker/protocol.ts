@@ -4,7 +4,7 @@
  * worker exposes on every port it is handed. Types only plus constants: this file is imported by the
  * service worker too, so it must stay free of DOM and of service-worker globals.
  */
-import type { ApiErrorData } from '../core/api-error';
+import type { ApiErrorData } from '../common/api-error';
 import type { LoadProgress } from '../engine/types';
 
 /**

@@ -1,4 +1,4 @@
-import type { WebLLMEngineOptions } from '../engine/webllm-engine-options';
+import type { WebLLMEngineOptions } from '../engine/webllm';
 
 /** What a page can configure in web-llm: self-hosted model records, the weight cache, the load timeout. */
 export type WebLLMOptions = Pick<WebLLMEngineOptions, 'models' | 'cacheBackend' | 'loadTimeoutMs'>;

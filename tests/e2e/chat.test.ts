@@ -5,7 +5,7 @@
  */
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scriptedEmbedding } from '../../src/engine/scripted-embedding';
+import { scriptedEmbedding } from '../../src/engine/scripted/scripted-embedding';
 import { postChatStream, postJson, useChatSdk } from './chat.page';
 import { type AppSession, openApp } from './harness';
 

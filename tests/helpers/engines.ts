@@ -8,7 +8,7 @@
  * engine.progress(0.5, 'Fetching weights');
  * engine.finishLoad();
  */
-import { ScriptedEngine } from '../../src/engine/scripted-engine';
+import { ScriptedEngine } from '../../src/engine/scripted/scripted-engine';
 import type {
   ChatMessage,
   Engine,

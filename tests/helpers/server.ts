@@ -8,7 +8,7 @@
  */
 import OpenAI from 'openai';
 import { createResponsesServer, type ResponsesServerOptions } from '../../src/core';
-import { ScriptedEngine } from '../../src/engine/scripted-engine';
+import { ScriptedEngine } from '../../src/engine/scripted/scripted-engine';
 import type { Engine } from '../../src/engine/types';
 import { MemoryStore } from '../../src/store/memory-store';
 import type { ResponseStore } from '../../src/store/types';

@@ -3,7 +3,7 @@
  * accepts without effect on a local model.
  */
 import { describe, expect, it } from 'vitest';
-import { ScriptedEngine } from '../../src/engine/scripted-engine';
+import { ScriptedEngine } from '../../src/engine/scripted/scripted-engine';
 import type { ModelInfo } from '../../src/engine/types';
 import { makeRig } from '../helpers/server';
 import { expectError } from './create-helpers';

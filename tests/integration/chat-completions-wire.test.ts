@@ -6,8 +6,8 @@
  */
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { ApiError, serviceUnavailable } from '../../src/core/api-error';
-import { ScriptedEngine } from '../../src/engine/scripted-engine';
+import { ApiError, serviceUnavailable } from '../../src/common/api-error';
+import { ScriptedEngine } from '../../src/engine/scripted/scripted-engine';
 import type { Engine, EngineChunk, GenerateRequest } from '../../src/engine/types';
 import { GATED_MODEL, GatedLoadEngine } from '../helpers/engines';
 import { makeRig } from '../helpers/server';

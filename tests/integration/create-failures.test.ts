@@ -4,8 +4,8 @@
  */
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { type ApiError, invalidRequest, serviceUnavailable } from '../../src/core/api-error';
-import { ScriptedEngine } from '../../src/engine/scripted-engine';
+import { type ApiError, invalidRequest, serviceUnavailable } from '../../src/common/api-error';
+import { ScriptedEngine } from '../../src/engine/scripted/scripted-engine';
 import type { Engine } from '../../src/engine/types';
 import { MemoryStore } from '../../src/store/memory-store';
 import { makeRig } from '../helpers/server';

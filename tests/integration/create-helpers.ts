@@ -6,7 +6,7 @@
  * const frames = await streamFrames({ model: 'scripted', input: 'hi' });
  */
 import { expect } from 'vitest';
-import { ScriptedEngine } from '../../src/engine/scripted-engine';
+import { ScriptedEngine } from '../../src/engine/scripted/scripted-engine';
 import type { Engine, EngineChunk } from '../../src/engine/types';
 import { makeRig, readSse } from '../helpers/server';
 import { validateErrorBody, validateStreamEvent } from '../helpers/spec';

@@ -3,7 +3,7 @@
  * images on a model without vision.
  */
 import { describe, expect, it } from 'vitest';
-import { ScriptedEngine } from '../../src/engine/scripted-engine';
+import { ScriptedEngine } from '../../src/engine/scripted/scripted-engine';
 import type { Engine } from '../../src/engine/types';
 import { makeRig } from '../helpers/server';
 import { expectError } from './create-helpers';

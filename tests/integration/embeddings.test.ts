@@ -3,8 +3,8 @@
  * raw requests: the `scripted` model's deterministic vectors, `dimensions`, and OpenAI's errors.
  */
 import { describe, expect, it } from 'vitest';
-import { scriptedEmbedding } from '../../src/engine/scripted-embedding';
-import { ScriptedEngine } from '../../src/engine/scripted-engine';
+import { scriptedEmbedding } from '../../src/engine/scripted/scripted-embedding';
+import { ScriptedEngine } from '../../src/engine/scripted/scripted-engine';
 import type { Engine, ModelInfo } from '../../src/engine/types';
 import { makeRig } from '../helpers/server';
 import { expectError, fakeEngine } from './create-helpers';

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CompositeEngine } from '../../src/engine/composite-engine';
-import { ScriptedEngine } from '../../src/engine/scripted-engine';
-import { LLAMA, setup } from '../../src/engine/webllm-test-fakes';
+import { ScriptedEngine } from '../../src/engine/scripted/scripted-engine';
 import { makeRig } from '../helpers/server';
+import { LLAMA, setup } from '../helpers/webllm-fakes';
 
 describe('input_tokens: exact or estimate', () => {
   it('says estimate before a web-llm model is loaded, exact after (counted with its tokenizer)', async () => {

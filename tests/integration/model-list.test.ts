@@ -6,7 +6,7 @@
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { CompositeEngine } from '../../src/engine/composite-engine';
-import { ScriptedEngine } from '../../src/engine/scripted-engine';
+import { ScriptedEngine } from '../../src/engine/scripted/scripted-engine';
 import { LATE_MODEL, LateListEngine } from '../helpers/engines';
 import { makeRig } from '../helpers/server';
 import { validateErrorBody } from '../helpers/spec';

@@ -5,7 +5,7 @@
  */
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { ApiError, serviceUnavailable } from '../../src/core/api-error';
+import { ApiError, serviceUnavailable } from '../../src/common/api-error';
 import { MemoryStore } from '../../src/store/memory-store';
 import { GATED_MODEL, GatedLoadEngine } from '../helpers/engines';
 import { makeRig } from '../helpers/server';

@@ -4,9 +4,9 @@
  * the rest keep working.
  */
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/core/api-error';
+import { ApiError } from '../../src/common/api-error';
 import { CompositeEngine } from '../../src/engine/composite-engine';
-import { ScriptedEngine } from '../../src/engine/scripted-engine';
+import { ScriptedEngine } from '../../src/engine/scripted/scripted-engine';
 import { LATE_MODEL, LateListEngine } from '../helpers/engines';
 
 async function rejection(p: Promise<unknown>): Promise<ApiError> {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { checkJsonSchema } from '../../src/core/json-schema-check';
-import { sealReasoning, unsealReasoning } from '../../src/core/reasoning-events';
-import { schemaInstance } from '../../src/engine/schema-instance';
-import { scriptedLogprob } from '../../src/engine/scripted-engine';
+import { sealReasoning, unsealReasoning } from '../../src/core/responses/reasoning-events';
+import { checkJsonSchema } from '../../src/core/shared/json-schema-check';
+import { schemaInstance } from '../../src/engine/scripted/schema-instance';
+import { scriptedLogprob } from '../../src/engine/scripted/scripted-engine';
 
 const person = {
   type: 'object',

@@ -3,7 +3,7 @@
  * keep passing across releases: FNV-1a buckets of lowercased words, 64 dims, L2-normalized.
  */
 import { describe, expect, it } from 'vitest';
-import { embedScripted, fnv1a, scriptedEmbedding } from '../../src/engine/scripted-embedding';
+import { embedScripted, fnv1a, scriptedEmbedding } from '../../src/engine/scripted/scripted-embedding';
 
 const oneHot = (at: number, length = 64) => Array.from({ length }, (_, i) => (i === at ? 1 : 0));
 

@@ -3,7 +3,7 @@
 import 'fake-indexeddb/auto';
 import { IDBDatabase as FakeDatabase, IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../src/core/api-error';
+import { ApiError } from '../../src/common/api-error';
 import { openDatabase } from '../../src/store/idb-schema';
 import { DB_NAME, DB_VERSION, type IdbStore, openIdbStore, type SweepResult } from '../../src/store/index';
 import { makeDeltaEvents, makeStoredResponse } from './fixtures/response-fixture';

@@ -3,8 +3,9 @@
  * (prose stays free until the model opens a call, whose name and arguments must then match a tool),
  * and, for models that think first, a free think block before whatever the grammar holds.
  */
-import type { ReasoningMarkers } from '../model-family';
+
 import type { FunctionToolSpec, OutputFormatSpec } from '../types';
+import type { ReasoningMarkers } from './model-family';
 import type { ToolFormat } from './types';
 
 export interface CallConstraint {

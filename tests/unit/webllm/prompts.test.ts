@@ -5,11 +5,11 @@
  * fixture; only the rendered text is kept here).
  */
 import { describe, expect, it } from 'vitest';
-import { familyOf } from '../../../src/engine/model-family';
+import { familyOf } from '../../../src/engine/tool-formats/model-family';
 import type { ChatMessage } from '../../../src/engine/types';
-import { planChatRequest } from '../../../src/engine/webllm-request';
-import { request } from '../../../src/engine/webllm-test-fakes';
+import { planChatRequest } from '../../../src/engine/webllm/webllm-request';
 import published from '../../fixtures/webllm/published-prompts.json';
+import { request } from '../../helpers/webllm-fakes';
 import { type ConvTemplateName, webllmPrompt } from '../../helpers/webllm-prompt';
 import { FAMILIES, weather } from './families';
 

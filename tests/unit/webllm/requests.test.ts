@@ -6,8 +6,8 @@
 import { ModelType, postInitAndCheckFieldsChatCompletion } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, GenerateRequest } from '../../../src/engine/types';
-import { planChatRequest } from '../../../src/engine/webllm-request';
-import { request } from '../../../src/engine/webllm-test-fakes';
+import { planChatRequest } from '../../../src/engine/webllm/webllm-request';
+import { request } from '../../helpers/webllm-fakes';
 import { compileResponseFormat } from '../../helpers/xgrammar';
 import { clock, FAMILIES, weather } from './families';
 

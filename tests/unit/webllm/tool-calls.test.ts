@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { EngineChunk } from '../../../src/engine/types';
-import { ReplyAssembler } from '../../../src/engine/webllm-reply';
-import { planChatRequest } from '../../../src/engine/webllm-request';
-import { request } from '../../../src/engine/webllm-test-fakes';
+import { ReplyAssembler } from '../../../src/engine/webllm/webllm-reply';
+import { planChatRequest } from '../../../src/engine/webllm/webllm-request';
+import { request } from '../../helpers/webllm-fakes';
 import { structuralTagAccepts } from '../../helpers/xgrammar';
 import { clock, FAMILIES, type FamilyCase, weather } from './families';
 

@@ -1,0 +1,10 @@
+/**
+ * What every layer shares and nothing below it: the one error type, {@link ApiError}, and its
+ * plain-data form for crossing workers. The core, the engines and the store all import from here,
+ * never from each other upward.
+ *
+ * @example
+ * import { ApiError, invalidRequest } from '../common';
+ * throw invalidRequest('temperature', 'Invalid value for temperature.', 'invalid_value');
+ */
+export * from './api-error';

@@ -1,0 +1,37 @@
+import { ApiError } from '../../common/api-error';
+import type { Engine, ModelInfo } from '../../engine/types';
+import { jsonResponse } from '../shared/http';
+
+/**
+ * `GET /v1/models`: every model the engine serves, in OpenAI's list shape.
+ *
+ * @example
+ * const res = listModels(engine); // { object: 'list', data: [{ id: 'scripted', object: 'model', … }] }
+ */
+export function listModels(engine: Engine): Response {
+  return jsonResponse({ object: 'list', data: engine.models().map(toWireModel) });
+}
+
+/**
+ * `GET /v1/models/{id}`: one model, or OpenAI's 404 `model_not_found`.
+ *
+ * @example
+ * const res = getModel(engine, 'scripted');
+ */
+export function getModel(engine: Engine, id: string): Response {
+  const model = engine.models().find((m) => m.id === id);
+  // The Models API is the one place OpenAI answers an unknown model with 404 (and this wording).
+  if (!model)
+    throw new ApiError(
+      404,
+      'invalid_request_error',
+      'model_not_found',
+      'model',
+      `The model '${id}' does not exist`,
+    );
+  return jsonResponse(toWireModel(model));
+}
+
+function toWireModel(m: Pick<ModelInfo, 'id' | 'created' | 'owned_by'>) {
+  return { id: m.id, object: 'model', created: m.created, owned_by: m.owned_by };
+}

@@ -1,0 +1,245 @@
+import type { ConversationItem } from 'openai/resources/conversations/items';
+import type { Response as ApiResponse, ResponseItem } from 'openai/resources/responses/responses';
+import { type ApiError, invalidRequest, toApiError } from '../../common/api-error';
+import type { Engine, GenerateRequest, LoadProgress } from '../../engine/types';
+import type { ResponseStore, StoredResponse } from '../../store/types';
+import { EventQueue } from '../shared/event-queue';
+import { jsonResponse, readJsonObject } from '../shared/http';
+import { newId } from '../shared/ids';
+import type { FileFetcher } from '../shared/input-files';
+import { followRequest, holdJson, untilAborted } from '../shared/json-hold';
+import { loadComment, SSE_HEADERS, type SseComment } from '../shared/sse';
+import { sseBody } from '../shared/sse-body';
+import { strictOutputError } from '../shared/strict-output';
+import { EventLog } from './event-log';
+import type { LiveRuns } from './live-runs';
+import { type PreparedCreate, prepareCreate } from './prepare-create';
+import type { RunLocks } from './recovery';
+import { newResponseObject, type ResponseObject } from './response-object';
+import { ResponseRun, type StreamEvent } from './response-run';
+
+export interface CreateDeps {
+  engine: Engine;
+  store: ResponseStore;
+  live: LiveRuns;
+  now: () => number;
+  maxBodyBytes: number;
+  /** How long a non-streaming request may wait for its status line before headers go out early. */
+  jsonHoldMs: number;
+  eventFlushMs: number;
+  runLocks?: RunLocks;
+  fetchFile?: FileFetcher;
+}
+
+/**
+ * `POST /v1/responses`. Everything that can be refused is refused before the first byte (so bad
+ * input gets its 4xx, and a machine that cannot run the model its 503); then the run streams SSE,
+ * answers JSON, or goes on in the background. The model loads inside the run: a first request to a
+ * model whose weights take minutes to arrive gets `response.created` at once, not a held request.
+ *
+ * @example
+ * const res = await createResponse(new Request(url, { method: 'POST', body }), deps);
+ */
+export async function createResponse(request: Request, deps: CreateDeps): Promise<Response> {
+  const json = await readJsonObject(request, deps.maxBodyBytes);
+  const prepared = await prepareCreate(json, { ...deps, origin: new URL(request.url).origin });
+  const { body } = prepared;
+  if (body.background && body.store === false) {
+    throw invalidRequest('background', "Background mode requires 'store' to be true.", 'invalid_value');
+  }
+  await deps.engine.preflight?.(prepared.model.id);
+  const response = newResponseObject(body, {
+    id: newId('resp'),
+    createdAt: Math.floor(deps.now() / 1000),
+    tools: prepared.tools,
+  });
+  if (body.background) response.status = 'queued';
+  if (prepared.conversationId) response.conversation = { id: prepared.conversationId };
+  const persist = body.store !== false;
+  if (persist) await deps.store.putResponse(record(response, prepared));
+  if (body.background) return backgroundRun(response, prepared, deps);
+  return body.stream
+    ? streamRun(response, prepared, deps, persist)
+    : jsonRun(response, prepared, deps, persist, request.signal);
+}
+
+function record(response: ResponseObject, prepared: PreparedCreate): StoredResponse {
+  return { response: response as unknown as ApiResponse, inputItems: prepared.inputItems };
+}
+
+/**
+ * Where a run's results go: its event log (background runs only), whether its final state is
+ * written, and who hears about the model's load (direct streams only).
+ */
+interface RunSinks {
+  log: EventLog | null;
+  writeFinal: boolean;
+  progress?: (p: LoadProgress) => void;
+}
+
+/**
+ * Runs a response to its end: drives the engine into `run`, then writes the event log and the final
+ * state. Resolves with the error that failed the run, if any.
+ */
+async function execute(
+  run: ResponseRun,
+  prepared: PreparedCreate,
+  deps: CreateDeps,
+  signal: AbortSignal,
+  sinks: RunSinks,
+): Promise<ApiError | null> {
+  let release = () => {};
+  if (prepared.body.store !== false)
+    deps.runLocks?.hold(run.response.id, new Promise<void>((r) => (release = r)));
+  try {
+    return await finishRun(run, prepared, deps, signal, sinks);
+  } finally {
+    release();
+  }
+}
+
+async function finishRun(
+  run: ResponseRun,
+  prepared: PreparedCreate,
+  deps: CreateDeps,
+  signal: AbortSignal,
+  { log, writeFinal, progress }: RunSinks,
+): Promise<ApiError | null> {
+  run.start();
+  const error = await drive(run, deps.engine, prepared.generate, signal, progress);
+  try {
+    // One append of input and output together, so concurrent responses on a conversation never interleave.
+    if (
+      prepared.conversationId &&
+      (run.response.status === 'completed' || run.response.status === 'incomplete')
+    ) {
+      const items = [...prepared.newItems, ...(run.response.output as ResponseItem[])];
+      await deps.store.appendConversationItems(
+        prepared.conversationId,
+        items as unknown as ConversationItem[],
+      );
+    }
+    await log?.close();
+    if (writeFinal) await deps.store.putResponse(record(run.response, prepared), { durable: true });
+  } catch (err) {
+    // Every event has gone out already; a storage failure can only be reported in-band.
+    run.error(toApiError(err));
+  }
+  return error;
+}
+
+async function drive(
+  run: ResponseRun,
+  engine: Engine,
+  req: GenerateRequest,
+  signal: AbortSignal,
+  onProgress?: (p: LoadProgress) => void,
+): Promise<ApiError | null> {
+  try {
+    // A load failure fails the response with the load's own error (model_download_failed, …).
+    await untilAborted(engine.load(req.model, onProgress), signal);
+    if (signal.aborted) {
+      run.cancel();
+      return null;
+    }
+    for await (const chunk of engine.generate(req, signal)) {
+      if (signal.aborted) break;
+      if (chunk.type === 'done' && chunk.finishReason !== 'length') {
+        const problem = strictOutputError(req.format, run.response);
+        if (problem) throw problem;
+      }
+      run.push(chunk);
+    }
+    if (signal.aborted) run.cancel();
+    else if (!run.settled)
+      run.fail(toApiError(new Error('The model stopped without finishing its response.')));
+    return null;
+  } catch (err) {
+    if (signal.aborted) {
+      run.cancel();
+      return null;
+    }
+    const apiError = toApiError(err);
+    run.fail(apiError);
+    return apiError;
+  }
+}
+
+/** A pushed stream of SSE frames for one direct (non-background) streamed run. */
+function streamRun(
+  response: ResponseObject,
+  prepared: PreparedCreate,
+  deps: CreateDeps,
+  persist: boolean,
+): Response {
+  const abort = new AbortController();
+  const queue = new EventQueue<StreamEvent | SseComment>();
+  const run = new ResponseRun(response, (e) => queue.push(e), { ...prepared.run, now: deps.now });
+  // No event log: resuming a stream is a background-mode feature (as at OpenAI), and logging every
+  // token of a direct stream would cost more than the stream itself (see README, Performance).
+  const sinks = { log: null, writeFinal: persist, progress: (p: LoadProgress) => queue.push(loadComment(p)) };
+  void execute(run, prepared, deps, abort.signal, sinks).finally(() => queue.end());
+  // The client went away (page abort → SW → transferred stream): stop generating now.
+  const body = sseBody(queue, () =>
+    abort.abort(new DOMException('The client cancelled the stream.', 'AbortError')),
+  );
+  return new Response(body, { status: 200, headers: SSE_HEADERS });
+}
+
+/** Starts a background run and answers at once: JSON with the queued response, or a stream of it. */
+function backgroundRun(response: ResponseObject, prepared: PreparedCreate, deps: CreateDeps): Response {
+  const abort = new AbortController();
+  // Pollers read the stored record, so it is rewritten with every batch, not only at the end.
+  const log = new EventLog(deps.store, response.id, deps.eventFlushMs, () =>
+    record(structuredClone(response), prepared),
+  );
+  const live = deps.live.start(response.id, abort);
+  const run = new ResponseRun(
+    response,
+    (e) => {
+      log.add(e);
+      live.push(e);
+    },
+    { ...prepared.run, now: deps.now },
+  );
+  const queued = run.snapshot();
+  void execute(run, prepared, deps, abort.signal, { log, writeFinal: true }).finally(() =>
+    deps.live.finish(response.id),
+  );
+  // A background stream's reader may leave and come back with starting_after: leaving only detaches.
+  if (prepared.body.stream)
+    return new Response(sseBody(live.follow(-1)), { status: 200, headers: SSE_HEADERS });
+  return jsonResponse(queued);
+}
+
+/**
+ * A non-streaming run. It stops (and is stored `cancelled`) when `requestSignal` aborts (the engine
+ * worker aborts it when the service worker gives up on the request) or when the client cancels the
+ * early-headers body. Chromium never aborts a service worker's `FetchEvent.request.signal` when the
+ * page aborts its fetch, but it does cancel the body of a response that arrives after that abort: so
+ * an abandoned request runs at most until `jsonHoldMs`.
+ */
+async function jsonRun(
+  response: ResponseObject,
+  prepared: PreparedCreate,
+  deps: CreateDeps,
+  persist: boolean,
+  requestSignal: AbortSignal,
+): Promise<Response> {
+  const work = followRequest(requestSignal);
+  const run = new ResponseRun(response, () => {}, { ...prepared.run, now: deps.now });
+  const finished = (async () => {
+    const error = await execute(run, prepared, deps, work.signal, { log: null, writeFinal: false });
+    work.release();
+    if (persist) {
+      // A request refused by the engine before any output (context too long, say) leaves nothing behind.
+      if (error && error.status < 500 && response.output.length === 0)
+        await deps.store.deleteResponse(response.id);
+      else await deps.store.putResponse(record(response, prepared), { durable: true });
+    }
+    return error ? jsonResponse(error.toJSON(), error.status) : jsonResponse(response);
+  })().catch((err) => jsonResponse(toApiError(err).toJSON(), toApiError(err).status));
+
+  // A service worker's respondWith may not stay pending for minutes (DESIGN.md §4).
+  return holdJson(finished, deps.jsonHoldMs, work.stop);
+}

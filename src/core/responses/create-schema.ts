@@ -1,0 +1,255 @@
+import { z } from 'zod';
+import { metadataSchema } from '../shared/validate';
+
+/**
+ * The `POST /v1/responses` body, validated at the boundary. Strict objects, so an unknown parameter
+ * is a 400 naming it (as OpenAI does); field shapes follow `ResponseCreateParams` in the `openai` package.
+ * Values that parse but cannot be served locally (hosted tools, for one) are rejected after parsing.
+ */
+
+const nullish = <T extends z.ZodType>(t: T) => t.nullish();
+
+/** OpenAI checks item ids by prefix: `Expected an ID that begins with 'msg'.` */
+const idWithPrefix = (prefix: string) =>
+  z.string().refine((id) => id.startsWith(prefix), { message: `id_prefix:${prefix}` });
+
+/** Explicit prompt-cache breakpoints on content parts: accepted, no effect (local models keep no prompt cache). */
+const promptCacheBreakpoint = nullish(
+  z.strictObject({ mode: z.literal('explicit'), ttl: z.enum(['30m', '12h']).optional() }),
+);
+
+const inputText = z.strictObject({
+  type: z.literal('input_text'),
+  text: z.string(),
+  prompt_cache_breakpoint: promptCacheBreakpoint,
+});
+const inputImage = z.strictObject({
+  type: z.literal('input_image'),
+  image_url: nullish(z.string()),
+  file_id: nullish(z.string()),
+  detail: z.enum(['low', 'high', 'auto', 'original']).optional(),
+  prompt_cache_breakpoint: promptCacheBreakpoint,
+});
+const inputFile = z.strictObject({
+  type: z.literal('input_file'),
+  file_data: z.string().optional(),
+  file_id: nullish(z.string()),
+  file_url: z.string().optional(),
+  filename: z.string().optional(),
+  detail: z.enum(['auto', 'low', 'high']).optional(),
+  prompt_cache_breakpoint: promptCacheBreakpoint,
+});
+const outputText = z.strictObject({
+  type: z.literal('output_text'),
+  text: z.string(),
+  annotations: z.array(z.looseObject({ type: z.string() })).optional(),
+  logprobs: z.array(z.unknown()).optional(),
+});
+const refusal = z.strictObject({ type: z.literal('refusal'), refusal: z.string() });
+
+export const contentPartSchema = z.discriminatedUnion('type', [
+  inputText,
+  inputImage,
+  inputFile,
+  outputText,
+  refusal,
+]);
+
+const messageItem = z.strictObject({
+  type: z.literal('message'),
+  role: z.enum(['user', 'assistant', 'system', 'developer']),
+  content: z.union([z.string(), z.array(contentPartSchema)]),
+  id: idWithPrefix('msg').optional(),
+  status: z.enum(['in_progress', 'completed', 'incomplete']).optional(),
+  phase: nullish(z.enum(['commentary', 'final_answer'])),
+});
+
+/** Who made a tool call: the model itself, or a program run by OpenAI's programmatic tool calling. */
+const callerSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('direct') }),
+  z.strictObject({ type: z.literal('program'), caller_id: z.string() }),
+]);
+
+const functionCallItem = z.strictObject({
+  type: z.literal('function_call'),
+  call_id: z.string().min(1),
+  name: z.string(),
+  arguments: z.string(),
+  id: idWithPrefix('fc').optional(),
+  status: z.enum(['in_progress', 'completed', 'incomplete']).optional(),
+  async: z.boolean().optional(),
+  namespace: z.string().optional(),
+  caller: nullish(callerSchema),
+});
+
+/** Since openai 7, `call_id` may be left out; the output then pairs with a pending call by `name`. */
+const functionCallOutputItem = z.strictObject({
+  type: z.literal('function_call_output'),
+  call_id: nullish(z.string().min(1)),
+  output: z.union([z.string(), z.array(z.discriminatedUnion('type', [inputText, inputImage, inputFile]))]),
+  id: nullish(z.string()),
+  status: nullish(z.enum(['in_progress', 'completed', 'incomplete'])),
+  name: nullish(z.string()),
+  namespace: nullish(z.string()),
+  caller: nullish(callerSchema),
+});
+
+const reasoningItem = z.strictObject({
+  type: z.literal('reasoning'),
+  id: idWithPrefix('rs').optional(),
+  summary: z.array(z.strictObject({ type: z.literal('summary_text'), text: z.string() })),
+  content: z.array(z.strictObject({ type: z.literal('reasoning_text'), text: z.string() })).optional(),
+  encrypted_content: nullish(z.string()),
+  status: z.enum(['in_progress', 'completed', 'incomplete']).optional(),
+});
+
+const itemReference = z.strictObject({ type: z.literal('item_reference'), id: z.string().min(1) });
+
+const compactionItem = z.strictObject({
+  type: z.literal('compaction'),
+  encrypted_content: z.string(),
+  id: nullish(z.string()),
+});
+
+/** Easy messages may omit `type`; they are messages all the same. */
+export const inputItemSchema = z.preprocess(
+  (v) => (isPlainObject(v) && !('type' in v) && 'role' in v ? { ...v, type: 'message' } : v),
+  z.discriminatedUnion('type', [
+    messageItem,
+    functionCallItem,
+    functionCallOutputItem,
+    reasoningItem,
+    itemReference,
+    compactionItem,
+  ]),
+);
+
+export const functionToolSchema = z.strictObject({
+  type: z.literal('function'),
+  name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, { message: 'tool_name_pattern' }),
+  description: nullish(z.string()),
+  parameters: nullish(z.record(z.string(), z.unknown())),
+  strict: nullish(z.boolean()),
+  defer_loading: z.boolean().optional(),
+  async: z.boolean().optional(),
+  allowed_callers: nullish(z.array(z.enum(['direct', 'programmatic']))),
+  output_schema: nullish(z.record(z.string(), z.unknown())),
+});
+
+/** The tool choices intab runs: the ones a response echoes. */
+export const localToolChoiceSchema = z.union([
+  z.enum(['none', 'auto', 'required']),
+  z.strictObject({ type: z.literal('function'), name: z.string() }),
+  z.strictObject({
+    type: z.literal('allowed_tools'),
+    mode: z.enum(['auto', 'required']),
+    tools: z.array(z.looseObject({ type: z.string(), name: z.string().optional() })),
+  }),
+]);
+
+// Hosted tool choices parse too, so that they are refused by name rather than as malformed.
+const toolChoiceSchema = z.union([...localToolChoiceSchema.options, z.looseObject({ type: z.string() })]);
+
+const formatSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('text') }),
+  z.strictObject({ type: z.literal('json_object') }),
+  z.strictObject({
+    type: z.literal('json_schema'),
+    name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, { message: 'format_name_pattern' }),
+    schema: z.record(z.string(), z.unknown()),
+    description: z.string().optional(),
+    strict: nullish(z.boolean()),
+  }),
+]);
+
+export const INCLUDABLE = [
+  'file_search_call.results',
+  'web_search_call.results',
+  'web_search_call.action.sources',
+  'message.input_image.image_url',
+  'computer_call_output.output.image_url',
+  'code_interpreter_call.outputs',
+  'reasoning.encrypted_content',
+  'message.output_text.logprobs',
+] as const;
+
+export const createResponseSchema = z.strictObject({
+  model: z.string().min(1),
+  input: z.union([z.string(), z.array(z.unknown())]).optional(),
+  instructions: nullish(z.string()),
+  stream: nullish(z.boolean()),
+  stream_options: nullish(z.strictObject({ include_obfuscation: z.boolean().optional() })),
+  store: nullish(z.boolean()),
+  background: nullish(z.boolean()),
+  previous_response_id: nullish(z.string().regex(/^resp_[A-Za-z0-9]+$/, { message: 'id_prefix:resp' })),
+  conversation: nullish(z.union([z.string(), z.strictObject({ id: z.string() })])),
+  include: nullish(z.array(z.enum(INCLUDABLE))),
+  tools: z.array(z.looseObject({ type: z.string() })).optional(),
+  tool_choice: toolChoiceSchema.optional(),
+  parallel_tool_calls: nullish(z.boolean()),
+  max_tool_calls: nullish(z.number().int().min(1)),
+  max_output_tokens: nullish(z.number().int().min(16)),
+  temperature: nullish(z.number().min(0).max(2)),
+  top_p: nullish(z.number().min(0).max(1)),
+  top_logprobs: nullish(z.number().int().min(0).max(20)),
+  truncation: nullish(z.enum(['auto', 'disabled'])),
+  text: z
+    .strictObject({ format: formatSchema.optional(), verbosity: nullish(z.enum(['low', 'medium', 'high'])) })
+    .optional(),
+  reasoning: nullish(
+    z.strictObject({
+      effort: nullish(z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'])),
+      summary: nullish(z.enum(['auto', 'concise', 'detailed'])),
+      generate_summary: nullish(z.enum(['auto', 'concise', 'detailed'])),
+      // The type leaves `mode` open (`(string & {}) | 'standard' | 'pro'`); the response says which ran.
+      mode: z.string().optional(),
+      context: nullish(z.enum(['auto', 'current_turn', 'all_turns'])),
+    }),
+  ),
+  metadata: nullish(metadataSchema),
+  user: z.string().optional(),
+  safety_identifier: nullish(z.string().max(128)),
+  prompt_cache_key: nullish(z.string()),
+  prompt_cache_retention: nullish(z.enum(['in_memory', '24h'])),
+  service_tier: nullish(z.enum(['auto', 'default', 'flex', 'scale', 'priority', 'fast', 'ultrafast'])),
+  prompt: nullish(z.looseObject({ id: z.string() })),
+  context_management: nullish(
+    z.array(
+      z.strictObject({ type: z.enum(['compaction']), compact_threshold: nullish(z.number().int().min(1)) }),
+    ),
+  ),
+  moderation: nullish(
+    z.strictObject({
+      model: z.string(),
+      policy: nullish(
+        z.strictObject({
+          input: nullish(z.strictObject({ mode: z.enum(['score', 'block']) })),
+          output: nullish(z.strictObject({ mode: z.enum(['score', 'block']) })),
+        }),
+      ),
+    }),
+  ),
+  prompt_cache_options: z
+    .strictObject({
+      mode: z.enum(['implicit', 'explicit']).optional(),
+      ttl: z.enum(['30m', '12h']).optional(),
+      prewarm: z.boolean().optional(),
+      comparison_response_id: nullish(z.string()),
+    })
+    .optional(),
+  access_programs: z
+    .strictObject({ cyber: z.enum(['standard', 'daybreak_blue', 'daybreak_red']).optional() })
+    .optional(),
+  image: z
+    .strictObject({ context_compression: z.enum(['auto', 'enabled', 'disabled']).optional() })
+    .optional(),
+});
+
+export type CreateResponseBody = z.infer<typeof createResponseSchema>;
+export type InputItemParam = z.infer<typeof inputItemSchema>;
+export type ContentPartParam = z.infer<typeof contentPartSchema>;
+export type FunctionToolParam = z.infer<typeof functionToolSchema>;
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,182 @@
+import type {
+  ResponseInputFile,
+  ResponseInputImage,
+  ResponseInputText,
+  ResponseItem,
+  ResponseOutputRefusal,
+  ResponseOutputText,
+  ResponseReasoningItem,
+} from 'openai/resources/responses/responses';
+import { invalidRequest, notFound } from '../../common/api-error';
+import { newId } from '../shared/ids';
+import { parseOrThrow } from '../shared/validate';
+import { type ContentPartParam, type InputItemParam, inputItemSchema, isPlainObject } from './create-schema';
+import { unsealReasoning } from './reasoning-events';
+
+type InputPart = ResponseInputText | ResponseInputImage | ResponseInputFile;
+type OutputPart = ResponseOutputText | ResponseOutputRefusal;
+
+/** Looks up a stored item by id, for `item_reference` inputs. */
+export type ItemResolver = (id: string) => Promise<ResponseItem | undefined>;
+
+/**
+ * Validates the request's `input` and turns it into stored items: every item gets an id and OpenAI's
+ * typed form (easy messages become `message` items with content parts), so `input_items` can list
+ * them exactly as OpenAI would.
+ *
+ * @example
+ * await normalizeInput('hi', resolve) // → [{ type: 'message', id: 'msg_…', role: 'user', content: [{ type: 'input_text', text: 'hi' }], status: 'completed' }]
+ */
+export async function normalizeInput(
+  input: string | unknown[] | undefined,
+  resolve: ItemResolver,
+): Promise<ResponseItem[]> {
+  if (input === undefined) return [];
+  if (typeof input === 'string') return [userText(input)];
+  const out: ResponseItem[] = [];
+  for (let i = 0; i < input.length; i++) {
+    refuseHostedItem(input[i], i);
+    const item = parseOrThrow(inputItemSchema, input[i], ['input', i]);
+    out.push(await toStoredItem(item, i, resolve));
+  }
+  return out;
+}
+
+/** Item types of OpenAI's that steer its own servers; said so by name rather than as unknown. */
+const HOSTED_ITEMS: Record<string, string> = {
+  configuration_update:
+    'Configuration updates are not supported by intab: set reasoning and text on the request instead.',
+  compaction_trigger:
+    'Compaction triggers are not supported by intab: compact with POST /v1/responses/compact and send its compaction item.',
+};
+
+function refuseHostedItem(raw: unknown, i: number): void {
+  if (!isPlainObject(raw) || typeof raw.type !== 'string') return;
+  const why = Object.hasOwn(HOSTED_ITEMS, raw.type) ? HOSTED_ITEMS[raw.type] : undefined;
+  if (why) throw invalidRequest(`input[${i}].type`, why, 'unsupported_value');
+}
+
+function userText(text: string): ResponseItem {
+  return {
+    type: 'message',
+    id: newId('msg'),
+    role: 'user',
+    status: 'completed',
+    content: [{ type: 'input_text', text }],
+  };
+}
+
+async function toStoredItem(item: InputItemParam, i: number, resolve: ItemResolver): Promise<ResponseItem> {
+  switch (item.type) {
+    case 'message': {
+      const id = item.id ?? newId('msg');
+      if (item.role === 'assistant') {
+        const content: OutputPart[] =
+          typeof item.content === 'string'
+            ? [{ type: 'output_text', text: item.content, annotations: [] }]
+            : item.content.map((p, j) => outputPart(p, i, j));
+        return { type: 'message', id, role: 'assistant', status: item.status ?? 'completed', content };
+      }
+      const content: InputPart[] =
+        typeof item.content === 'string'
+          ? [{ type: 'input_text', text: item.content }]
+          : item.content.map((p, j) => inputPart(p, i, j));
+      return { type: 'message', id, role: item.role, status: item.status ?? 'completed', content };
+    }
+    case 'function_call': {
+      const { caller, ...call } = item;
+      refuseProgramCaller(caller, i);
+      return {
+        ...call,
+        ...(caller && { caller }),
+        id: item.id ?? newId('fc'),
+        status: item.status ?? 'completed',
+      };
+    }
+    case 'function_call_output': {
+      refuseProgramCaller(item.caller, i);
+      return {
+        type: 'function_call_output',
+        id: item.id ?? newId('fco'),
+        ...(item.call_id != null && { call_id: item.call_id }),
+        ...(item.name != null && { name: item.name }),
+        ...(item.namespace != null && { namespace: item.namespace }),
+        ...(item.caller && { caller: item.caller }),
+        output: typeof item.output === 'string' ? item.output : item.output.map((p) => withoutNulls(p)),
+        status: item.status ?? 'completed',
+      };
+    }
+    case 'reasoning':
+      return restoreReasoning({ ...item, id: item.id ?? newId('rs') }, i);
+    case 'compaction':
+      return { type: 'compaction', id: item.id ?? newId('cmp'), encrypted_content: item.encrypted_content };
+    case 'item_reference': {
+      const found = await resolve(item.id);
+      if (!found) throw notFound(`Item with id '${item.id}' not found.`, `input[${i}].id`);
+      return found;
+    }
+  }
+}
+
+/** A reasoning item sent back with its `encrypted_content` gets its text back from it. */
+function restoreReasoning(item: ResponseReasoningItem, i: number): ResponseReasoningItem {
+  if (!item.encrypted_content) return item;
+  const sealed = unsealReasoning(item.encrypted_content);
+  if (!sealed) {
+    throw invalidRequest(
+      `input[${i}].encrypted_content`,
+      `The encrypted content for item ${item.id} could not be verified: it was not produced by intab, or it was altered.`,
+      'invalid_encrypted_content',
+    );
+  }
+  return {
+    ...item,
+    content: item.content?.length ? item.content : sealed.content,
+    summary: item.summary.length ? item.summary : sealed.summary,
+  };
+}
+
+/** Programmatic tool calling runs on OpenAI's platform, so no local history has a program caller. */
+function refuseProgramCaller(caller: { type: string } | null | undefined, i: number): void {
+  if (caller?.type !== 'program') return;
+  throw invalidRequest(
+    `input[${i}].caller.type`,
+    "Tool calls made by a program are not supported by intab: programmatic tool calling runs on OpenAI's platform.",
+    'unsupported_value',
+  );
+}
+
+function inputPart(p: ContentPartParam, i: number, j: number): InputPart {
+  if (p.type === 'output_text' || p.type === 'refusal') {
+    throw invalidRequest(
+      `input[${i}].content[${j}].type`,
+      `Invalid value: '${p.type}'. Supported values are: 'input_text', 'input_image', and 'input_file'.`,
+      'invalid_value',
+    );
+  }
+  return withoutNulls(p);
+}
+
+type InputPartParam = Extract<ContentPartParam, { type: InputPart['type'] }>;
+
+/**
+ * An input part as stored: images get OpenAI's default `detail`, and a null prompt-cache breakpoint
+ * (which the type of a stored part has no room for) is left out.
+ */
+function withoutNulls(p: InputPartParam): InputPart {
+  const { prompt_cache_breakpoint: breakpoint, ...rest } = p;
+  const kept = breakpoint ? { prompt_cache_breakpoint: breakpoint } : {};
+  if (rest.type === 'input_image') return { ...rest, ...kept, detail: rest.detail ?? 'auto' };
+  return { ...rest, ...kept };
+}
+
+function outputPart(p: ContentPartParam, i: number, j: number): OutputPart {
+  if (p.type === 'output_text')
+    return { type: 'output_text', text: p.text, annotations: [], logprobs: [] } as OutputPart;
+  if (p.type === 'refusal') return p;
+  throw invalidRequest(
+    `input[${i}].content[${j}].type`,
+    `Invalid value: '${p.type}'. Supported values are: 'output_text' and 'refusal'.`,
+    'invalid_value',
+  );
+}

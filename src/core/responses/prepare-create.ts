@@ -1,0 +1,179 @@
+import type { FunctionTool, ResponseItem } from 'openai/resources/responses/responses';
+import { invalidRequest } from '../../common/api-error';
+import type {
+  ChatMessage,
+  Engine,
+  FunctionToolSpec,
+  GenerateRequest,
+  ModelInfo,
+  OutputFormatSpec,
+} from '../../engine/types';
+import type { ResponseStore } from '../../store/types';
+import { type FileFetcher, inlineFileUrls } from '../shared/input-files';
+import { requireJsonMention } from '../shared/json-mode';
+import { conversationHistory, findModel, previousHistory } from '../shared/lookups';
+import { parseOrThrow } from '../shared/validate';
+import { expandCompactions } from './compaction';
+import { type CreateResponseBody, createResponseSchema } from './create-schema';
+import { checkIncludes } from './includes';
+import { normalizeInput } from './input-items';
+import { checkLocalOptions } from './local-options';
+import type { RunOptions } from './response-run';
+import { toChatMessages } from './to-chat-messages';
+import { parseToolChoice, parseTools, toSpec } from './tool-options';
+
+/** Everything a validated create request needs to run. */
+export interface PreparedCreate {
+  body: CreateResponseBody;
+  model: ModelInfo;
+  tools: FunctionTool[];
+  /** History (from previous_response_id or the conversation) followed by this request's input, with ids. */
+  inputItems: ResponseItem[];
+  /** This request's own input items, with ids: what a conversation gets appended. */
+  newItems: ResponseItem[];
+  conversationId: string | null;
+  generate: GenerateRequest;
+  /** How the run shapes output beyond the engine's chunks (logprobs, summaries, tool-call cap). */
+  run: Omit<RunOptions, 'now'>;
+}
+
+/**
+ * Validates a create body and resolves everything it refers to (model, previous response, item
+ * references), failing with OpenAI's 4xx before anything is generated or stored.
+ *
+ * @example
+ * const prepared = await prepareCreate(json, { engine, store });
+ */
+export async function prepareCreate(
+  json: unknown,
+  deps: {
+    engine: Engine;
+    store: ResponseStore;
+    fetchFile?: FileFetcher;
+    origin?: string | null;
+    /** Also the most a `file_url` may bring in: no more than the body could have carried inline. */
+    maxBodyBytes?: number;
+  },
+  opts: { fit: boolean } = { fit: true },
+): Promise<PreparedCreate> {
+  const body = parseOrThrow(createResponseSchema, json);
+  const model = findModel(deps.engine, body.model);
+  checkLocalOptions(body);
+  const include = parseInclude(body);
+  const tools = parseTools(body);
+  const toolChoice = parseToolChoice(body, tools);
+
+  if (body.conversation != null && body.previous_response_id != null) {
+    throw invalidRequest(
+      'conversation',
+      'Mutually exclusive parameters: conversation and previous_response_id. Ensure you are only providing one of them.',
+      'mutually_exclusive_parameters',
+    );
+  }
+  const conversationId =
+    typeof body.conversation === 'string' ? body.conversation : (body.conversation?.id ?? null);
+  const history = conversationId
+    ? await conversationHistory(deps.store, conversationId)
+    : await previousHistory(deps.store, body.previous_response_id ?? null);
+  const input = await normalizeInput(
+    body.input,
+    (id) => deps.store.findItem(id) as Promise<ResponseItem | undefined>,
+  );
+  const inputItems = [...history, ...input];
+  const expanded = expandCompactions(inputItems);
+  const firstInput = expanded.length - expandCompactions(input).length;
+  const readable = await inlineFileUrls(
+    expanded,
+    { fetchFile: deps.fetchFile, origin: deps.origin ?? null, maxBytes: deps.maxBodyBytes },
+    firstInput,
+  );
+  let messages = toChatMessages(body.instructions ?? null, readable, {
+    vision: model.vision,
+    modelId: model.id,
+    firstInput,
+  });
+  requireJsonMention(messages, toFormat(body));
+  const specs = toolChoice.allowed.map(toSpec);
+  if (opts.fit) messages = await fitContext(messages, specs, model, body, deps.engine);
+
+  return {
+    body,
+    model,
+    tools,
+    inputItems,
+    newItems: input,
+    conversationId,
+    generate: {
+      model: model.id,
+      messages,
+      tools: toolChoice.choice === 'none' ? [] : specs,
+      toolChoice: toolChoice.choice,
+      parallelToolCalls: body.parallel_tool_calls ?? true,
+      maxToolCalls: body.max_tool_calls ?? null,
+      format: toFormat(body),
+      reasoningEffort: body.reasoning?.effort ?? null,
+      maxOutputTokens: body.max_output_tokens ?? null,
+      temperature: body.temperature ?? null,
+      topP: body.top_p ?? null,
+      topLogprobs: include.has('message.output_text.logprobs') ? (body.top_logprobs ?? 0) : null,
+    },
+    run: {
+      logprobs: include.has('message.output_text.logprobs'),
+      summary: Boolean(body.reasoning?.summary ?? body.reasoning?.generate_summary),
+      encryptedContent: include.has('reasoning.encrypted_content'),
+      maxToolCalls: Math.min(
+        body.max_tool_calls ?? Number.POSITIVE_INFINITY,
+        body.parallel_tool_calls === false ? 1 : Number.POSITIVE_INFINITY,
+      ),
+    },
+  };
+}
+
+function parseInclude(body: CreateResponseBody): Set<string> {
+  return checkIncludes(body.include ?? []);
+}
+
+function toFormat(body: CreateResponseBody): OutputFormatSpec {
+  const f = body.text?.format;
+  if (!f || f.type === 'text') return { type: 'text' };
+  if (f.type === 'json_object') return { type: 'json_object' };
+  return { type: 'json_schema', name: f.name, schema: f.schema, strict: f.strict ?? false };
+}
+
+/**
+ * Applies `truncation`: with `auto` the oldest non-system messages are dropped until the input fits
+ * the model's context window; with `disabled` (the default) an oversized input is a 400.
+ */
+async function fitContext(
+  messages: ChatMessage[],
+  tools: FunctionToolSpec[],
+  model: ModelInfo,
+  body: CreateResponseBody,
+  engine: Engine,
+): Promise<ChatMessage[]> {
+  const budget = model.contextWindow;
+  let count = await engine.countTokens(model.id, messages, tools);
+  if (count <= budget) return messages;
+  if ((body.truncation ?? 'disabled') === 'disabled') {
+    throw invalidRequest(
+      'input',
+      `Your input exceeds the context window of this model (${count} > ${budget} tokens). Please adjust your input and try again.`,
+      'context_length_exceeded',
+    );
+  }
+  const kept = [...messages];
+  for (;;) {
+    const i = kept.findIndex((m) => m.role !== 'system');
+    if (i < 0 || i === kept.length - 1) break;
+    kept.splice(i, 1);
+    // A tool result without its call would confuse any chat template.
+    while (kept[i]?.role === 'tool') kept.splice(i, 1);
+    count = await engine.countTokens(model.id, kept, tools);
+    if (count <= budget) return kept;
+  }
+  throw invalidRequest(
+    'input',
+    `Your input exceeds the context window of this model (${count} > ${budget} tokens), even after truncation.`,
+    'context_length_exceeded',
+  );
+}

@@ -1,0 +1,76 @@
+/**
+ * Reading a body whole, but never more of it than a cap: request bodies (in the core and in the
+ * service worker, before either buffers one) and fetched `file_url` files.
+ */
+import { ApiError } from '../../common/api-error';
+
+/**
+ * The default `maxBodyBytes` of the core, and the service worker's cap on what it buffers before
+ * forwarding a request: 16 MiB.
+ */
+export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Reads `stream` to its end into one array. Once more than `maxBytes` have arrived the stream is
+ * cancelled (its producer stops) and `tooLarge()` is thrown: the bytes past the cap are never held.
+ *
+ * @example
+ * const bytes = await readStreamCapped(res.body, 1024, () => new Error('over 1 KiB'));
+ */
+export async function readStreamCapped(
+  stream: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+  tooLarge: () => Error,
+): Promise<Uint8Array<ArrayBuffer>> {
+  if (!stream) return new Uint8Array();
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}
+
+/**
+ * Reads a request body whole, or throws OpenAI's 413: at once when its Content-Length says it is
+ * over `maxBytes`, else as soon as the running count passes it (Content-Length is often absent: a
+ * service worker never sees it for a page's `fetch`).
+ *
+ * @example
+ * const bytes = await readBodyCapped(request, DEFAULT_MAX_BODY_BYTES);
+ */
+export async function readBodyCapped(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+  if (declared > maxBytes) throw requestTooLarge(maxBytes);
+  return readStreamCapped(request.body, maxBytes, () => requestTooLarge(maxBytes));
+}
+
+/**
+ * The 413 for a body over the cap, as the core and the service worker both send it.
+ *
+ * @example
+ * throw requestTooLarge(DEFAULT_MAX_BODY_BYTES);
+ */
+export function requestTooLarge(maxBytes: number): ApiError {
+  return new ApiError(
+    413,
+    'invalid_request_error',
+    'request_too_large',
+    null,
+    `Request body too large: the maximum is ${maxBytes} bytes.`,
+  );
+}

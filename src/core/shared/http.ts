@@ -1,0 +1,33 @@
+import { invalidRequest } from '../../common/api-error';
+import { readBodyCapped } from './capped-read';
+
+/** A JSON response with OpenAI's content type. */
+export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}
+
+const INVALID_JSON =
+  "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)";
+
+/**
+ * Reads a JSON object body with a size cap. Oversized bodies get 413 before they are parsed, and
+ * anything but a JSON object gets OpenAI's invalid-JSON error.
+ *
+ * @example
+ * const body = await readJsonObject(request, DEFAULT_MAX_BODY_BYTES);
+ */
+export async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
+  const bytes = await readBodyCapped(request, maxBytes);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw invalidRequest(null, INVALID_JSON);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw invalidRequest(null, INVALID_JSON);
+  return parsed as Record<string, unknown>;
+}

@@ -1,0 +1,24 @@
+/**
+ * The HTTP plumbing under every API surface: routing paths, capped body reads, JSON and SSE
+ * encoding, validation to OpenAI's messages, list parameters, ids, the early-headers hold, and the
+ * lookups (models, history) that several surfaces share.
+ *
+ * @example
+ * import { jsonResponse, parseOrThrow } from '../shared';
+ */
+export * from './api-paths';
+export * from './capped-read';
+export * from './event-queue';
+export * from './http';
+export * from './ids';
+export * from './input-files';
+export * from './json-hold';
+export * from './json-mode';
+export * from './json-schema-check';
+export * from './list-params';
+export * from './lookups';
+export * from './sse';
+export * from './sse-body';
+export * from './stop-sequences';
+export * from './strict-output';
+export * from './validate';

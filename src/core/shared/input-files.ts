@@ -1,0 +1,217 @@
+import type { ResponseItem } from 'openai/resources/responses/responses';
+import { type ApiError, invalidRequest } from '../../common/api-error';
+import { isApiPath } from './api-paths';
+import { DEFAULT_MAX_BODY_BYTES, readStreamCapped } from './capped-read';
+
+/** Reads a `file_url`; the runtime injects it (the engine worker's `fetch`), tests a fake. */
+export type FileFetcher = (url: string) => Promise<Response>;
+
+/** How `file_url` values are read: the fetcher, the app's origin, and the most bytes one file may bring. */
+export interface FileUrlOptions {
+  fetchFile?: FileFetcher;
+  origin: string | null;
+  /** Default {@link DEFAULT_MAX_BODY_BYTES}: a file read by URL may be no bigger than a request body. */
+  maxBytes?: number;
+}
+
+/** An `input_file` part as the translation reads it. */
+export interface FilePart {
+  file_data?: string;
+  file_url?: string;
+  file_id?: string | null;
+  filename?: string;
+}
+
+const TEXT_MIME = /^(text\/|application\/(json|xml|javascript|x-ndjson|csv|yaml|x-yaml|toml|sql|x-sh))/;
+
+/** Extensions that say "text" or "binary" when the data URL does not (raw base64, octet-stream). */
+const EXTENSION_MIME: Record<string, string> = {
+  txt: 'text/plain',
+  md: 'text/markdown',
+  csv: 'text/csv',
+  html: 'text/html',
+  json: 'application/json',
+  xml: 'application/xml',
+  js: 'application/javascript',
+  ts: 'text/plain',
+  py: 'text/plain',
+  yaml: 'application/yaml',
+  yml: 'application/yaml',
+  pdf: 'application/pdf',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  zip: 'application/zip',
+};
+
+/**
+ * The text of an `input_file` part. Local models read text only, so a binary type (PDF, images,
+ * Office documents) is a 400 that says what to do instead; `param` names the part.
+ *
+ * @example
+ * fileText({ file_data: 'data:text/plain;base64,aGk=', filename: 'a.txt' }, 'input[0].content[1]') // → '[file: a.txt]\nhi'
+ */
+export function fileText(p: FilePart, param: string): string {
+  if (!p.file_data) {
+    throw invalidRequest(
+      param,
+      'Only inline files can be read offline: send the content as `file_data` (or a data:, blob: or same-origin `file_url`); `file_id` is not supported.',
+      'unsupported_value',
+    );
+  }
+  const m = /^data:([^;,]*)((?:;[^;,]*)*?)(;base64)?,(.*)$/s.exec(p.file_data);
+  const mime = fileMime(m?.[1] ?? '', p.filename);
+  if (!TEXT_MIME.test(mime)) {
+    const hint = mime.startsWith('image/')
+      ? 'send images as input_image parts'
+      : "convert the document to text (e.g. extract a PDF's text) and send it as input_text or a text/plain file";
+    throw invalidRequest(
+      `${param}.file_data`,
+      `Unsupported file type '${mime}': intab reads text files only. Instead, ${hint}.`,
+      'unsupported_file',
+    );
+  }
+  const payload = m ? (m[4] ?? '') : p.file_data;
+  const base64 = m ? Boolean(m[3]) : true;
+  try {
+    const text = base64 ? decodeBase64Utf8(payload) : decodeURIComponent(payload);
+    return p.filename ? `[file: ${p.filename}]\n${text}` : text;
+  } catch {
+    throw invalidRequest(
+      `${param}.file_data`,
+      'The file could not be decoded as UTF-8 text.',
+      'invalid_value',
+    );
+  }
+}
+
+function fileMime(declared: string, filename: string | undefined): string {
+  const fromName = EXTENSION_MIME[filename?.split('.').pop()?.toLowerCase() ?? ''];
+  if (declared && declared !== 'application/octet-stream') return declared.toLowerCase();
+  return fromName ?? 'text/plain';
+}
+
+function decodeBase64Utf8(payload: string): string {
+  const bytes = Uint8Array.from(atob(payload), (c) => c.charCodeAt(0));
+  return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+}
+
+/**
+ * Gives every `input_file` with a `file_url` (and no `file_data`) its content as a data URL, so the
+ * translation can read it. `data:` URLs need nothing; `blob:` and same-origin URLs go through the
+ * injected fetcher; any other URL is a 400, since the tab runs offline. Items before `firstInput`
+ * are history: their errors name no `input[i]`. Returns new items; the stored ones keep the URL.
+ *
+ * @example
+ * const readable = await inlineFileUrls(items, { fetchFile: fetch, origin: 'https://app.example' }, 0);
+ */
+export async function inlineFileUrls(
+  items: ResponseItem[],
+  opts: FileUrlOptions,
+  firstInput: number,
+): Promise<ResponseItem[]> {
+  const out: ResponseItem[] = [];
+  for (const [i, item] of items.entries()) {
+    const parts =
+      item.type === 'message' && item.role !== 'assistant'
+        ? { key: 'content', list: item.content as unknown[] }
+        : item.type === 'function_call_output' && Array.isArray(item.output)
+          ? { key: 'output', list: item.output as unknown[] }
+          : null;
+    if (!parts?.list.some(needsFetch)) {
+      out.push(item);
+      continue;
+    }
+    const list = await Promise.all(
+      parts.list.map((p, j) => {
+        if (!needsFetch(p)) return p;
+        const param = i >= firstInput ? `input[${i - firstInput}].${parts.key}[${j}].file_url` : null;
+        return inlinePart(p as FilePart, opts, param);
+      }),
+    );
+    out.push({ ...item, [parts.key]: list } as ResponseItem);
+  }
+  return out;
+}
+
+function needsFetch(p: unknown): boolean {
+  const part = p as FilePart & { type?: string };
+  return part.type === 'input_file' && !part.file_data && typeof part.file_url === 'string';
+}
+
+async function inlinePart(p: FilePart, opts: FileUrlOptions, param: string | null): Promise<FilePart> {
+  const raw = p.file_url as string;
+  if (raw.startsWith('data:')) return { ...p, file_data: raw };
+  let url: URL;
+  try {
+    url = new URL(raw, opts.origin ?? undefined);
+  } catch {
+    throw invalidRequest(param, `Invalid file_url '${raw}'.`, 'invalid_value');
+  }
+  const local = url.protocol === 'blob:' || (opts.origin !== null && url.origin === opts.origin);
+  if (!local) {
+    throw invalidRequest(
+      param,
+      `intab runs offline and cannot download '${url.href}': a file_url must be a data:, blob: or same-origin URL. Send the file's content as file_data instead.`,
+      'unsupported_value',
+    );
+  }
+  const toApi = apiUrlRefusal(url, opts.origin, param);
+  if (toApi) throw toApi;
+  if (!opts.fetchFile) {
+    throw invalidRequest(
+      param,
+      "This intab runtime cannot fetch file_url values: send the file's content as file_data (or a data: URL).",
+      'unsupported_value',
+    );
+  }
+  const res = await opts.fetchFile(url.href).catch(() => null);
+  if (!res?.ok) {
+    throw invalidRequest(
+      param,
+      `The file at '${url.href}' could not be read (${res ? `HTTP ${res.status}` : 'network error'}).`,
+      'invalid_value',
+    );
+  }
+  // A same-origin URL that redirected into the API: the request went out, but its answer (stored
+  // responses, say) must not reach the prompt.
+  const redirectedToApi =
+    res.redirected && res.url ? apiUrlRefusal(new URL(res.url), opts.origin, param) : null;
+  if (redirectedToApi) {
+    await res.body?.cancel().catch(() => {});
+    throw redirectedToApi;
+  }
+  const mime = (res.headers.get('content-type') ?? '').split(';')[0]?.trim() || 'application/octet-stream';
+  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const bytes = await readStreamCapped(res.body, maxBytes, () =>
+    invalidRequest(
+      param,
+      `The file at '${url.href}' is larger than ${maxBytes} bytes, the most a file_url may bring in. Send a smaller file.`,
+      'file_too_large',
+    ),
+  );
+  let bin = '';
+  for (const b of bytes) bin += String.fromCharCode(b);
+  const filename = p.filename ?? url.pathname.split('/').pop() ?? undefined;
+  return { ...p, filename: filename || undefined, file_data: `data:${mime};base64,${btoa(bin)}` };
+}
+
+/**
+ * The 400 for a `file_url` that points at intab's own API, `/v1/…` or a root alias (`/responses/…`),
+ * else null (`blob:` paths are no routes). A file read there would make the engine call itself: read
+ * stored responses into a prompt, or start a model load. The aliases are refused even when the
+ * service worker leaves them to the app (the core cannot know), at the cost of those few app paths.
+ */
+function apiUrlRefusal(url: URL, origin: string | null, param: string | null): ApiError | null {
+  if (url.protocol === 'blob:' || url.origin !== origin || !isApiPath(url.pathname)) return null;
+  return invalidRequest(
+    param,
+    `A file_url cannot read intab's own API ('${url.pathname}'): send the file's content as file_data instead.`,
+    'invalid_value',
+  );
+}

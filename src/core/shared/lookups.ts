@@ -1,0 +1,53 @@
+import type { ConversationItem } from 'openai/resources/conversations/items';
+import type { ResponseItem } from 'openai/resources/responses/responses';
+import { modelNotFound, notFound, unsupportedModel } from '../../common/api-error';
+import type { Engine, ModelCapability, ModelInfo } from '../../engine/types';
+import type { ResponseStore } from '../../store/types';
+
+/**
+ * The model a request names, or OpenAI's 400 `model_not_found`; a model listed for other work than
+ * `use` (an embedding model asked to chat, say) is a 400 `unsupported_model`. The server has awaited
+ * the engine's `init()` before any route that calls this, so the list is complete (or known not to be).
+ *
+ * @example
+ * const model = findModel(engine, 'scripted');
+ * const embedder = findModel(engine, 'snowflake-arctic-embed-m-q0f32-MLC-b32', 'embeddings');
+ */
+export function findModel(engine: Engine, id: string, use: ModelCapability = 'chat'): ModelInfo {
+  const model = engine.models().find((m) => m.id === id);
+  if (!model) throw modelNotFound(id, engine.missingReason?.() ?? null);
+  if (!(model.capabilities ?? ['chat']).includes(use)) throw unsupportedModel(id, use);
+  return model;
+}
+
+/**
+ * What `previous_response_id` carries in: that response's items and its output, oldest first; a 404
+ * naming the param when it is unknown (or was never stored).
+ *
+ * @example
+ * const history = await previousHistory(store, body.previous_response_id ?? null);
+ */
+export async function previousHistory(
+  store: ResponseStore,
+  previousId: string | null,
+): Promise<ResponseItem[]> {
+  if (!previousId) return [];
+  const prev = await store.getResponse(previousId);
+  if (!prev) throw notFound(`Previous response with id '${previousId}' not found.`, 'previous_response_id');
+  return [...prev.inputItems, ...(prev.response.output as ResponseItem[])];
+}
+
+/** Every item of a conversation, oldest first: the history a response on it continues. */
+export async function conversationHistory(store: ResponseStore, id: string): Promise<ResponseItem[]> {
+  if (!(await store.getConversation(id)))
+    throw notFound(`Conversation with id '${id}' not found.`, 'conversation');
+  const out: ConversationItem[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await store.listConversationItems(id, { limit: 100, order: 'asc', after });
+    out.push(...page.data);
+    if (!page.hasMore || page.data.length === 0) break;
+    after = page.data.at(-1)?.id;
+  }
+  return out as unknown as ResponseItem[];
+}

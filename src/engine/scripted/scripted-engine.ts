@@ -1,0 +1,246 @@
+import { invalidRequest, modelNotFound } from '../../common/api-error';
+import type {
+  ChatMessage,
+  EmbedResult,
+  Engine,
+  EngineChunk,
+  FunctionToolSpec,
+  GenerateRequest,
+  ModelInfo,
+  TokenLogprob,
+} from '../types';
+import { schemaInstance } from './schema-instance';
+import { embedScripted } from './scripted-embedding';
+
+/** The scripted model's id, always listed and served without WebGPU. */
+export const SCRIPTED_MODEL_ID = 'scripted';
+/** The scripted model's context window, in its (whitespace) tokens. */
+export const SCRIPTED_CONTEXT_WINDOW = 4096;
+
+const REFUSAL_TEXT = "I'm sorry, but I can't help with that.";
+
+/**
+ * Splits text into the scripted model's tokens: whitespace-separated words, each carrying its leading
+ * whitespace, so that the concatenated deltas are exactly the text.
+ *
+ * @example
+ * scriptedTokens('You said: hi') // → ['You', ' said:', ' hi']
+ */
+export function scriptedTokens(text: string): string[] {
+  return text.match(/\s*\S+/g) ?? [];
+}
+
+/** The text of a chat message, parts joined by newlines. */
+export function messageText(m: ChatMessage): string {
+  if (typeof m.content === 'string') return m.content;
+  if (m.content === null) return '';
+  return m.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+}
+
+/**
+ * A deterministic model for tests and demos (DESIGN.md "The `scripted` model"). It reads the chat
+ * messages the core built and answers by fixed rules, streaming one word per delta.
+ *
+ * @example
+ * const engine = new ScriptedEngine();
+ * for await (const c of engine.generate(req, new AbortController().signal)) console.log(c);
+ */
+export class ScriptedEngine implements Engine {
+  models(): ModelInfo[] {
+    return [
+      {
+        id: SCRIPTED_MODEL_ID,
+        owned_by: 'intab',
+        created: 1_700_000_000,
+        contextWindow: SCRIPTED_CONTEXT_WINDOW,
+        vision: true,
+        capabilities: ['chat', 'embeddings'],
+      },
+    ];
+  }
+
+  async load(modelId: string): Promise<void> {
+    if (modelId !== SCRIPTED_MODEL_ID) throw modelNotFound(modelId);
+  }
+
+  /** A hashed bag of words (see `scriptedEmbedding`): deterministic, and similar for shared words. */
+  async embed(modelId: string, inputs: string[], dimensions?: number): Promise<EmbedResult> {
+    if (modelId !== SCRIPTED_MODEL_ID) throw modelNotFound(modelId);
+    return embedScripted(inputs, dimensions);
+  }
+
+  async countTokens(
+    _modelId: string,
+    messages: ChatMessage[],
+    tools: FunctionToolSpec[] = [],
+  ): Promise<number> {
+    let n = 0;
+    for (const m of messages) {
+      n += scriptedTokens(messageText(m)).length;
+      if (m.role === 'assistant')
+        for (const c of m.tool_calls ?? []) n += scriptedTokens(c.function.arguments).length + 1;
+    }
+    for (const t of tools) n += scriptedTokens(JSON.stringify(t)).length;
+    return n;
+  }
+
+  async *generate(req: GenerateRequest, signal: AbortSignal): AsyncIterable<EngineChunk> {
+    const inputTokens = await this.countTokens(req.model, req.messages, req.tools);
+    if (inputTokens > SCRIPTED_CONTEXT_WINDOW) {
+      throw invalidRequest(
+        'input',
+        `Your input exceeds the context window of this model (${inputTokens} > ${SCRIPTED_CONTEXT_WINDOW} tokens). Please adjust your input and try again.`,
+        'context_length_exceeded',
+      );
+    }
+    const plan = planReply(req);
+    const budget = req.maxOutputTokens ?? Number.POSITIVE_INFINITY;
+    let emitted = 0;
+    let reasoningTokens = 0;
+    const done = (finishReason: 'stop' | 'length' | 'tool_calls'): EngineChunk => ({
+      type: 'done',
+      finishReason,
+      usage: { input_tokens: inputTokens, output_tokens: emitted, reasoning_tokens: reasoningTokens },
+    });
+
+    for (const part of plan.parts) {
+      if (part.type === 'tool_call') {
+        if (emitted >= budget) return yield done('length');
+        await this.tick(plan.delayMs, signal);
+        emitted += 1;
+        yield part;
+        continue;
+      }
+      for (const token of scriptedTokens(part.text)) {
+        if (emitted >= budget) return yield done('length');
+        await this.tick(plan.delayMs, signal);
+        if (plan.fail && emitted === 1) throw new Error('The scripted model failed on purpose (!fail).');
+        emitted += 1;
+        if (part.type === 'reasoning') reasoningTokens += 1;
+        if (part.type === 'text' && req.topLogprobs !== null)
+          yield { type: 'text', delta: token, logprobs: [scriptedLogprob(token, req.topLogprobs)] };
+        else yield { type: part.type, delta: token };
+      }
+    }
+    if (plan.fail) throw new Error('The scripted model failed on purpose (!fail).');
+    yield done(plan.parts.some((p) => p.type === 'tool_call') ? 'tool_calls' : 'stop');
+  }
+
+  /** Waits `ms` (abortably) and checks the signal, so an abort stops generation within one token. */
+  private async tick(ms: number, signal: AbortSignal): Promise<void> {
+    if (ms > 0) await abortableSleep(ms, signal);
+    if (signal.aborted) throw signal.reason ?? new DOMException('Aborted', 'AbortError');
+  }
+}
+
+type PlannedPart =
+  | { type: 'text' | 'reasoning' | 'refusal'; text: string }
+  | { type: 'tool_call'; name: string; arguments: string };
+
+interface ReplyPlan {
+  parts: PlannedPart[];
+  delayMs: number;
+  fail: boolean;
+}
+
+/** Decides, from the request alone, everything the scripted model will say. */
+function planReply(req: GenerateRequest): ReplyPlan {
+  const last = req.messages.at(-1);
+  const lastUser = [...req.messages].reverse().find((m) => m.role === 'user');
+  let text = lastUser ? messageText(lastUser) : '';
+  let delayMs = 0;
+  // `!delay MS <rest>` may wrap any other directive.
+  for (
+    let m = /^\s*!delay\s+(\d+)\s*([\s\S]*)$/.exec(text);
+    m;
+    m = /^\s*!delay\s+(\d+)\s*([\s\S]*)$/.exec(text)
+  ) {
+    delayMs = Number(m[1]);
+    text = m[2] ?? '';
+  }
+  const parts: PlannedPart[] = [];
+  const effort = req.reasoningEffort;
+  if (effort && effort !== 'none' && effort !== 'minimal') {
+    parts.push({ type: 'reasoning', text: `Thinking about: ${text}` });
+  }
+  const plan: ReplyPlan = { parts, delayMs, fail: /^\s*!fail\b/.test(text) };
+
+  if (last?.role === 'tool') {
+    parts.push({ type: 'text', text: `Tool ${last.name} returned: ${last.content}` });
+    return plan;
+  }
+  if (last?.role === 'user' && req.tools.length > 0 && req.toolChoice !== 'none') {
+    const named = typeof req.toolChoice === 'object' ? req.toolChoice.name : null;
+    const chosen = named
+      ? req.tools.filter((t) => t.name === named)
+      : req.parallelToolCalls && text.includes('!all-tools')
+        ? req.tools
+        : req.tools.slice(0, 1);
+    // parallel_tool_calls:false allows one call; max_tool_calls caps the total.
+    const cap = Math.min(req.parallelToolCalls ? chosen.length : 1, req.maxToolCalls ?? chosen.length);
+    for (const tool of chosen.slice(0, cap)) {
+      parts.push({
+        type: 'tool_call',
+        name: tool.name,
+        arguments: JSON.stringify(schemaInstance(tool.parameters ?? {}) ?? {}),
+      });
+    }
+    if (chosen.length > 0) return plan;
+  }
+  parts.push(replyFor(text, req));
+  return plan;
+}
+
+function replyFor(text: string, req: GenerateRequest): PlannedPart {
+  if (/^\s*!refuse\b/.test(text)) return { type: 'refusal', text: REFUSAL_TEXT };
+  if (req.format.type === 'json_schema')
+    return { type: 'text', text: JSON.stringify(schemaInstance(req.format.schema)) };
+  if (req.format.type === 'json_object') return { type: 'text', text: JSON.stringify({ echo: text }) };
+  const words = /^\s*!words\s+(\d+)/.exec(text);
+  if (words) {
+    const n = Number(words[1]);
+    return { type: 'text', text: Array.from({ length: n }, (_, i) => `w${i + 1}`).join(' ') };
+  }
+  if (/^\s*!transcript\b/.test(text)) {
+    return {
+      type: 'text',
+      text: JSON.stringify(req.messages.map((m) => ({ role: m.role, content: messageText(m) }))),
+    };
+  }
+  return { type: 'text', text: `You said: ${text}` };
+}
+
+/**
+ * The scripted model's logprob for `token`: certain (logprob 0), with `top` alternatives where the
+ * first is the token itself and the k-th other is `alt<k>` (same leading whitespace) at logprob -k.
+ *
+ * @example
+ * scriptedLogprob(' hi', 2) // → { token: ' hi', logprob: 0, bytes: [32,104,105], top_logprobs: [{ token: ' hi', logprob: 0, … }, { token: ' alt1', logprob: -1, … }] }
+ */
+export function scriptedLogprob(token: string, top: number): TokenLogprob {
+  const lead = /^\s*/.exec(token)?.[0] ?? '';
+  const entry = (t: string, logprob: number) => ({
+    token: t,
+    logprob,
+    bytes: [...new TextEncoder().encode(t)],
+  });
+  const alternatives = Array.from({ length: Math.max(0, top - 1) }, (_, k) =>
+    entry(`${lead}alt${k + 1}`, -(k + 1)),
+  );
+  return { ...entry(token, 0), top_logprobs: top > 0 ? [entry(token, 0), ...alternatives] : [] };
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason ?? new DOMException('Aborted', 'AbortError'));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

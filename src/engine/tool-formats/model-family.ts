@@ -1,0 +1,138 @@
+/**
+ * What intab must know per model family that web-llm does not say: the native tool-call format,
+ * where tool results go, and how the family marks its reasoning. Keyed on web-llm's model ids
+ * (and self-hosted records named after the same families).
+ */
+import { hermesFormat } from './hermes';
+import { llama3Format } from './llama3';
+import { ministralFormat } from './ministral';
+import { mistralFormat } from './mistral';
+import { phi4Format } from './phi4';
+import { qwenXmlFormat } from './qwen-xml';
+import type { ToolFormat } from './types';
+
+export interface ReasoningMarkers {
+  open: string;
+  close: string;
+  /**
+   * The conversation template already wrote `open` (Qwen3.5's `assistant\n<think>`), or the model
+   * may skip it (DeepSeek-R1 distills): the reply starts inside the block.
+   */
+  prefilled: boolean;
+}
+
+export interface ModelFamily {
+  id: string;
+  tools: ToolFormat;
+  /**
+   * 'tool' where web-llm's conversation template has a tool role that renders like the published
+   * template (Llama 3.1's `ipython`, Hermes' `tool`, Ministral's `[TOOL_RESULTS]`); 'user' elsewhere,
+   * since web-llm throws "Role is not supported" for a role its template lacks.
+   */
+  resultRole: 'user' | 'tool';
+  /** Whether the tool section names the native format (false: taught a borrowed one). */
+  nativeTools: boolean;
+  reasoning: ReasoningMarkers | null;
+  /** web-llm's `extra_body.enable_thinking: false` is honoured (it pre-fills an empty `<think>` block). */
+  canDisableThinking: boolean;
+  /**
+   * Every reply opens with the think block (Qwen3 unless thinking is off, QwQ, the R1 distills,
+   * Qwen3.5), so a grammar leaves that block free and constrains what follows it. Families that think
+   * only when told to (Ministral's reasoning prompt, Gemma 4's `<|think|>`) are not counted.
+   */
+  alwaysThinks?: boolean;
+  /**
+   * Put before an assistant turn's content in history: Qwen3.5's template role string ends in
+   * `<think>`, so a past turn must close the (empty) block, as the published template renders it.
+   */
+  assistantPrefix?: string;
+}
+
+const THINK: ReasoningMarkers = { open: '<think>', close: '</think>', prefilled: false };
+
+const FAMILIES: Array<[RegExp, ModelFamily]> = [
+  [
+    /^qwen3\.5/i,
+    {
+      id: 'qwen3.5',
+      tools: qwenXmlFormat,
+      resultRole: 'user',
+      nativeTools: true,
+      reasoning: { ...THINK, prefilled: true },
+      // web-llm's enable_thinking would pre-fill a second `<think>` after the role's own.
+      canDisableThinking: false,
+      alwaysThinks: true,
+      assistantPrefix: '\n</think>\n\n',
+    },
+  ],
+  [
+    /^qwen3/i,
+    {
+      id: 'qwen3',
+      tools: hermesFormat,
+      resultRole: 'user',
+      nativeTools: true,
+      reasoning: THINK,
+      canDisableThinking: true,
+      alwaysThinks: true,
+    },
+  ],
+  [/^qwq/i, { ...family('qwq', hermesFormat, 'user', true), reasoning: THINK, alwaysThinks: true }],
+  [/^qwen2/i, family('qwen2.5', hermesFormat, 'user', true)],
+  // Hermes 2 Pro Mistral's template (open_hermes_mistral) has no tool role.
+  [/^hermes-2-pro-mistral/i, family('hermes', hermesFormat, 'user', true)],
+  [/^hermes-/i, family('hermes', hermesFormat, 'tool', true)],
+  [/^phi-4-mini/i, family('phi4-mini', phi4Format, 'user', true)],
+  // Gemma 4 thinks in a `thought` channel; its tool tokens need a template web-llm lacks.
+  [
+    /^gemma-4/i,
+    {
+      ...family('gemma4', hermesFormat, 'user', false),
+      reasoning: { open: '<|channel>thought', close: '<channel|>', prefilled: false },
+    },
+  ],
+  [
+    /^deepseek-r1/i,
+    {
+      ...family('deepseek-r1', hermesFormat, 'user', false),
+      reasoning: { ...THINK, prefilled: true },
+      alwaysThinks: true,
+    },
+  ],
+  [/^llama-3\.[123]/i, family('llama3.1', llama3Format, 'tool', true)],
+  [/^llama-3-/i, family('llama3', llama3Format, 'user', true)],
+  [/^mistral-7b-instruct-v0\.3/i, family('mistral', mistralFormat, 'user', true)],
+  [
+    /^ministral-3/i,
+    {
+      id: 'ministral3',
+      tools: ministralFormat,
+      resultRole: 'tool',
+      nativeTools: true,
+      reasoning: { open: '[THINK]', close: '[/THINK]', prefilled: false },
+      canDisableThinking: false,
+    },
+  ],
+];
+
+const FALLBACK = family('other', hermesFormat, 'user', false);
+
+/**
+ * The family of a web-llm model id; families without a native tool format get the `<tool_call>`
+ * format, taught by prompt and held by the structural tag.
+ *
+ * @example
+ * familyOf('Llama-3.2-1B-Instruct-q4f16_1-MLC').tools.id; // 'llama3-json'
+ */
+export function familyOf(modelId: string): ModelFamily {
+  return FAMILIES.find(([re]) => re.test(modelId))?.[1] ?? FALLBACK;
+}
+
+function family(
+  id: string,
+  tools: ToolFormat,
+  resultRole: 'user' | 'tool',
+  nativeTools: boolean,
+): ModelFamily {
+  return { id, tools, resultRole, nativeTools, reasoning: null, canDisableThinking: false };
+}

@@ -1,0 +1,63 @@
+/**
+ * Image URLs as web-llm can load them: it accepts only `data:image…` and `http…` URLs
+ * (`UnsupportedImageURLError` otherwise), but pages hand over `blob:` URLs and relative paths.
+ */
+import { invalidRequest } from '../../common/api-error';
+import type { ChatMessage } from '../types';
+
+/**
+ * Rewrites `blob:` image URLs to `data:` URLs (read here, while the blob is alive) and relative
+ * ones to absolute URLs against `base`.
+ *
+ * @example
+ * await inlineImageUrls(messages, self.location.href);
+ */
+export async function inlineImageUrls(
+  messages: ChatMessage[],
+  base: string | undefined,
+): Promise<ChatMessage[]> {
+  const out: ChatMessage[] = [];
+  for (const m of messages) {
+    if (m.role !== 'user' || typeof m.content === 'string') {
+      out.push(m);
+      continue;
+    }
+    const content = [];
+    for (const part of m.content) {
+      if (part.type !== 'image_url') content.push(part);
+      else
+        content.push({
+          type: 'image_url' as const,
+          image_url: { url: await loadable(part.image_url.url, base) },
+        });
+    }
+    out.push({ ...m, content });
+  }
+  return out;
+}
+
+async function loadable(url: string, base: string | undefined): Promise<string> {
+  if (/^(data:image|https?:)/i.test(url)) return url;
+  if (url.startsWith('blob:')) return blobToDataUrl(url);
+  if (/^[a-z][a-z0-9+.-]*:/i.test(url) || !base) {
+    throw invalidRequest(
+      'input',
+      `Unsupported image URL '${url.slice(0, 64)}': use https:, data: or blob: URLs.`,
+    );
+  }
+  return new URL(url, base).href;
+}
+
+async function blobToDataUrl(url: string): Promise<string> {
+  let blob: Blob;
+  try {
+    blob = await (await fetch(url)).blob();
+  } catch {
+    throw invalidRequest('input', `Could not read the image at '${url}' (was its blob URL revoked?).`);
+  }
+  const bytes = new Uint8Array(await blob.arrayBuffer());
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return `data:${blob.type || 'image/png'};base64,${btoa(binary)}`;
+}

@@ -1,0 +1,160 @@
+/**
+ * Chat history, rewritten into the shapes web-llm accepts for every model's conversation template,
+ * with tool calls and results in the model family's native format.
+ */
+import type { ChatCompletionContentPart, ChatCompletionMessageParam } from '@mlc-ai/web-llm';
+import { invalidRequest } from '../../common/api-error';
+import type { ModelFamily } from '../tool-formats/model-family';
+import type { HistoryResult } from '../tool-formats/types';
+import type { ChatContentPart, ChatMessage } from '../types';
+
+interface UserTurn {
+  text: string[];
+  images: string[];
+}
+
+export interface MessageOptions {
+  family: ModelFamily;
+  /** Extra system sections (format instructions), appended after the caller's system text. */
+  system: string[];
+  /** The family's tool section, when tools are offered. */
+  toolSection: string | null;
+  vision: boolean;
+  modelId: string;
+  /** Token counting renders any history; only a generation needs the user or a tool to speak last. */
+  anyLastTurn?: boolean;
+}
+
+/**
+ * Converts the core's chat messages to web-llm's, working around what web-llm rejects:
+ * - one system message, first (`SystemMessageOrderError` otherwise), extra sections appended to it;
+ * - no `tool_calls` field outside Hermes (web-llm's own tool path), so calls become assistant text
+ *   in the family's native format, and results a `tool` turn only where the family's conversation
+ *   template has that role (web-llm throws "Role is not supported" otherwise), else a user turn;
+ * - assistant content must be a string, never null (`ContentTypeError`);
+ * - a user turn holds at most one text part (`MultipleTextContentError`) and images only on vision
+ *   models (`UserMessageContentErrorForNonVLM`);
+ * - turns of the same role are merged, since templates index separators by turn parity
+ *   (DeepSeek-R1) or require alternation (Gemma, Mistral);
+ * - the last turn must be the user's or a tool's (`MessageOrderError`): a 400 naming `input` here.
+ *
+ * @example
+ * toWebLLMMessages([{ role: 'user', content: 'Hi' }], { family, system: [], toolSection: null, vision: false, modelId: 'm' });
+ * // [{ role: 'user', content: 'Hi' }]
+ */
+export function toWebLLMMessages(
+  messages: ChatMessage[],
+  opts: MessageOptions,
+): ChatCompletionMessageParam[] {
+  const format = opts.family.tools;
+  const callerSystem = messages.flatMap((m) => (m.role === 'system' ? [m.content] : []));
+  let system = [...callerSystem, ...opts.system].filter(Boolean).join('\n\n');
+  if (opts.toolSection && format.placement !== 'last-user') {
+    const parts = format.placement === 'system' ? [system, opts.toolSection] : [opts.toolSection, system];
+    system = parts.filter(Boolean).join(format.separator ?? '\n\n');
+  }
+  const out: ChatCompletionMessageParam[] = [];
+  if (system !== '') out.push({ role: 'system', content: system });
+
+  let user: UserTurn | null = null;
+  let assistant: string[] | null = null;
+  let results: HistoryResult[] | null = null;
+  const flush = () => {
+    if (user) out.push({ role: 'user', content: userContent(user) });
+    if (assistant)
+      out.push({ role: 'assistant', content: (opts.family.assistantPrefix ?? '') + assistant.join('\n') });
+    if (results && opts.family.resultRole === 'tool') {
+      // One tool turn per result, as Llama's `ipython` and Ministral's `[TOOL_RESULTS]` turns are.
+      for (const r of results)
+        out.push({ role: 'tool', content: format.renderResults([r]), tool_call_id: r.callId });
+    } else if (results) out.push({ role: 'user', content: format.renderResults(results) });
+    user = null;
+    assistant = null;
+    results = null;
+  };
+  for (const m of messages) {
+    if (m.role === 'system') continue;
+    if (m.role === 'assistant') {
+      if (!assistant) flush();
+      assistant ??= [];
+      if (m.content) assistant.push(m.content);
+      if (m.tool_calls?.length) {
+        const calls = m.tool_calls.map((c) => ({
+          name: c.function.name,
+          arguments: c.function.arguments,
+          callId: c.id,
+        }));
+        assistant.push(format.renderCalls(calls));
+      }
+      continue;
+    }
+    if (m.role === 'tool') {
+      if (!results) flush();
+      results ??= [];
+      results.push({ name: m.name, callId: m.tool_call_id, content: m.content });
+      continue;
+    }
+    if (!user) flush();
+    user ??= { text: [], images: [] };
+    addUserContent(user, m.content, opts);
+  }
+  flush();
+  const last = out[out.length - 1];
+  if (!opts.anyLastTurn && (!last || (last.role !== 'user' && last.role !== 'tool'))) {
+    throw invalidRequest(
+      'input',
+      'The input must end with a user message or a function_call_output: local models continue a conversation only from there.',
+    );
+  }
+  if (opts.toolSection && format.placement === 'last-user') prependToLastUser(out, opts.toolSection);
+  return out;
+}
+
+/** Mistral's templates put `[AVAILABLE_TOOLS]` right before the last user message. */
+function prependToLastUser(out: ChatCompletionMessageParam[], section: string): void {
+  for (let i = out.length - 1; i >= 0; i--) {
+    const m = out[i];
+    if (m?.role !== 'user') continue;
+    if (typeof m.content === 'string') m.content = `${section}${m.content}`;
+    else {
+      const text = m.content.find((p) => p.type === 'text');
+      if (text && text.type === 'text') text.text = `${section}${text.text}`;
+    }
+    return;
+  }
+}
+
+function addUserContent(
+  turn: UserTurn,
+  content: string | ChatContentPart[],
+  opts: { vision: boolean; modelId: string },
+): void {
+  if (typeof content === 'string') {
+    turn.text.push(content);
+    return;
+  }
+  const text = content.flatMap((p) => (p.type === 'text' ? [p.text] : []));
+  if (text.length > 0) turn.text.push(text.join('\n'));
+  for (const part of content) {
+    if (part.type !== 'image_url') continue;
+    if (!opts.vision) {
+      throw invalidRequest(
+        'input',
+        `The model '${opts.modelId}' does not accept image input.`,
+        'unsupported_value',
+      );
+    }
+    turn.images.push(part.image_url.url);
+  }
+}
+
+function userContent(turn: UserTurn): string | ChatCompletionContentPart[] {
+  const text = turn.text.join('\n\n');
+  if (turn.images.length === 0) return text;
+  // web-llm's legacy image path formats the one text part into the template and would print
+  // "undefined" without it, so an image-only turn still carries an empty text part.
+  const images = turn.images.map(
+    (url): ChatCompletionContentPart => ({ type: 'image_url', image_url: { url } }),
+  );
+  return [{ type: 'text', text }, ...images];
+}

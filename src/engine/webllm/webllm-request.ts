@@ -1,0 +1,150 @@
+/**
+ * One `GenerateRequest` as web-llm's streaming chat-completion request, plus how to read its reply.
+ */
+import type {
+  ChatCompletionRequestStreaming,
+  ChatCompletionTokenLogprob,
+  ResponseFormat,
+} from '@mlc-ai/web-llm';
+import { familyOf } from '../tool-formats/model-family';
+import { jsonAfterThinking, toolStructuralTag } from '../tool-formats/structural-tag';
+import type {
+  FunctionToolSpec,
+  GenerateRequest,
+  OutputFormatSpec,
+  TokenLogprob,
+  ToolChoiceSpec,
+} from '../types';
+import { toWebLLMMessages } from './webllm-messages';
+import type { ReplyOptions } from './webllm-reply';
+
+/** web-llm refuses `top_logprobs` above 5 (RangeError in postInitAndCheckGenerationConfigValues). */
+export const WEBLLM_MAX_TOP_LOGPROBS = 5;
+
+export interface ChatPlan {
+  body: ChatCompletionRequestStreaming;
+  reply: ReplyOptions;
+  /** How many top logprobs to keep per token; null when logprobs were not asked for. */
+  topLogprobs: number | null;
+}
+
+/**
+ * Plans the web-llm request. Tools are taught in the family's native format and constrained by a
+ * structural tag whose triggers leave prose free under `auto`; `required` and named choices need a
+ * call from the first token (after the think block, for models that always think first). A JSON
+ * `text.format` is both asked for in the prompt (web-llm's JSON grammar alone lets a model that was
+ * not told emit whitespace forever) and enforced by grammar.
+ *
+ * @example
+ * const { body } = planChatRequest(req, { vision: false });
+ * for await (const chunk of await mlc.chat.completions.create(body)) …
+ */
+export function planChatRequest(req: GenerateRequest, model: { vision: boolean }): ChatPlan {
+  const family = familyOf(req.model);
+  const tools = allowedTools(req.tools, req.toolChoice);
+  const forced = tools.length > 0 && req.toolChoice !== 'auto';
+  const effortOff = req.reasoningEffort === 'none' || req.reasoningEffort === 'minimal';
+  // Thinking off where web-llm can turn it off (it pre-fills an empty block, as Qwen3's template
+  // does); a model that thinks anyway keeps its block free ahead of any grammar.
+  const disableThinking = family.canDisableThinking && effortOff;
+  const thinking = family.alwaysThinks && !disableThinking ? family.reasoning : null;
+  let responseFormat: ResponseFormat | undefined;
+  if (tools.length > 0) {
+    const tag = toolStructuralTag(family.tools, tools, {
+      forced,
+      parallel: req.parallelToolCalls,
+      format: req.format,
+      thinking,
+    });
+    responseFormat = { type: 'structural_tag', structural_tag: tag };
+  } else if (thinking && req.format.type !== 'text') {
+    responseFormat = { type: 'structural_tag', structural_tag: jsonAfterThinking(req.format, thinking) };
+  } else {
+    responseFormat = toResponseFormat(req.format);
+  }
+  const system = req.format.type === 'text' ? [] : [jsonInstruction(req.format, tools.length > 0)];
+  const topLogprobs = req.topLogprobs === null ? null : Math.min(req.topLogprobs, WEBLLM_MAX_TOP_LOGPROBS);
+
+  const body: ChatCompletionRequestStreaming = {
+    model: req.model,
+    messages: toWebLLMMessages(req.messages, {
+      family,
+      system,
+      toolSection: tools.length > 0 ? family.tools.toolSection(tools) : null,
+      vision: model.vision,
+      modelId: req.model,
+    }),
+    stream: true,
+    stream_options: { include_usage: true },
+    ...(req.temperature !== null ? { temperature: req.temperature } : {}),
+    ...(req.topP !== null ? { top_p: req.topP } : {}),
+    ...(req.maxOutputTokens !== null ? { max_tokens: req.maxOutputTokens } : {}),
+    // web-llm records no logprobs at all when top_logprobs is 0 (it samples them only for k > 0),
+    // so ask for at least one and trim the extra in toTokenLogprobs.
+    ...(topLogprobs !== null ? { logprobs: true, top_logprobs: Math.max(1, topLogprobs) } : {}),
+    ...(responseFormat ? { response_format: responseFormat } : {}),
+    ...(disableThinking ? { extra_body: { enable_thinking: false } } : {}),
+  };
+  // With the thinking block pre-filled empty, nothing of the reply is reasoning.
+  const reasoning = disableThinking ? null : family.reasoning;
+  return {
+    body,
+    reply: { reasoning, format: tools.length > 0 ? family.tools : null, toolNames: tools.map((t) => t.name) },
+    topLogprobs,
+  };
+}
+
+/**
+ * The tools the model may call for this choice; empty when it may call none.
+ *
+ * @example
+ * allowedTools(tools, { name: 'get_weather' }).map((t) => t.name); // ['get_weather']
+ */
+export function allowedTools(tools: FunctionToolSpec[], choice: ToolChoiceSpec): FunctionToolSpec[] {
+  if (choice === 'none') return [];
+  if (typeof choice === 'object') return tools.filter((t) => t.name === choice.name);
+  return tools;
+}
+
+/**
+ * The Responses `text.format` as web-llm's `response_format`; undefined for plain text.
+ *
+ * @example
+ * toResponseFormat({ type: 'json_schema', name: 'x', schema: { type: 'object' }, strict: true });
+ * // { type: 'json_object', schema: '{"type":"object"}' }
+ */
+export function toResponseFormat(format: OutputFormatSpec): ResponseFormat | undefined {
+  if (format.type === 'json_schema') return { type: 'json_object', schema: JSON.stringify(format.schema) };
+  if (format.type === 'json_object') return { type: 'json_object' };
+  return undefined;
+}
+
+/**
+ * web-llm's per-token logprobs as the Engine's, keeping `top` alternatives per token.
+ *
+ * @example
+ * toTokenLogprobs(chunk.choices[0].logprobs?.content, 0); // [{token:'Hi', logprob:-0.1, bytes:[72,105], top_logprobs:[]}]
+ */
+export function toTokenLogprobs(
+  content: ChatCompletionTokenLogprob[] | null | undefined,
+  top: number,
+): TokenLogprob[] | undefined {
+  if (!content || content.length === 0) return undefined;
+  return content.map((t) => ({
+    token: t.token,
+    logprob: t.logprob,
+    bytes: t.bytes ?? [],
+    top_logprobs: (t.top_logprobs ?? [])
+      .slice(0, top)
+      .map((a) => ({ token: a.token, logprob: a.logprob, bytes: a.bytes ?? [] })),
+  }));
+}
+
+/** The system line that asks for JSON; web-llm's docs require it alongside the grammar. */
+function jsonInstruction(format: OutputFormatSpec, withTools: boolean): string {
+  const lead = withTools ? 'When you answer without calling a function, answer' : 'Answer';
+  if (format.type === 'json_schema') {
+    return `${lead} in JSON only: one JSON value matching this JSON Schema, with no text before or after it.\n${JSON.stringify(format.schema)}`;
+  }
+  return `${lead} in JSON only: one JSON object, with no text before or after it.`;
+}

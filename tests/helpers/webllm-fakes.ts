@@ -1,0 +1,248 @@
+/**
+ * Test doubles for the web-llm engine: a fake MLCEngine that streams like web-llm 0.2.86 (one chunk
+ * per decode step, then a finish chunk and a usage chunk), and helpers to drive the engine with it.
+ */
+import type {
+  AppConfig,
+  ChatCompletionChunk,
+  ChatCompletionRequestStreaming,
+  ChatCompletionTokenLogprob,
+  CreateEmbeddingResponse,
+  EmbeddingCreateParams,
+  InitProgressReport,
+  MLCEngineConfig,
+} from '@mlc-ai/web-llm';
+import { expect } from 'vitest';
+import { ApiError } from '../../src/common/api-error';
+import type { EngineChunk, GenerateRequest } from '../../src/engine/types';
+import {
+  type MLCEngineLike,
+  WebLLMEngine,
+  type WebLLMEngineOptions,
+} from '../../src/engine/webllm/webllm-engine';
+
+export const LLAMA = 'Llama-3.2-1B-Instruct-q4f16_1-MLC';
+export const QWEN3 = 'Qwen3-0.6B-q4f16_1-MLC';
+export const PHI_V = 'Phi-3.5-vision-instruct-q4f16_1-MLC';
+export const EMBED = 'snowflake-arctic-embed-s-q0f32-MLC-b4';
+
+export const appConfig: AppConfig = {
+  model_list: [
+    {
+      model: 'https://hf.co/a',
+      model_id: LLAMA,
+      model_lib: 'https://x/a.wasm',
+      overrides: { context_window_size: 8192 },
+    },
+    { model: 'https://hf.co/q', model_id: QWEN3, model_lib: 'https://x/q.wasm' },
+    { model: 'https://hf.co/p', model_id: PHI_V, model_lib: 'https://x/p.wasm', model_type: 2 },
+    {
+      model: 'https://hf.co/e',
+      model_id: EMBED,
+      model_lib: 'https://x/snowflake-arctic-embed-s-q0f32-ctx512_cs512_batch4-webgpu.wasm',
+      model_type: 1,
+    },
+  ],
+};
+
+const USAGE_EXTRA = {
+  e2e_latency_s: 0.1,
+  prefill_tokens_per_s: 100,
+  decode_tokens_per_s: 20,
+  time_to_first_token_s: 0.05,
+  time_per_output_token_s: 0.05,
+};
+
+export type Step = { text?: string; logprobs?: ChatCompletionTokenLogprob[]; finish?: string };
+
+export function chunk(step: Step): ChatCompletionChunk {
+  return {
+    id: 'c',
+    object: 'chat.completion.chunk',
+    created: 0,
+    model: 'm',
+    choices: [
+      {
+        index: 0,
+        delta: step.text === undefined ? {} : { role: 'assistant', content: step.text },
+        finish_reason: (step.finish ?? null) as ChatCompletionChunk.Choice['finish_reason'],
+        ...(step.logprobs ? { logprobs: { content: step.logprobs } } : {}),
+      },
+    ],
+  };
+}
+
+/**
+ * A stand-in for web-llm's MLCEngine with its streaming behaviour: one chunk per decode step.
+ *
+ * @example
+ * const fake = new FakeMLC({}); fake.reply = [{ text: 'Hi' }];
+ */
+export class FakeMLC implements MLCEngineLike {
+  reloads: string[] = [];
+  unloads = 0;
+  interrupts = 0;
+  requests: ChatCompletionRequestStreaming[] = [];
+  progress: ((r: InitProgressReport) => void) | undefined;
+  reloadImpl: (id: string) => Promise<void> = async () => {
+    this.progress?.({ progress: 0.5, timeElapsed: 1, text: 'Fetching param cache[1/2]' });
+    this.progress?.({ progress: 1, timeElapsed: 2, text: 'Finish loading on WebGPU' });
+  };
+  /** The reply of the next generation: text deltas, then finish and usage chunks. */
+  reply: Step[] = [{ text: 'Hello' }, { text: ' world' }];
+  finish = 'stop';
+  createError: unknown = null;
+  streamError: unknown = null;
+  /** ms per decode step; with `endless`, decodes until interrupted (web-llm checks the flag per step). */
+  stepMs = 0;
+  endless = false;
+  /**
+   * web-llm's private per-model pipelines (read for the tokenizer and the KV-cache length): a
+   * tokenizer whose tokens are whitespace-separated words, and `filledKVCacheLength`.
+   */
+  loadedModelIdToPipeline = new Map<
+    string,
+    { tokenizer: { encode(t: string): number[] }; filledKVCacheLength: number }
+  >();
+  /** The KV-cache length once the prompt is prefilled, reused turns included; 0: not simulated. */
+  contextTokens = 0;
+  private interrupted = false;
+
+  constructor(config: MLCEngineConfig) {
+    this.progress = config.initProgressCallback;
+  }
+
+  async reload(id: string): Promise<void> {
+    this.reloads.push(id);
+    await this.reloadImpl(id);
+    const encode = (t: string) =>
+      t
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((_, i) => i);
+    this.loadedModelIdToPipeline = new Map([[id, { tokenizer: { encode }, filledKVCacheLength: 0 }]]);
+  }
+  async unload(): Promise<void> {
+    this.unloads++;
+    this.loadedModelIdToPipeline.clear();
+  }
+  /** What web-llm does on `device.lost` outside a reload: it unloads by itself. */
+  loseDevice(): void {
+    this.loadedModelIdToPipeline.clear();
+  }
+  async interruptGenerate(): Promise<void> {
+    this.interrupts++;
+    this.interrupted = true;
+  }
+  chat = {
+    completions: {
+      create: async (req: ChatCompletionRequestStreaming): Promise<AsyncIterable<ChatCompletionChunk>> => {
+        this.requests.push(structuredClone(req));
+        if (this.createError) throw this.createError;
+        this.interrupted = false;
+        return this.stream();
+      },
+    },
+  };
+
+  embedRequests: EmbeddingCreateParams[] = [];
+  embedError: unknown = null;
+  embeddings = {
+    /**
+     * As web-llm 0.2.86 answers: one 4-dimensional vector per input (its length, its index, 1, 0),
+     * and `usage` with the inputs' words as prompt tokens plus web-llm's own `extra`.
+     */
+    create: async (req: EmbeddingCreateParams): Promise<CreateEmbeddingResponse> => {
+      this.embedRequests.push(structuredClone(req));
+      if (this.embedError) throw this.embedError;
+      const inputs = (Array.isArray(req.input) ? req.input : [req.input]) as string[];
+      const tokens = inputs.reduce((n, t) => n + t.split(/\s+/).filter(Boolean).length, 0);
+      return {
+        object: 'list',
+        model: String(req.model),
+        data: inputs.map((t, index) => ({ object: 'embedding', index, embedding: [t.length, index, 1, 0] })),
+        usage: { prompt_tokens: tokens, total_tokens: tokens, extra: { prefill_tokens_per_s: 100 } },
+      };
+    },
+  };
+
+  private async *stream(): AsyncGenerator<ChatCompletionChunk> {
+    let n = 0;
+    const pipeline = [...this.loadedModelIdToPipeline.values()][0];
+    if (pipeline && this.contextTokens) pipeline.filledKVCacheLength = this.contextTokens;
+    for (let i = 0; this.endless || i < this.reply.length; i++) {
+      if (this.interrupted) break;
+      if (this.stepMs) await new Promise((r) => setTimeout(r, this.stepMs));
+      if (this.streamError && i === 1) throw this.streamError;
+      n++;
+      yield chunk(this.endless ? { text: `t${i} ` } : (this.reply[i] as Step));
+      if (pipeline && this.contextTokens) pipeline.filledKVCacheLength++;
+    }
+    yield chunk({ finish: this.interrupted ? 'abort' : this.finish });
+    yield {
+      ...chunk({}),
+      choices: [],
+      usage: { prompt_tokens: 12, completion_tokens: n, total_tokens: 12 + n, extra: USAGE_EXTRA },
+    };
+  }
+}
+
+export function setup(opts: Partial<WebLLMEngineOptions> = {}) {
+  const fakes: FakeMLC[] = [];
+  const configs: MLCEngineConfig[] = [];
+  const engine = new WebLLMEngine({
+    appConfig,
+    gpu: async () => ({}),
+    createEngine: (config) => {
+      configs.push(config);
+      const f = new FakeMLC(config);
+      fakes.push(f);
+      return f;
+    },
+    ...opts,
+  });
+  const fake = () => {
+    const f = fakes[0];
+    if (!f) throw new Error('engine not created');
+    return f;
+  };
+  return { engine, fake, fakes, configs };
+}
+
+export function request(over: Partial<GenerateRequest> = {}): GenerateRequest {
+  return {
+    model: LLAMA,
+    messages: [{ role: 'user', content: 'Hi' }],
+    tools: [],
+    toolChoice: 'auto',
+    parallelToolCalls: true,
+    format: { type: 'text' },
+    reasoningEffort: null,
+    maxOutputTokens: null,
+    temperature: null,
+    topP: null,
+    topLogprobs: null,
+    ...over,
+  };
+}
+
+export async function collect(it: AsyncIterable<EngineChunk>): Promise<EngineChunk[]> {
+  const out: EngineChunk[] = [];
+  for await (const c of it) out.push(c);
+  return out;
+}
+
+export async function rejection(p: Promise<unknown> | AsyncIterable<unknown>): Promise<ApiError> {
+  try {
+    if (p instanceof Promise) await p;
+    else for await (const _ of p) void _;
+  } catch (err) {
+    expect(err).toBeInstanceOf(ApiError);
+    return err as ApiError;
+  }
+  throw new Error('expected a rejection');
+}
+
+export const text = (chunks: EngineChunk[]) =>
+  chunks.flatMap((c) => (c.type === 'text' ? [c.delta] : [])).join('');
+export const done = (chunks: EngineChunk[]) => chunks.find((c) => c.type === 'done');

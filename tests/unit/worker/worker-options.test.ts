@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { engineWorkerName, workerOptions } from '../../../src/worker/worker-options';
+
+describe('engine worker options carried in its name', () => {
+  it('round-trips store limits', () => {
+    const name = engineWorkerName({ store: { ttlMs: 60_000, maxResponses: 50 } });
+    expect(workerOptions(name)).toEqual({
+      store: { ttlMs: 60_000, maxResponses: 50, maxConversations: undefined },
+      webllm: {},
+    });
+  });
+  it('keeps the plain name without options, and falls back to defaults on anything malformed', () => {
+    expect(engineWorkerName({})).toBe('intab-engine');
+    expect(engineWorkerName({ store: {}, webllm: {} })).toBe('intab-engine');
+    expect(workerOptions('intab-engine')).toEqual({ store: {}, webllm: {} });
+    expect(workerOptions('intab-engine {not json')).toEqual({ store: {}, webllm: {} });
+    expect(workerOptions('intab-engine {"store":{"ttlMs":-5,"maxResponses":"9"}}').store).toEqual({
+      ttlMs: undefined,
+      maxResponses: undefined,
+      maxConversations: undefined,
+    });
+  });
+
+  it('round-trips self-hosted web-llm models and the cache backend', () => {
+    const model = {
+      model: 'https://models.example/my-llm/',
+      model_id: 'my-llm',
+      model_lib: 'https://models.example/my-llm.wasm',
+    };
+    const name = engineWorkerName({
+      webllm: { models: [model], cacheBackend: 'indexeddb', loadTimeoutMs: 5000 },
+    });
+    expect(workerOptions(name).webllm).toEqual({
+      models: [model],
+      cacheBackend: 'indexeddb',
+      loadTimeoutMs: 5000,
+    });
+    expect(
+      workerOptions('intab-engine {"webllm":{"models":[{"nope":1}],"loadTimeoutMs":-1}}').webllm,
+    ).toEqual({ models: [] });
+  });
+});
