@@ -130,6 +130,13 @@ export class FakeMLC implements MLCEngineLike {
   loseDevice(): void {
     this.loadedModelIdToPipeline.clear();
   }
+  /**
+   * Loses the GPU device during decode step `n`, as it really happens (out of memory mid-generation):
+   * web-llm's `device.lost` handler unloads every pipeline, and the decode step in flight fails with
+   * whatever the disposed runtime throws, not a `DeviceLostError` (web-llm raises that only from
+   * `reload`).
+   */
+  loseDeviceAtStep: number | null = null;
   async interruptGenerate(): Promise<void> {
     this.interrupts++;
     this.interrupted = true;
@@ -140,7 +147,7 @@ export class FakeMLC implements MLCEngineLike {
         this.requests.push(structuredClone(req));
         if (this.createError) throw this.createError;
         this.interrupted = false;
-        return this.stream();
+        return this.stream(req);
       },
     },
   };
@@ -166,16 +173,29 @@ export class FakeMLC implements MLCEngineLike {
     },
   };
 
-  private async *stream(): AsyncGenerator<ChatCompletionChunk> {
+  /**
+   * With `enable_thinking: false`, web-llm 0.2.86 pushes the empty think block it pre-fills into the
+   * output ids (`forwardPrefill`), so the first delta it streams starts with it.
+   */
+  static readonly EMPTY_THINK = '<think>\n\n</think>\n\n';
+
+  private async *stream(req: ChatCompletionRequestStreaming): AsyncGenerator<ChatCompletionChunk> {
     let n = 0;
+    let prefix = req.extra_body?.enable_thinking === false ? FakeMLC.EMPTY_THINK : '';
     const pipeline = [...this.loadedModelIdToPipeline.values()][0];
     if (pipeline && this.contextTokens) pipeline.filledKVCacheLength = this.contextTokens;
     for (let i = 0; this.endless || i < this.reply.length; i++) {
       if (this.interrupted) break;
       if (this.stepMs) await new Promise((r) => setTimeout(r, this.stepMs));
       if (this.streamError && i === 1) throw this.streamError;
+      if (this.loseDeviceAtStep === i) {
+        this.loseDevice();
+        throw new Error('Cannot run a function of a disposed module.');
+      }
       n++;
-      yield chunk(this.endless ? { text: `t${i} ` } : (this.reply[i] as Step));
+      const step = this.endless ? { text: `t${i} ` } : (this.reply[i] as Step);
+      yield chunk(prefix && step.text !== undefined ? { ...step, text: prefix + step.text } : step);
+      if (step.text !== undefined) prefix = '';
       if (pipeline && this.contextTokens) pipeline.filledKVCacheLength++;
     }
     yield chunk({ finish: this.interrupted ? 'abort' : this.finish });

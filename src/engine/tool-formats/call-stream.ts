@@ -28,9 +28,13 @@ export class CallStream {
     return this.drain(false);
   }
 
-  /** The rest, once the stream ended: an unfinished call is given back as the text it was. */
-  finish(): CallStreamPiece[] {
+  /**
+   * The rest, once the stream ended: an unfinished call is given back as the text it was, unless the
+   * output was `truncated` (a token limit cut it): half a call is then neither a call nor prose.
+   */
+  finish(truncated = false): CallStreamPiece[] {
     const out = this.drain(true);
+    if (this.inCall && truncated) this.buffer = '';
     const rest = this.inCall ? this.buffer : this.buffer.trimEnd();
     if (rest.trim() !== '') out.push({ type: 'text', text: rest });
     this.buffer = '';

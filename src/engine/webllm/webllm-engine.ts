@@ -162,7 +162,7 @@ export class WebLLMEngine implements Engine {
       for (;;) {
         const next = stream.next();
         next.catch(() => {}); // a step abandoned on abort may still reject later
-        const step = await Promise.race([this.mapErrors(next, req.model), aborted]);
+        const step = await Promise.race([this.mapErrors(next, req.model, mlc), aborted]);
         if (step === ABORTED || signal.aborted) return;
         if (step.done) break;
         const chunk = step.value;
@@ -252,13 +252,22 @@ export class WebLLMEngine implements Engine {
 
   /**
    * Maps web-llm's errors; a lost GPU device also forgets the engine, so the next request starts a
-   * fresh MLCEngine on a new device and loads the model again.
+   * fresh MLCEngine on a new device and loads the model again. A device lost while decoding reaches
+   * us as whatever the disposed runtime throws (web-llm's `device.lost` handler unloads every
+   * pipeline; it raises `DeviceLostError` only from `reload`), so a failure that leaves `mlc`
+   * without the model's pipeline is a lost device too.
    */
-  private async mapErrors<T>(p: Promise<T>, modelId: string): Promise<T> {
+  private async mapErrors<T>(p: Promise<T>, modelId: string, mlc?: MLCEngineLike): Promise<T> {
     try {
       return await p;
     } catch (err) {
-      const mapped = mapGenerateError(err);
+      let mapped = mapGenerateError(err);
+      if (mapped.status === 500 && mlc && !isPipelineLoaded(mlc, modelId)) {
+        mapped = serviceUnavailable(
+          'The GPU device was lost while generating (often out of GPU memory).',
+          'webgpu_device_lost',
+        );
+      }
       if (mapped.code === 'webgpu_device_lost' || mapped.code === 'model_not_loaded') {
         this.loaded = null;
         if (mapped.code === 'webgpu_device_lost') this.mlc = null;

@@ -81,7 +81,7 @@ export class ReplyAssembler {
       if (rest.reasoning !== '') out.push(this.reasoning(rest.reasoning));
       out.push(...this.answer(rest.answer, this.startLogprobs));
     }
-    if (this.calls) out.push(...this.pieces(this.calls.finish()));
+    if (this.calls) out.push(...this.pieces(this.calls.finish(finishReason === 'length')));
     if (this.pendingLogprobs.length > 0 && out.length > 0) {
       // Logprobs of text held back until the end ride on the last text chunk.
       const lastText = out.findLast((c) => c.type === 'text');

@@ -85,11 +85,15 @@ export function planChatRequest(req: GenerateRequest, model: { vision: boolean }
     ...(responseFormat ? { response_format: responseFormat } : {}),
     ...(disableThinking ? { extra_body: { enable_thinking: false } } : {}),
   };
-  // With the thinking block pre-filled empty, nothing of the reply is reasoning.
-  const reasoning = disableThinking ? null : family.reasoning;
+  // The family's markers even with thinking off: web-llm 0.2.86 pushes the empty block it pre-fills
+  // (`<think>\n\n</think>\n\n`) into the output ids, so the reply streams it and the splitter drops it.
   return {
     body,
-    reply: { reasoning, format: tools.length > 0 ? family.tools : null, toolNames: tools.map((t) => t.name) },
+    reply: {
+      reasoning: family.reasoning,
+      format: tools.length > 0 ? family.tools : null,
+      toolNames: tools.map((t) => t.name),
+    },
     topLogprobs,
   };
 }
