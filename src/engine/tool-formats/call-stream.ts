@@ -2,13 +2,14 @@
  * Splits a streamed answer into prose and tool calls, in any order and number, for any format:
  * prose streams as it comes, minus the tail that could still be the start of a call.
  */
+import type { FunctionToolSpec } from '../types';
 import type { ParsedToolCall, ToolFormat } from './types';
 
 export type CallStreamPiece = { type: 'text'; text: string } | { type: 'calls'; calls: ParsedToolCall[] };
 
 /**
  * @example
- * const s = new CallStream(hermesFormat, ['f']);
+ * const s = new CallStream(hermesFormat, [{ name: 'f', parameters: null, strict: null }]);
  * s.push('Let me check. <tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>');
  * // [{type:'text', text:'Let me check.'}, {type:'calls', calls:[{name:'f', arguments:'{}'}]}]
  */
@@ -18,10 +19,19 @@ export class CallStream {
   /** Whether prose was emitted since the last call (whitespace after a call is dropped). */
   private afterCall = false;
 
+  private readonly known: readonly string[];
+  private readonly schemas: Readonly<Record<string, Record<string, unknown>>>;
+
+  /** `tools`: the callable tools, or only their names (then formats cannot type bare values). */
   constructor(
     private readonly format: ToolFormat,
-    private readonly known: readonly string[],
-  ) {}
+    tools: readonly (FunctionToolSpec | string)[],
+  ) {
+    this.known = tools.map((t) => (typeof t === 'string' ? t : t.name));
+    this.schemas = Object.fromEntries(
+      tools.flatMap((t) => (typeof t !== 'string' && t.parameters ? [[t.name, t.parameters]] : [])),
+    );
+  }
 
   push(delta: string): CallStreamPiece[] {
     this.buffer += delta;
@@ -49,7 +59,7 @@ export class CallStream {
         if (end < 0) {
           if (atEnd) {
             // Formats whose call ends at the end of the output (no closing marker).
-            const calls = this.format.parseRegion(this.buffer, this.known);
+            const calls = this.format.parseRegion(this.buffer, this.known, this.schemas);
             if (calls) {
               out.push({ type: 'calls', calls });
               this.buffer = '';
@@ -60,7 +70,7 @@ export class CallStream {
         const region = this.buffer.slice(0, end);
         this.buffer = this.buffer.slice(end);
         this.inCall = false;
-        const calls = this.format.parseRegion(region, this.known);
+        const calls = this.format.parseRegion(region, this.known, this.schemas);
         out.push(calls ? { type: 'calls', calls } : { type: 'text', text: region });
         this.afterCall = calls !== null;
         continue;

@@ -63,13 +63,22 @@ export const qwenXmlFormat: ToolFormat = {
     return tools.map((t) => {
       const schema = argumentSchema(t);
       // xgrammar 0.1.27 aborts (a WASM abort, not an exception) on a parameter schema without
-      // properties, so a call with no parameters is spelled out instead.
+      // properties, so such a call is spelled out instead: with no parameters when the schema
+      // closes the object, else with any (the parser types them as it can).
       const props = schema.properties;
       if (typeof props !== 'object' || props === null || Object.keys(props).length === 0) {
+        if (schema.additionalProperties === false) {
+          return {
+            type: 'tag',
+            begin: `${OPEN}\n<function=${t.name}>`,
+            content: { type: 'const_string', value: '\n' },
+            end: `</function>\n${CLOSE}`,
+          };
+        }
         return {
           type: 'tag',
-          begin: `${OPEN}\n<function=${t.name}>`,
-          content: { type: 'const_string', value: '\n' },
+          begin: `${OPEN}\n<function=${t.name}>\n`,
+          content: { type: 'regex', pattern: '(<parameter=[A-Za-z0-9_.-]+>\\n[^<]*\\n</parameter>\\n)*' },
           end: `</function>\n${CLOSE}`,
         };
       }
@@ -83,18 +92,56 @@ export const qwenXmlFormat: ToolFormat = {
     });
   },
   regionEnd: (text) => closingEnd(text, CLOSE),
-  parseRegion(region, known): ParsedToolCall[] | null {
+  parseRegion(region, known, schemas): ParsedToolCall[] | null {
     const m = /^<tool_call>\s*<function=([^>\n]+)>([\s\S]*?)<\/function>\s*<\/tool_call>$/.exec(region);
     if (!m) return null;
     const name = (m[1] as string).trim();
     if (!known.includes(name)) return null;
     const args: Record<string, unknown> = {};
+    const props = schemas?.[name]?.properties;
     for (const p of (m[2] as string).matchAll(/<parameter=([^>\n]+)>\n?([\s\S]*?)\n?<\/parameter>/g)) {
-      const raw = p[2] as string;
-      // Strings are written bare; anything else as JSON (numbers, booleans, objects).
-      const value = tryJson(raw);
-      args[(p[1] as string).trim()] = value === undefined || typeof value === 'string' ? raw : value;
+      const key = (p[1] as string).trim();
+      args[key] = typedValue(p[2] as string, isRecord(props) ? props[key] : undefined);
     }
     return [{ name, arguments: JSON.stringify(args) }];
   },
 };
+
+/**
+ * A bare parameter value as its schema types it, as Qwen's own parser converts by the declared type:
+ * `75001` stays a string where the schema says string. Without a schema, JSON where it parses to a
+ * non-string, else the text.
+ *
+ * @example
+ * typedValue('75001', { type: 'string' }); // '75001'
+ * typedValue('3', { type: 'integer' }); // 3
+ */
+export function typedValue(raw: string, schema: unknown): unknown {
+  const types = schemaTypes(schema);
+  const parsed = tryJson(raw);
+  if (types.size === 0) return parsed === undefined || typeof parsed === 'string' ? raw : parsed;
+  if (parsed !== undefined && types.has(jsonType(parsed))) return parsed;
+  if (types.has('integer') && typeof parsed === 'number' && Number.isInteger(parsed)) return parsed;
+  return types.has('string') ? raw : parsed === undefined ? raw : parsed;
+}
+
+/** The JSON types a schema allows (`type`, and the types of `anyOf`/`oneOf`/`enum` members). */
+function schemaTypes(schema: unknown, out = new Set<string>()): Set<string> {
+  if (!isRecord(schema)) return out;
+  const t = schema.type;
+  for (const one of Array.isArray(t) ? t : t === undefined ? [] : [t]) out.add(String(one));
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const list = schema[key];
+    if (Array.isArray(list)) for (const s of list) schemaTypes(s, out);
+  }
+  if (Array.isArray(schema.enum)) for (const v of schema.enum) out.add(jsonType(v));
+  if ('const' in schema) out.add(jsonType(schema.const));
+  return out;
+}
+
+function jsonType(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  return typeof v;
+}

@@ -64,6 +64,13 @@ export interface ToolFormat {
    * -1 while it is incomplete. Calls that follow are found again by their own trigger.
    */
   regionEnd(text: string): number;
-  /** Parses one complete region into calls of known tools; null when it is not one. */
-  parseRegion(region: string, known: readonly string[]): ParsedToolCall[] | null;
+  /**
+   * Parses one complete region into calls of known tools; null when it is not one. `schemas` (each
+   * tool's argument schema, by name) types values a format writes bare (Qwen3.5's XML parameters).
+   */
+  parseRegion(
+    region: string,
+    known: readonly string[],
+    schemas?: Readonly<Record<string, Record<string, unknown>>>,
+  ): ParsedToolCall[] | null;
 }

@@ -7,7 +7,7 @@
 import { CallStream, type CallStreamPiece } from '../tool-formats/call-stream';
 import type { ReasoningMarkers } from '../tool-formats/model-family';
 import type { ToolFormat } from '../tool-formats/types';
-import type { EngineChunk, FinishReason, TokenLogprob } from '../types';
+import type { EngineChunk, FinishReason, FunctionToolSpec, TokenLogprob } from '../types';
 import { ThinkSplitter } from './webllm-think';
 
 export interface ReplyOptions {
@@ -17,6 +17,8 @@ export interface ReplyOptions {
   format: ToolFormat | null;
   /** Names a parsed call may use; other names make the call text. */
   toolNames: string[];
+  /** The callable tools, whose schemas type bare argument values; names alone when absent. */
+  tools?: FunctionToolSpec[];
 }
 
 /** web-llm's usage, as its last stream chunk carries it, with the prompt counted whole. */
@@ -50,7 +52,7 @@ export class ReplyAssembler {
     private readonly countTokens?: (text: string) => number,
   ) {
     this.think = opts.reasoning ? new ThinkSplitter(opts.reasoning) : null;
-    this.calls = opts.format ? new CallStream(opts.format, opts.toolNames) : null;
+    this.calls = opts.format ? new CallStream(opts.format, opts.tools ?? opts.toolNames) : null;
   }
 
   push(delta: string, logprobs?: TokenLogprob[]): EngineChunk[] {

@@ -93,6 +93,7 @@ export function planChatRequest(req: GenerateRequest, model: { vision: boolean }
       reasoning: family.reasoning,
       format: tools.length > 0 ? family.tools : null,
       toolNames: tools.map((t) => t.name),
+      tools,
     },
     topLogprobs,
   };
