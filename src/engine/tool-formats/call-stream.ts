@@ -18,6 +18,8 @@ export class CallStream {
   private inCall = false;
   /** Whether prose was emitted since the last call (whitespace after a call is dropped). */
   private afterCall = false;
+  /** For `leading` formats: prose came first, so nothing after it is a call. */
+  private prose = false;
 
   private readonly known: readonly string[];
   private readonly schemas: Readonly<Record<string, Record<string, unknown>>>;
@@ -51,6 +53,20 @@ export class CallStream {
     return out;
   }
 
+  /**
+   * For `leading` formats: whether the output may still open with a call. Decides `prose` once the
+   * reply's first characters rule a trigger out.
+   */
+  private leadingCall(atEnd: boolean): boolean {
+    if (this.prose) return false;
+    const head = this.buffer.trimStart();
+    if (head === '') return false;
+    if (this.format.triggers.some((t) => head.startsWith(t))) return true;
+    if (!atEnd && this.format.triggers.some((t) => t.startsWith(head))) return false;
+    this.prose = true;
+    return false;
+  }
+
   private drain(atEnd: boolean): CallStreamPiece[] {
     const out: CallStreamPiece[] = [];
     for (;;) {
@@ -76,6 +92,14 @@ export class CallStream {
         continue;
       }
       if (this.afterCall) this.buffer = this.buffer.replace(this.format.between ?? /^\s+/, '').trimStart();
+      if (this.format.leading && !this.leadingCall(atEnd)) {
+        if (this.prose) {
+          if (this.buffer !== '') out.push({ type: 'text', text: this.buffer });
+          this.buffer = '';
+          this.afterCall = false;
+        }
+        return out;
+      }
       const at = firstTrigger(this.buffer, this.format.triggers);
       if (at >= 0) {
         const prose = this.buffer.slice(0, at).trimEnd();

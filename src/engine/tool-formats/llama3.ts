@@ -1,6 +1,8 @@
 /**
  * Llama 3.1 / 3.2's JSON tool calls, `{"name": …, "parameters": {…}}`, optionally after
- * `<|python_tag|>`, in the words of Meta's published template (its tools-in-system variant).
+ * `<|python_tag|>`, in the words of Meta's published template (its tools-in-system variant). As Meta's
+ * and vLLM's parsers read them, calls are the whole reply: one that opens with `{` or the tag, several
+ * joined by `;`; a `{"name": …}` met in prose is prose.
  */
 import type { FunctionToolSpec } from '../types';
 import { jsonEnd, parsedArguments, pyJson, pyJsonIndent } from './json-text';
@@ -9,6 +11,7 @@ import type { HistoryCall, HistoryResult, TagSpec, ToolFormat } from './types';
 
 const PYTHON_TAG = '<|python_tag|>';
 const CALL_START = '{"name": ';
+const SEPARATOR = '; ';
 
 /**
  * @example
@@ -19,21 +22,26 @@ export const llama3Format: ToolFormat = {
   id: 'llama3-json',
   placement: 'system-before',
   toolSection(tools: FunctionToolSpec[]): string {
+    // Each tool is followed by a blank line, the last one too: the system text comes right after.
     return (
       'You have access to the following functions. To call a function, please respond with JSON for a function call.' +
       'Respond in the format {"name": function name, "parameters": dictionary of argument name and its value}.' +
       'Do not use variables.\n\n' +
       tools.map((t) => `${pyJsonIndent(openAiTool(t), 4)}\n\n`).join('')
-    ).trimEnd();
+    );
   },
+  separator: '',
   renderCalls(calls: HistoryCall[]): string {
     return calls.map((c) => pyJson({ name: c.name, parameters: parsedArguments(c.arguments) })).join('; ');
   },
   renderResults(results: HistoryResult[]): string {
-    return results.map((r) => r.content).join('\n\n');
+    // Meta's template writes a result `| tojson` whenever it is iterable, which a string is in
+    // Jinja: the model reads each result as a JSON string.
+    return results.map((r) => JSON.stringify(r.content)).join('\n\n');
   },
   between: /^\s*;/,
-  triggers: [CALL_START, PYTHON_TAG],
+  leading: { separator: SEPARATOR },
+  triggers: ['{', PYTHON_TAG],
   tags(tools: FunctionToolSpec[]): TagSpec[] {
     return [CALL_START, `${PYTHON_TAG}${CALL_START}`].flatMap((start) =>
       tools.map(
@@ -55,3 +63,19 @@ export const llama3Format: ToolFormat = {
     return parseCallObjects(body, known, 'parameters');
   },
 };
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * The head of Llama 3.1 / 3.2's system block, as Meta's template always writes it: `Environment:
+ * ipython` when tools are offered, then the knowledge cutoff and today's date (`strftime("%d %b %Y")`).
+ *
+ * @example
+ * llama31SystemHead(true, new Date('2024-07-26T12:00:00Z'));
+ * // 'Environment: ipython\nCutting Knowledge Date: December 2023\nToday Date: 26 Jul 2024\n\n'
+ */
+export function llama31SystemHead(tools: boolean, now: Date): string {
+  const day = String(now.getUTCDate()).padStart(2, '0');
+  const date = `${day} ${MONTHS[now.getUTCMonth()]} ${now.getUTCFullYear()}`;
+  return `${tools ? 'Environment: ipython\n' : ''}Cutting Knowledge Date: December 2023\nToday Date: ${date}\n\n`;
+}

@@ -4,7 +4,7 @@
  * (and self-hosted records named after the same families).
  */
 import { hermesFormat } from './hermes';
-import { llama3Format } from './llama3';
+import { llama3Format, llama31SystemHead } from './llama3';
 import { ministralFormat } from './ministral';
 import { mistralFormat } from './mistral';
 import { phi4Format } from './phi4';
@@ -41,6 +41,11 @@ export interface ModelFamily {
    * only when told to (Ministral's reasoning prompt, Gemma 4's `<|think|>`) are not counted.
    */
   alwaysThinks?: boolean;
+  /**
+   * What the family's template always writes at the head of the system block (Llama 3.1's
+   * environment and date lines), before the tool section and the system text; absent for none.
+   */
+  systemHead?: (tools: boolean, now: Date) => string;
   /**
    * Put before an assistant turn's content in history: Qwen3.5's template role string ends in
    * `<think>`, so a past turn must close the (empty) block, as the published template renders it.
@@ -99,7 +104,7 @@ const FAMILIES: Array<[RegExp, ModelFamily]> = [
       alwaysThinks: true,
     },
   ],
-  [/^llama-3\.[123]/i, family('llama3.1', llama3Format, 'tool', true)],
+  [/^llama-3\.[123]/i, { ...family('llama3.1', llama3Format, 'tool', true), systemHead: llama31SystemHead }],
   [/^llama-3-/i, family('llama3', llama3Format, 'user', true)],
   [/^mistral-7b-instruct-v0\.3/i, family('mistral', mistralFormat, 'user', true)],
   [

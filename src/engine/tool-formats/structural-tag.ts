@@ -44,6 +44,23 @@ export function toolStructuralTag(
     at_least_one: atLeastOne,
     stop_after_first: !c.parallel,
   });
+  if (format.leading) {
+    // Calls are the whole reply or none of it: the calls, or prose that does not open like one.
+    const calls: Format = {
+      type: 'tags_with_separator',
+      tags: format.tags(tools, c.parallel),
+      separator: format.leading.separator,
+      at_least_one: true,
+      stop_after_first: !c.parallel,
+    };
+    const prose: Format = {
+      type: 'sequence',
+      elements: [{ type: 'regex', pattern: '[^{\\s]' }, { type: 'any_text' }],
+    };
+    if (c.forced) return afterThinking(calls, c.thinking, true);
+    if (c.format.type === 'text')
+      return afterThinking({ type: 'or', elements: [calls, prose] }, c.thinking, true);
+  }
   if (c.format.type === 'text' && !c.forced) return afterThinking(triggered(false), c.thinking, false);
   if (c.forced) return afterThinking(triggered(true), c.thinking, true);
   // Either the JSON answer or one call block. xgrammar 0.1.27 fails to compile `triggered_tags`

@@ -55,6 +55,12 @@ export interface ToolFormat {
   renderResults(results: HistoryResult[]): string;
   /** What may separate consecutive calls beyond whitespace (Llama's `;`); dropped, never prose. */
   readonly between?: RegExp;
+  /**
+   * Set where calls are the whole reply, never inside prose (Llama 3.x: Meta's parsers read a reply
+   * that starts with `{` or `<|python_tag|>` as calls, several joined by `separator`). Triggers then
+   * count only at the start of the reply, and the grammar offers calls or prose, not calls in prose.
+   */
+  readonly leading?: { separator: string };
   /** Strings that open a call in the output; each is a prefix of some tag's `begin`. */
   readonly triggers: readonly string[];
   /** The structural tag `tag`s that constrain calls of `tools` (one call each unless `parallel`). */

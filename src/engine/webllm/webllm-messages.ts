@@ -23,6 +23,8 @@ export interface MessageOptions {
   modelId: string;
   /** Token counting renders any history; only a generation needs the user or a tool to speak last. */
   anyLastTurn?: boolean;
+  /** Today, for templates that date the system block (Llama 3.1); the clock's when absent. */
+  now?: Date;
 }
 
 /**
@@ -49,10 +51,13 @@ export function toWebLLMMessages(
   const format = opts.family.tools;
   const callerSystem = messages.flatMap((m) => (m.role === 'system' ? [m.content] : []));
   let system = [...callerSystem, ...opts.system].filter(Boolean).join('\n\n');
+  if (opts.family.systemHead) system = system.trim(); // Meta's template trims the system text
   if (opts.toolSection && format.placement !== 'last-user') {
     const parts = format.placement === 'system' ? [system, opts.toolSection] : [opts.toolSection, system];
     system = parts.filter(Boolean).join(format.separator ?? '\n\n');
   }
+  if (opts.family.systemHead)
+    system = opts.family.systemHead(opts.toolSection !== null, opts.now ?? new Date()) + system;
   const out: ChatCompletionMessageParam[] = [];
   if (system !== '') out.push({ role: 'system', content: system });
 

@@ -39,7 +39,11 @@ export interface ChatPlan {
  * const { body } = planChatRequest(req, { vision: false });
  * for await (const chunk of await mlc.chat.completions.create(body)) …
  */
-export function planChatRequest(req: GenerateRequest, model: { vision: boolean }): ChatPlan {
+export function planChatRequest(
+  req: GenerateRequest,
+  model: { vision: boolean },
+  opts: { now?: Date } = {},
+): ChatPlan {
   const family = familyOf(req.model);
   const tools = allowedTools(req.tools, req.toolChoice);
   const forced = tools.length > 0 && req.toolChoice !== 'auto';
@@ -73,6 +77,7 @@ export function planChatRequest(req: GenerateRequest, model: { vision: boolean }
       toolSection: tools.length > 0 ? family.tools.toolSection(tools) : null,
       vision: model.vision,
       modelId: req.model,
+      ...(opts.now ? { now: opts.now } : {}),
     }),
     stream: true,
     stream_options: { include_usage: true },

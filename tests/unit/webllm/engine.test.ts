@@ -173,8 +173,17 @@ describe('WebLLMEngine.generate', () => {
       temperature: 0.2,
       top_p: 0.9,
       max_tokens: 50,
-      messages: [{ role: 'user', content: 'Hi' }],
     });
+    // Meta's template always opens with the dated system block, with or without a system message.
+    expect(fake().requests[0]?.messages).toEqual([
+      {
+        role: 'system',
+        content: expect.stringMatching(
+          /^Cutting Knowledge Date: December 2023\nToday Date: \d\d \w{3} \d{4}\n\n$/,
+        ),
+      },
+      { role: 'user', content: 'Hi' },
+    ]);
     expect(fake().requests[0]).not.toHaveProperty('response_format');
   });
 
@@ -327,13 +336,13 @@ describe('WebLLMEngine.countTokens', () => {
   it("uses the loaded model's tokenizer, else an estimate", async () => {
     const { engine, fake } = setup();
     const messages = [{ role: 'user' as const, content: 'one two three four' }];
-    const estimate = await engine.countTokens(LLAMA, messages);
+    const estimate = await engine.countTokens(QWEN3, messages);
     expect(estimate).toBe(Math.ceil(18 / 4) + 4);
-    await engine.load(LLAMA);
+    await engine.load(QWEN3);
     const encode = (s: string) => s.split(' ');
-    Object.assign(fake(), { loadedModelIdToPipeline: new Map([[LLAMA, { tokenizer: { encode } }]]) });
-    expect(await engine.countTokens(LLAMA, messages)).toBe(4 + 4);
-    const withTools = await engine.countTokens(LLAMA, messages, [
+    Object.assign(fake(), { loadedModelIdToPipeline: new Map([[QWEN3, { tokenizer: { encode } }]]) });
+    expect(await engine.countTokens(QWEN3, messages)).toBe(4 + 4);
+    const withTools = await engine.countTokens(QWEN3, messages, [
       { name: 'f', description: null, parameters: { type: 'object' }, strict: null },
     ]);
     expect(withTools).toBeGreaterThan(8);

@@ -21,6 +21,8 @@ export interface FamilyCase {
    */
   think?: string;
   vision?: boolean;
+  /** Calls are the whole reply (Llama 3.x): prose before a call makes it prose, nothing follows it. */
+  leading?: boolean;
 }
 
 export const weather: FunctionToolSpec = {
@@ -79,13 +81,15 @@ export const FAMILIES: FamilyCase[] = [
     one: llama('Paris'),
     two: `<|python_tag|>${llama('Paris')}; ${llama('Rome')}`,
     bad: '{"name": "get_weather", "parameters": {"town": "Paris"}}',
+    leading: true,
   },
   {
     model: 'Llama-3-8B-Instruct-q4f16_1-MLC',
     conv: 'llama-3',
     one: llama('Paris'),
-    two: `${llama('Paris')}\n${llama('Rome')}`,
+    two: `${llama('Paris')}; ${llama('Rome')}`,
     bad: '{"name": "get_weather", "parameters": {}}',
+    leading: true,
   },
   {
     model: 'Phi-4-mini-instruct-q4f16_1-MLC',

@@ -52,10 +52,11 @@ describe.each(FAMILIES)('$model through web-llm’s Conversation', (family) => {
     const call = format.renderCalls([
       { name: 'get_weather', arguments: '{"city":"Paris"}', callId: 'call_1' },
     ]);
+    const result = format.renderResults([{ name: 'get_weather', callId: 'call_1', content: '{"temp": 21}' }]);
     expect(rendered).toContain(call);
-    expect(rendered).toContain('{"temp": 21}');
+    expect(rendered).toContain(result);
     expect(rendered).toContain('get_weather');
-    expect(rendered.indexOf(call)).toBeLessThan(rendered.indexOf('{"temp": 21}'));
+    expect(rendered.indexOf(call)).toBeLessThan(rendered.indexOf(result));
   });
 
   it('asks for JSON in the prompt when the format is JSON', async () => {
