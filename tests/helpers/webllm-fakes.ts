@@ -7,6 +7,7 @@ import type {
   ChatCompletionChunk,
   ChatCompletionRequestStreaming,
   ChatCompletionTokenLogprob,
+  ChatOptions,
   CreateEmbeddingResponse,
   EmbeddingCreateParams,
   InitProgressReport,
@@ -112,8 +113,11 @@ export class FakeMLC implements MLCEngineLike {
     this.progress = config.initProgressCallback;
   }
 
-  async reload(id: string): Promise<void> {
+  /** The chat options of each `reload`, in order (undefined where none were passed). */
+  reloadOptions: Array<ChatOptions | undefined> = [];
+  async reload(id: string, chatOpts?: ChatOptions): Promise<void> {
     this.reloads.push(id);
+    this.reloadOptions.push(chatOpts === undefined ? undefined : structuredClone(chatOpts));
     await this.reloadImpl(id);
     const encode = (t: string) =>
       t

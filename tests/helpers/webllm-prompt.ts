@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ChatCompletionRequest } from '@mlc-ai/web-llm';
+import { convConfigFor } from '../../src/engine/webllm/webllm-conv-templates';
 import templates from '../fixtures/webllm/conv-templates.json';
 
 interface Conversation {
@@ -42,7 +43,8 @@ function load(): Promise<Internals> {
 
 /**
  * The prompt web-llm would prefill for `request` under the conversation template `name` (from
- * mlc-llm, as the model's mlc-chat-config.json carries it), ending with the assistant header, as
+ * mlc-llm, as the model's mlc-chat-config.json carries it) with the `conv_config` corrections the
+ * engine passes to `reload` for `request.model`, ending with the assistant header, as
  * `LLMChatPipeline.prefillStep` builds it. Raw prefix token ids are left out.
  *
  * @example
@@ -50,9 +52,10 @@ function load(): Promise<Internals> {
  */
 export async function webllmPrompt(name: ConvTemplateName, request: ChatCompletionRequest): Promise<string> {
   const { getConversationFromChatCompletionRequest } = await load();
+  // With the corrections the engine passes to `reload` for this model, as web-llm merges them.
   const conversation = getConversationFromChatCompletionRequest(
     structuredClone(request),
-    { conv_template: templates[name], conv_config: {} },
+    { conv_template: templates[name], conv_config: convConfigFor(request.model ?? '') ?? {} },
     true,
   );
   if (request.extra_body?.enable_thinking === false)

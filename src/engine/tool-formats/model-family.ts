@@ -47,10 +47,12 @@ export interface ModelFamily {
    */
   systemHead?: (tools: boolean, now: Date) => string;
   /**
-   * Put before an assistant turn's content in history: Qwen3.5's template role string ends in
-   * `<think>`, so a past turn must close the (empty) block, as the published template renders it.
+   * Put before the content of an assistant turn that comes after the last user message (a tool-use
+   * loop): Qwen3.5's template writes such turns with their (empty) think block.
    */
   assistantPrefix?: string;
+  /** The system text the family's template writes when the request has none (Qwen2.5, SmolLM2). */
+  defaultSystem?: string;
 }
 
 const THINK: ReasoningMarkers = { open: '<think>', close: '</think>', prefilled: false };
@@ -67,7 +69,7 @@ const FAMILIES: Array<[RegExp, ModelFamily]> = [
       // web-llm's enable_thinking would pre-fill a second `<think>` after the role's own.
       canDisableThinking: false,
       alwaysThinks: true,
-      assistantPrefix: '\n</think>\n\n',
+      assistantPrefix: '<think>\n\n</think>\n\n',
     },
   ],
   [
@@ -83,7 +85,20 @@ const FAMILIES: Array<[RegExp, ModelFamily]> = [
     },
   ],
   [/^qwq/i, { ...family('qwq', hermesFormat, 'user', true), reasoning: THINK, alwaysThinks: true }],
-  [/^qwen2/i, family('qwen2.5', hermesFormat, 'user', true)],
+  [
+    /^qwen2/i,
+    {
+      ...family('qwen2.5', hermesFormat, 'user', true),
+      defaultSystem: 'You are Qwen, created by Alibaba Cloud. You are a helpful assistant.',
+    },
+  ],
+  [
+    /^smollm2/i,
+    {
+      ...family('smollm2', hermesFormat, 'user', false),
+      defaultSystem: 'You are a helpful AI assistant named SmolLM, trained by Hugging Face',
+    },
+  ],
   // Hermes 2 Pro Mistral's template (open_hermes_mistral) has no tool role.
   [/^hermes-2-pro-mistral/i, family('hermes', hermesFormat, 'user', true)],
   [/^hermes-/i, family('hermes', hermesFormat, 'tool', true)],

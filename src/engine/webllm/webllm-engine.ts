@@ -27,6 +27,7 @@ import type {
   LoadProgress,
   ModelInfo,
 } from '../types';
+import { convConfigFor } from './webllm-conv-templates';
 import type { MLCEngineLike, WebLLMEngineOptions } from './webllm-engine-options';
 import { mapGenerateError, mapLoadError } from './webllm-errors';
 import { Gate, StallTimeoutError, withStallTimeout } from './webllm-gate';
@@ -307,7 +308,8 @@ export class WebLLMEngine implements Engine {
             }
           }
         };
-        return mlc.reload(modelId);
+        const convConfig = convConfigFor(modelId);
+        return convConfig ? mlc.reload(modelId, { conv_config: convConfig }) : mlc.reload(modelId);
       }, timeoutMs);
     } catch (err) {
       if (!(err instanceof StallTimeoutError)) {

@@ -49,7 +49,9 @@ export function toWebLLMMessages(
   opts: MessageOptions,
 ): ChatCompletionMessageParam[] {
   const format = opts.family.tools;
-  const callerSystem = messages.flatMap((m) => (m.role === 'system' ? [m.content] : []));
+  let callerSystem = messages.flatMap((m) => (m.role === 'system' ? [m.content] : []));
+  if (callerSystem.length === 0 && opts.family.defaultSystem) callerSystem = [opts.family.defaultSystem];
+  const lastUser = messages.findLastIndex((m) => m.role === 'user');
   let system = [...callerSystem, ...opts.system].filter(Boolean).join('\n\n');
   if (opts.family.systemHead) system = system.trim(); // Meta's template trims the system text
   if (opts.toolSection && format.placement !== 'last-user') {
@@ -64,10 +66,13 @@ export function toWebLLMMessages(
   let user: UserTurn | null = null;
   let assistant: string[] | null = null;
   let results: HistoryResult[] | null = null;
+  let afterLastUser = false;
   const flush = () => {
     if (user) out.push({ role: 'user', content: userContent(user) });
-    if (assistant)
-      out.push({ role: 'assistant', content: (opts.family.assistantPrefix ?? '') + assistant.join('\n') });
+    if (assistant) {
+      const prefix = afterLastUser ? (opts.family.assistantPrefix ?? '') : '';
+      out.push({ role: 'assistant', content: prefix + assistant.join('\n') });
+    }
     if (results && opts.family.resultRole === 'tool') {
       // One tool turn per result, as Llama's `ipython` and Ministral's `[TOOL_RESULTS]` turns are.
       for (const r of results)
@@ -77,8 +82,9 @@ export function toWebLLMMessages(
     assistant = null;
     results = null;
   };
-  for (const m of messages) {
+  for (const [i, m] of messages.entries()) {
     if (m.role === 'system') continue;
+    afterLastUser = i > lastUser;
     if (m.role === 'assistant') {
       if (!assistant) flush();
       assistant ??= [];

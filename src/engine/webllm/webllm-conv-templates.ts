@@ -1,0 +1,73 @@
+/**
+ * Corrections to web-llm's conversation templates (mlc-llm's, shipped in each model's
+ * mlc-chat-config.json), passed as `conv_config` in `reload`'s chat options so that the prompt is the
+ * one each family's published chat template renders. web-llm merges `conv_config` over the model's
+ * `conv_template` field by field, so stop tokens and BOS ids stay the model's own.
+ */
+import type { ChatOptions } from '@mlc-ai/web-llm';
+
+/** web-llm's `Partial<ConvTemplateConfig>`, which its index does not export by name. */
+type ConvConfig = NonNullable<ChatOptions['conv_config']>;
+
+/** The published templates write no system turn when the request has none (web-llm adds a default). */
+const NO_DEFAULT_SYSTEM: ConvConfig = { system_message: '', render_empty_system_message: false };
+
+/**
+ * Gemma has no system role: Gemma 3's template puts the system text at the head of the first user
+ * turn, followed by a blank line (Gemma 2's refuses it; the same folding is the usual answer). web-llm
+ * writes the system text outside any turn, so the turn is opened by the system template instead and
+ * the first user message carries no role of its own.
+ */
+const GEMMA: ConvConfig = {
+  ...NO_DEFAULT_SYSTEM,
+  system_template: '<start_of_turn>user\n{system_message}\n\n',
+  add_role_after_system_message: false,
+};
+
+const CORRECTIONS: Array<[RegExp, ConvConfig]> = [
+  // web-llm's Qwen3.5 role string ends in `<think>`, which past turns before the last user message
+  // must not carry: the reply header opens the block instead (`role_empty_sep` is the header's
+  // alone), and turns after that message close their empty block in the content.
+  [
+    /^qwen3\.5/i,
+    {
+      ...NO_DEFAULT_SYSTEM,
+      roles: { user: '<|im_start|>user', assistant: '<|im_start|>assistant' },
+      role_empty_sep: '\n<think>\n',
+    },
+  ],
+  [/^(qwen3|qwq)/i, NO_DEFAULT_SYSTEM],
+  // NousResearch's tool-use templates write no default persona.
+  [/^hermes-/i, NO_DEFAULT_SYSTEM],
+  // Phi-3.5 closes the system turn with `<|end|>` like every other; web-llm's template does not.
+  [/^phi-3/i, { ...NO_DEFAULT_SYSTEM, system_template: '<|system|>\n{system_message}<|end|>\n' }],
+  // Phi-4-mini's turns have no newline after the role nor after `<|end|>`.
+  [
+    /^phi-4-mini/i,
+    {
+      ...NO_DEFAULT_SYSTEM,
+      system_template: '<|system|>{system_message}<|end|>',
+      role_content_sep: '',
+      role_empty_sep: '',
+      seps: ['<|end|>'],
+    },
+  ],
+  [/^gemma-?[23]/i, GEMMA],
+  // The R1 distills' template writes the system text bare after BOS, with no default (web-llm's
+  // system template holds the BOS as text, so an empty system message must still render), and opens
+  // the reply with `<think>\n`.
+  [/^deepseek-r1/i, { system_message: '', role_empty_sep: '<think>\n' }],
+  [/^llama-3-/i, NO_DEFAULT_SYSTEM],
+  // web-llm fills only `{system_message}`: its `{function_string}` would reach the model literally.
+  [/^ministral-3/i, { system_template: '[SYSTEM_PROMPT]{system_message}[/SYSTEM_PROMPT]' }],
+];
+
+/**
+ * The `conv_config` correcting `modelId`'s web-llm conversation template; undefined where it needs none.
+ *
+ * @example
+ * await mlc.reload(id, { conv_config: convConfigFor(id) });
+ */
+export function convConfigFor(modelId: string): ConvConfig | undefined {
+  return CORRECTIONS.find(([re]) => re.test(modelId))?.[1];
+}

@@ -1,0 +1,199 @@
+/**
+ * For every supported family, the prompt web-llm builds from what intab sends (web-llm's own
+ * `Conversation`, the model's conversation template, the `conv_config` corrections intab passes to
+ * `reload`) must equal, byte for byte, what the family's published Jinja chat template renders for
+ * the same conversation (`@huggingface/jinja`, templates in tests/fixtures/templates with their
+ * sources). Families with a native tool format render tools and tool history through the template
+ * itself; the others (taught the `<tool_call>` format by intab) render the messages intab writes, so
+ * their turns and markers are checked. BOS is a token id in web-llm, never text, so it renders empty.
+ */
+import { readFileSync } from 'node:fs';
+import { Template } from '@huggingface/jinja';
+import { describe, expect, it } from 'vitest';
+import type { ChatMessage } from '../../../src/engine/types';
+import { planChatRequest } from '../../../src/engine/webllm/webllm-request';
+import { request } from '../../helpers/webllm-fakes';
+import { type ConvTemplateName, webllmPrompt } from '../../helpers/webllm-prompt';
+import { weather } from './families';
+
+interface Golden {
+  model: string;
+  conv: ConvTemplateName;
+  template: string;
+  /** The template takes `tools` and `tool_calls` itself (the family's native tool format). */
+  native: boolean;
+  /** Template variables beyond messages and tools. */
+  extra?: Record<string, unknown>;
+  /** Gemma 2's template refuses a system turn: the request's system text heads the first user turn. */
+  foldSystem?: boolean;
+}
+
+const GOLDENS: Golden[] = [
+  { model: 'Qwen3-0.6B-q4f16_1-MLC', conv: 'qwen3', template: 'Qwen-Qwen3-0.6B', native: true },
+  { model: 'Qwen3.5-0.8B-q4f16_1-MLC', conv: 'qwen3_5', template: 'Qwen3.5-4B', native: true },
+  {
+    model: 'Qwen2.5-1.5B-Instruct-q4f16_1-MLC',
+    conv: 'qwen2',
+    template: 'Qwen-Qwen2.5-7B-Instruct',
+    native: true,
+  },
+  {
+    model: 'Llama-3.1-8B-Instruct-q4f16_1-MLC',
+    conv: 'llama-3_1',
+    template: 'meta-llama-Llama-3.1-8B-Instruct',
+    native: true,
+    extra: { tools_in_user_message: false, date_string: '26 Jul 2024' },
+  },
+  {
+    model: 'Llama-3.2-1B-Instruct-q4f16_1-MLC',
+    conv: 'llama-3_1',
+    template: 'meta-llama-Llama-3.2-3B-Instruct',
+    native: true,
+    extra: { tools_in_user_message: false, date_string: '26 Jul 2024' },
+  },
+  {
+    model: 'Phi-3.5-mini-instruct-q4f16_1-MLC',
+    conv: 'phi-3',
+    template: 'microsoft-Phi-3.5-mini-instruct',
+    native: false,
+  },
+  {
+    model: 'Phi-4-mini-instruct-q4f16_1-MLC',
+    conv: 'phi-4',
+    template: 'microsoft-Phi-4-mini-instruct',
+    native: false,
+  },
+  {
+    model: 'gemma-2-2b-it-q4f16_1-MLC',
+    conv: 'gemma_instruction',
+    template: 'google-gemma-2-2b-it',
+    native: false,
+    foldSystem: true,
+  },
+  {
+    model: 'gemma3-1b-it-q4f16_1-MLC',
+    conv: 'gemma3_instruction',
+    template: 'google-gemma-3-it',
+    native: false,
+  },
+  {
+    model: 'SmolLM2-360M-Instruct-q4f16_1-MLC',
+    conv: 'chatml',
+    template: 'HuggingFaceTB-SmolLM2-Instruct',
+    native: false,
+  },
+  {
+    model: 'DeepSeek-R1-Distill-Qwen-7B-q4f16_1-MLC',
+    conv: 'deepseek_r1_qwen',
+    template: 'deepseek-ai-DeepSeek-R1-Distill-Qwen-32B',
+    native: false,
+    extra: { bos_token: '<｜begin▁of▁sentence｜>', enable_thinking: true },
+  },
+];
+
+const NOW = new Date(Date.UTC(2024, 6, 26, 12));
+const call = {
+  id: 'call_1',
+  type: 'function' as const,
+  function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+};
+
+const CONVERSATIONS: Record<string, { messages: ChatMessage[]; tools: boolean }> = {
+  'one user turn': { messages: [{ role: 'user', content: 'Hi' }], tools: false },
+  'system and user': {
+    messages: [
+      { role: 'system', content: 'You are terse.' },
+      { role: 'user', content: 'Hi' },
+    ],
+    tools: false,
+  },
+  'several turns': {
+    messages: [
+      { role: 'system', content: 'You are terse.' },
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: 'Hello.' },
+      { role: 'user', content: 'Weather?' },
+    ],
+    tools: false,
+  },
+  'tools, no system': { messages: [{ role: 'user', content: 'Weather in Paris?' }], tools: true },
+  'tools and tool history': {
+    messages: [
+      { role: 'system', content: 'You are terse.' },
+      { role: 'user', content: 'Weather in Paris?' },
+      { role: 'assistant', content: null, tool_calls: [call] },
+      { role: 'tool', tool_call_id: 'call_1', name: 'get_weather', content: '{"temp": 21}' },
+    ],
+    tools: true,
+  },
+};
+
+function render(golden: Golden, messages: unknown[], tools: boolean): string {
+  const source = readFileSync(
+    new URL(`../../fixtures/templates/${golden.template}.jinja`, import.meta.url),
+    'utf8',
+  );
+  return new Template(source).render({
+    messages,
+    ...(tools
+      ? {
+          tools: [
+            {
+              type: 'function',
+              function: {
+                name: weather.name,
+                description: weather.description,
+                parameters: weather.parameters,
+              },
+            },
+          ],
+        }
+      : {}),
+    bos_token: '',
+    eos_token: '',
+    add_generation_prompt: true,
+    ...golden.extra,
+  });
+}
+
+/** Messages as a Hugging Face client hands them to a template: arguments as objects, content a string. */
+function hfMessages(messages: ChatMessage[]): unknown[] {
+  return messages.map((m) =>
+    m.role === 'assistant' && m.tool_calls
+      ? {
+          ...m,
+          content: m.content ?? '',
+          tool_calls: m.tool_calls.map((c) => ({
+            ...c,
+            function: { ...c.function, arguments: JSON.parse(c.function.arguments) },
+          })),
+        }
+      : m,
+  );
+}
+
+function folded(messages: { role: string; content: unknown }[]): unknown[] {
+  const [first, ...rest] = messages;
+  if (first?.role !== 'system') return messages;
+  const [user, ...after] = rest;
+  return [{ ...user, content: `${first.content}\n\n${user?.content}` }, ...after];
+}
+
+describe.each(GOLDENS)('$model: web-llm’s prompt is the published template’s', (golden) => {
+  it.each(Object.entries(CONVERSATIONS))('%s', async (_, conversation) => {
+    const { body } = planChatRequest(
+      request({
+        model: golden.model,
+        messages: conversation.messages,
+        tools: conversation.tools ? [weather] : [],
+      }),
+      { vision: false },
+      { now: NOW },
+    );
+    const sent = body.messages as { role: string; content: unknown }[];
+    const expected = golden.native
+      ? render(golden, hfMessages(conversation.messages), conversation.tools)
+      : render(golden, golden.foldSystem ? folded(sent) : sent, false);
+    expect(await webllmPrompt(golden.conv, body)).toBe(expected);
+  });
+});
