@@ -27,12 +27,13 @@ const GEMMA: ConvConfig = {
 const CORRECTIONS: Array<[RegExp, ConvConfig]> = [
   // web-llm's Qwen3.5 role string ends in `<think>`, which past turns before the last user message
   // must not carry: the reply header opens the block instead (`role_empty_sep` is the header's
-  // alone), and turns after that message close their empty block in the content.
+  // alone), and turns after that message close their empty block in the content. (The template
+  // has no tool role, as web-llm's has none: results go back as user turns.)
   [
     /^qwen3\.5/i,
     {
       ...NO_DEFAULT_SYSTEM,
-      roles: { user: '<|im_start|>user', assistant: '<|im_start|>assistant' },
+      roles: { user: '<|im_start|>user', assistant: '<|im_start|>assistant' } as ConvConfig['roles'],
       role_empty_sep: '\n<think>\n',
     },
   ],
