@@ -95,7 +95,8 @@ function jsonSchemaOf(format: OutputFormatSpec): Format {
 /**
  * `body`, after a free think block when the model thinks first. A template that opened the block
  * (`prefilled`) leaves the reply inside it, so only the closing tag is expected. `strict` bodies
- * (a call or JSON from their first character) get the whitespace models write after the block.
+ * (a call or JSON from their first character) get the whitespace models write after the block, up to
+ * four characters (Qwen and R1 write `</think>\n\n`).
  */
 function afterThinking(
   body: Format,
@@ -109,6 +110,7 @@ function afterThinking(
     content: { type: 'any_text' },
     end: thinking.close,
   };
-  const elements = strict ? [block, { type: 'regex', pattern: '\\s*' }, body] : [block, body];
+  // Bounded: an unbounded `\s*` lets a small model emit newlines until max_tokens.
+  const elements = strict ? [block, { type: 'regex', pattern: '\\s{0,4}' }, body] : [block, body];
   return { type: 'structural_tag', format: { type: 'sequence', elements } };
 }

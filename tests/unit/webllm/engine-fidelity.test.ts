@@ -80,3 +80,30 @@ describe('GPU device lost while decoding', () => {
     expect(fakes[1]?.reloads).toEqual([LLAMA]);
   });
 });
+
+describe('conversation template corrections', () => {
+  it('reload carries the conv_config corrections of the model’s family, and none where none are needed', async () => {
+    const { engine, fake } = setup();
+    await engine.load(QWEN3);
+    await engine.load(LLAMA);
+    expect(fake().reloadOptions).toEqual([
+      { conv_config: { system_message: '', render_empty_system_message: false } },
+      undefined,
+    ]);
+  });
+});
+
+describe('whitespace the grammar allows', () => {
+  it('between the think block and a required call is bounded, so a model cannot loop in it', async () => {
+    const { planChatRequest } = await import('../../../src/engine/webllm/webllm-request');
+    const { structuralTagAccepts } = await import('../../helpers/xgrammar');
+    const { body } = planChatRequest(
+      request({ model: 'DeepSeek-R1-Distill-Qwen-7B-q4f16_1-MLC', tools: [weather], toolChoice: 'required' }),
+      { vision: false },
+    );
+    const tag = body.response_format?.type === 'structural_tag' ? body.response_format.structural_tag : null;
+    const call = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n</tool_call>';
+    expect(await structuralTagAccepts(tag, `Oslo.\n</think>\n\n${call}`)).toBe(true);
+    expect(await structuralTagAccepts(tag, `Oslo.\n</think>${'\n'.repeat(40)}${call}`)).toBe(false);
+  });
+});
