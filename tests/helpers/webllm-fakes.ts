@@ -80,7 +80,8 @@ export function chunk(step: Step): ChatCompletionChunk {
  * const fake = new FakeMLC({}); fake.reply = [{ text: 'Hi' }];
  */
 export class FakeMLC implements MLCEngineLike {
-  reloads: string[] = [];
+  /** Each `reload`'s model id, or its list of ids when several were loaded together. */
+  reloads: Array<string | string[]> = [];
   unloads = 0;
   interrupts = 0;
   requests: ChatCompletionRequestStreaming[] = [];
@@ -114,17 +115,26 @@ export class FakeMLC implements MLCEngineLike {
   }
 
   /** The chat options of each `reload`, in order (undefined where none were passed). */
-  reloadOptions: Array<ChatOptions | undefined> = [];
-  async reload(id: string, chatOpts?: ChatOptions): Promise<void> {
-    this.reloads.push(id);
+  reloadOptions: Array<ChatOptions | ChatOptions[] | undefined> = [];
+  /** As web-llm: unloads everything, then loads each id in turn (one ChatOptions per id if a list). */
+  async reload(id: string | string[], chatOpts?: ChatOptions | ChatOptions[]): Promise<void> {
+    this.reloads.push(Array.isArray(id) ? [...id] : id);
     this.reloadOptions.push(chatOpts === undefined ? undefined : structuredClone(chatOpts));
-    await this.reloadImpl(id);
+    this.loadedModelIdToPipeline = new Map();
+    const ids = Array.isArray(id) ? id : [id];
+    if (Array.isArray(chatOpts) && chatOpts.length !== ids.length)
+      throw Object.assign(new Error('Expect chatOpts to have the same length as modelId'), {
+        name: 'ReloadArgumentSizeUnmatchedError',
+      });
     const encode = (t: string) =>
       t
         .split(/\s+/)
         .filter(Boolean)
         .map((_, i) => i);
-    this.loadedModelIdToPipeline = new Map([[id, { tokenizer: { encode }, filledKVCacheLength: 0 }]]);
+    for (const one of ids) {
+      await this.reloadImpl(one);
+      this.loadedModelIdToPipeline.set(one, { tokenizer: { encode }, filledKVCacheLength: 0 });
+    }
   }
   async unload(): Promise<void> {
     this.unloads++;
@@ -186,7 +196,7 @@ export class FakeMLC implements MLCEngineLike {
   private async *stream(req: ChatCompletionRequestStreaming): AsyncGenerator<ChatCompletionChunk> {
     let n = 0;
     let prefix = req.extra_body?.enable_thinking === false ? FakeMLC.EMPTY_THINK : '';
-    const pipeline = [...this.loadedModelIdToPipeline.values()][0];
+    const pipeline = this.loadedModelIdToPipeline.get(req.model ?? '');
     if (pipeline && this.contextTokens) pipeline.filledKVCacheLength = this.contextTokens;
     for (let i = 0; this.endless || i < this.reply.length; i++) {
       if (this.interrupted) break;

@@ -22,7 +22,8 @@ import type { GpuProbe } from './webllm-webgpu';
  * new WebLLMEngine({ createEngine: (config) => new FakeMLC(config) });
  */
 export interface MLCEngineLike {
-  reload(modelId: string, chatOpts?: ChatOptions): Promise<void>;
+  /** One model, or several side by side (one `ChatOptions` per model then). */
+  reload(modelId: string | string[], chatOpts?: ChatOptions | ChatOptions[]): Promise<void>;
   unload(): Promise<void>;
   interruptGenerate(): Promise<void> | void;
   setInitProgressCallback?(cb: (report: InitProgressReport) => void): void;
@@ -58,4 +59,10 @@ export interface WebLLMEngineOptions {
   /** A load fails when no progress arrives for this long (ms). Default 120 000; 0 disables. */
   loadTimeoutMs?: number;
   logLevel?: LogLevel;
+  /**
+   * GPU memory (MB) a chat model and an embedding model may take together (their records'
+   * `vram_required_MB`) to be loaded side by side. Absent: they are tried together, and a pair the
+   * GPU refuses loads one at a time from then on.
+   */
+  vramBudgetMB?: number;
 }

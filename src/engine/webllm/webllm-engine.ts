@@ -5,6 +5,7 @@
 import type {
   AppConfig,
   ChatCompletionChunk,
+  ChatOptions,
   InitProgressReport,
   MLCEngineConfig,
   ModelRecord,
@@ -33,6 +34,7 @@ import { mapGenerateError, mapLoadError } from './webllm-errors';
 import { Gate, StallTimeoutError, withStallTimeout } from './webllm-gate';
 import { inlineImageUrls } from './webllm-images';
 import { dedupeRecords, isEmbeddingRecord, toModelInfos } from './webllm-models';
+import { modelsToLoad, pairKey } from './webllm-pairing';
 import { ReplyAssembler } from './webllm-reply';
 import { planChatRequest, toTokenLogprobs } from './webllm-request';
 import {
@@ -69,7 +71,10 @@ export class WebLLMEngine implements Engine {
   private records: ModelRecord[] | null;
   private lib: Promise<WebLLM> | null = null;
   private mlc: Promise<MLCEngineLike> | null = null;
-  private loaded: string | null = null;
+  /** The models web-llm holds: one, or a chat model and an embedding model side by side. */
+  private loaded: string[] = [];
+  /** Pairs whose joint `reload` the GPU refused: each loads alone from then on. */
+  private readonly refusedPairs = new Set<string>();
   private readonly pending = new Map<string, PendingLoad>();
   private readonly gate = new Gate();
   private onReport: ((r: InitProgressReport) => void) | null = null;
@@ -109,7 +114,7 @@ export class WebLLMEngine implements Engine {
    */
   async preflight(modelId: string): Promise<void> {
     const record = await this.recordOf(modelId);
-    if (this.loaded === modelId) return;
+    if (this.loaded.includes(modelId)) return;
     requireFeatures(await probeWebGPU(this.opts.gpu), requiredFeatures(record), modelId);
   }
 
@@ -119,7 +124,7 @@ export class WebLLMEngine implements Engine {
       if (onProgress) shared.listeners.add(onProgress);
       return shared.promise;
     }
-    if (this.loaded === modelId && this.pending.size === 0) return Promise.resolve();
+    if (this.loaded.includes(modelId) && this.pending.size === 0) return Promise.resolve();
     const entry: PendingLoad = {
       promise: Promise.resolve(),
       listeners: new Set(onProgress ? [onProgress] : []),
@@ -191,7 +196,7 @@ export class WebLLMEngine implements Engine {
 
   /**
    * Embeds through web-llm's `embeddings.create` with an embedding model (`model_type` 1), loading
-   * it first (which unloads a chat model: one model at a time). web-llm cannot shorten its vectors,
+   * it first (beside the chat model where memory allows). web-llm cannot shorten its vectors,
    * so `dimensions` is a 400, as OpenAI answers for its models that cannot either.
    */
   async embed(modelId: string, inputs: string[], dimensions?: number): Promise<EmbedResult> {
@@ -231,7 +236,7 @@ export class WebLLMEngine implements Engine {
 
   /** The tokenizer of `modelId` when it is the loaded model; null before its first load. */
   private async tokenizerOf(modelId: string): Promise<TextEncoderLike | null> {
-    const mlc = this.loaded === modelId && this.mlc ? await this.mlc : null;
+    const mlc = this.loaded.includes(modelId) && this.mlc ? await this.mlc : null;
     return mlc ? loadedTokenizer(mlc, modelId) : null;
   }
 
@@ -247,8 +252,9 @@ export class WebLLMEngine implements Engine {
    * device is lost between requests, so a model it no longer holds is loaded again.
    */
   private async ensureLoaded(modelId: string): Promise<void> {
-    if (this.loaded === modelId && this.mlc && !isPipelineLoaded(await this.mlc, modelId)) this.loaded = null;
-    if (this.loaded !== modelId) await this.loadLocked(modelId, new Set());
+    if (this.loaded.includes(modelId) && this.mlc && !isPipelineLoaded(await this.mlc, modelId))
+      this.loaded = [];
+    if (!this.loaded.includes(modelId)) await this.loadLocked(modelId, new Set());
   }
 
   /**
@@ -270,7 +276,7 @@ export class WebLLMEngine implements Engine {
         );
       }
       if (mapped.code === 'webgpu_device_lost' || mapped.code === 'model_not_loaded') {
-        this.loaded = null;
+        this.loaded = [];
         if (mapped.code === 'webgpu_device_lost') this.mlc = null;
         throw new ApiError(
           503,
@@ -284,14 +290,39 @@ export class WebLLMEngine implements Engine {
     }
   }
 
-  /** Loads `modelId`, the gate already held: unknown id, then WebGPU, then the download. */
+  /**
+   * Loads `modelId`, the gate already held: unknown id, then WebGPU, then the download. An embedding
+   * model loads beside the chat model (and a chat model beside the embedding model) where memory
+   * allows, so neither evicts the other; a pair the GPU refuses loads the requested model alone.
+   */
   private async loadLocked(modelId: string, listeners: Set<(p: LoadProgress) => void>): Promise<void> {
     const record = await this.recordOf(modelId);
     requireFeatures(await probeWebGPU(this.opts.gpu), requiredFeatures(record), modelId);
-    if (this.loaded === modelId) return;
+    if (this.loaded.includes(modelId)) return;
+    const records = await this.modelRecords();
+    const loaded = records.filter((r) => this.loaded.includes(r.model_id));
+    const ids = modelsToLoad(record, loaded, {
+      ...(this.opts.vramBudgetMB !== undefined ? { budgetMB: this.opts.vramBudgetMB } : {}),
+      refused: this.refusedPairs,
+    });
+    try {
+      await this.reloadModels(ids, modelId, listeners);
+    } catch (err) {
+      if (ids.length === 1 || (err instanceof ApiError && err.code === 'model_load_timeout')) throw err;
+      this.refusedPairs.add(pairKey(ids));
+      await this.reloadModels([modelId], modelId, listeners);
+    }
+  }
+
+  /** web-llm's `reload` of `ids` (unloading what is loaded first), errors named after `modelId`. */
+  private async reloadModels(
+    ids: string[],
+    modelId: string,
+    listeners: Set<(p: LoadProgress) => void>,
+  ): Promise<void> {
     const mlc = await this.engine();
-    if (this.loaded !== null) {
-      this.loaded = null;
+    if (this.loaded.length > 0) {
+      this.loaded = [];
       await mlc.unload().catch(() => {}); // a failed unload must not block loading the next model
     }
     const timeoutMs = this.opts.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
@@ -308,8 +339,15 @@ export class WebLLMEngine implements Engine {
             }
           }
         };
-        const convConfig = convConfigFor(modelId);
-        return convConfig ? mlc.reload(modelId, { conv_config: convConfig }) : mlc.reload(modelId);
+        if (ids.length > 1) {
+          // web-llm wants one ChatOptions per model when it loads several.
+          return mlc.reload(
+            ids,
+            ids.map((id) => chatOptionsFor(id) ?? {}),
+          );
+        }
+        const options = chatOptionsFor(modelId);
+        return options ? mlc.reload(modelId, options) : mlc.reload(modelId);
       }, timeoutMs);
     } catch (err) {
       if (!(err instanceof StallTimeoutError)) {
@@ -328,7 +366,7 @@ export class WebLLMEngine implements Engine {
     } finally {
       this.onReport = null;
     }
-    this.loaded = modelId;
+    this.loaded = ids;
   }
 
   /** Interrupts our generation and lets web-llm's stream finish, which releases its model lock. */
@@ -394,6 +432,12 @@ export class WebLLMEngine implements Engine {
 function requiredFeatures(record: ModelRecord): string[] {
   if (record.required_features) return record.required_features;
   return /q\d+f16/.test(`${record.model_id} ${record.model_lib}`) ? ['shader-f16'] : [];
+}
+
+/** The `reload` chat options that correct `modelId`'s conversation template; undefined for none. */
+function chatOptionsFor(modelId: string): ChatOptions | undefined {
+  const convConfig = convConfigFor(modelId);
+  return convConfig ? { conv_config: convConfig } : undefined;
 }
 
 const ABORTED = Symbol('aborted');

@@ -7,7 +7,17 @@ import { describe, expect, it } from 'vitest';
 import { CompositeEngine } from '../../../src/engine/composite-engine';
 import { scriptedEmbedding } from '../../../src/engine/scripted/scripted-embedding';
 import { ScriptedEngine } from '../../../src/engine/scripted/scripted-engine';
-import { collect, EMBED, LLAMA, rejection, request, setup } from '../../helpers/webllm-fakes';
+import { convConfigFor } from '../../../src/engine/webllm/webllm-conv-templates';
+import {
+  appConfig,
+  collect,
+  EMBED,
+  LLAMA,
+  QWEN3,
+  rejection,
+  request,
+  setup,
+} from '../../helpers/webllm-fakes';
 
 describe('WebLLMEngine embedding models', () => {
   it('lists them with the embeddings capability and the context their library was built for', () => {
@@ -36,13 +46,56 @@ describe('WebLLMEngine embedding models', () => {
     expect(fake().reloads).toEqual([EMBED]);
   });
 
-  it('swaps a loaded chat model out for the embedding model, and back', async () => {
+  it('loads the embedding model beside the chat model, so neither evicts the other', async () => {
     const { engine, fake } = setup();
+    await collect(engine.generate(request({ model: QWEN3 }), new AbortController().signal));
+    await engine.embed(EMBED, ['a']);
+    await collect(engine.generate(request({ model: QWEN3 }), new AbortController().signal));
+    await engine.embed(EMBED, ['b']);
+    expect(fake().reloads).toEqual([QWEN3, [QWEN3, EMBED]]);
+    // One ChatOptions per model, the chat model's conversation-template corrections kept.
+    expect(fake().reloadOptions[1]).toEqual([{ conv_config: convConfigFor(QWEN3) }, {}]);
+    expect(fake().requests.map((r) => r.model)).toEqual([QWEN3, QWEN3]);
+  });
+
+  it('keeps the embedding model when another chat model loads, and a chat model joins it', async () => {
+    const { engine, fake } = setup();
+    await engine.embed(EMBED, ['a']);
+    await collect(engine.generate(request(), new AbortController().signal));
+    await collect(engine.generate(request({ model: QWEN3 }), new AbortController().signal));
+    await engine.embed(EMBED, ['b']);
+    expect(fake().reloads).toEqual([EMBED, [LLAMA, EMBED], [QWEN3, EMBED]]);
+  });
+
+  it('swaps one for the other where the pair is over the memory budget', async () => {
+    const list = appConfig.model_list.map((r) =>
+      r.model_id === LLAMA
+        ? { ...r, vram_required_MB: 1200 }
+        : r.model_id === EMBED
+          ? { ...r, vram_required_MB: 300 }
+          : r,
+    );
+    const { engine, fake } = setup({ appConfig: { model_list: list }, vramBudgetMB: 1400 });
     await collect(engine.generate(request(), new AbortController().signal));
     await engine.embed(EMBED, ['a']);
     await collect(engine.generate(request(), new AbortController().signal));
     expect(fake().reloads).toEqual([LLAMA, EMBED, LLAMA]);
-    expect(fake().unloads).toBe(2);
+  });
+
+  it('loads the model alone when the GPU refuses the pair, and does not try that pair again', async () => {
+    const { engine, fake, fakes } = setup();
+    await collect(engine.generate(request(), new AbortController().signal));
+    fake().reloadImpl = async (id) => {
+      if (fake().loadedModelIdToPipeline.size > 0 && id === EMBED)
+        throw Object.assign(new Error('Device was lost: out of memory'), { name: 'DeviceLostError' });
+    };
+    const result = await engine.embed(EMBED, ['a']);
+    expect(result.vectors).toHaveLength(1);
+    // The device loss took the first MLCEngine; a fresh one loaded the embedding model alone.
+    expect(fake().reloads).toEqual([LLAMA, [LLAMA, EMBED]]);
+    expect(fakes[1]?.reloads).toEqual([EMBED]);
+    await collect(engine.generate(request(), new AbortController().signal));
+    expect(fakes[1]?.reloads).toEqual([EMBED, LLAMA]);
   });
 
   it('refuses dimensions, which web-llm cannot shorten', async () => {
