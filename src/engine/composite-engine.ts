@@ -64,9 +64,9 @@ export class CompositeEngine implements Engine {
     return this.engines.flatMap((e) => e.models()).filter((m) => !seen.has(m.id) && seen.add(m.id));
   }
 
-  async preflight(modelId: string): Promise<void> {
+  async preflight(modelId: string, req?: GenerateRequest): Promise<void> {
     await this.init();
-    await this.route(modelId).preflight?.(modelId);
+    await this.route(modelId).preflight?.(modelId, req);
   }
 
   async load(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void> {

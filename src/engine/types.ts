@@ -138,9 +138,10 @@ export interface Engine {
    * Cheap checks that `modelId` can run here at all (a WebGPU adapter with the features the model
    * needs, say), with no download. The core calls it before any response header goes out, so a
    * request that cannot succeed still gets its HTTP status (503 `webgpu_unavailable`); the load
-   * itself then runs inside the response. Optional.
+   * itself then runs inside the response. With `req`, the request's own checks that would otherwise
+   * fail only after the headers (a JSON schema the engine's grammar cannot compile: a 400). Optional.
    */
-  preflight?(modelId: string): Promise<void>;
+  preflight?(modelId: string, req?: GenerateRequest): Promise<void>;
   /** Makes `modelId` ready to generate, reporting progress. Idempotent. */
   load(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void>;
   /**

@@ -21,6 +21,7 @@ import {
   WebLLMEngine,
   type WebLLMEngineOptions,
 } from '../../src/engine/webllm/webllm-engine';
+import { xgrammar } from './xgrammar';
 
 export const LLAMA = 'Llama-3.2-1B-Instruct-q4f16_1-MLC';
 export const QWEN3 = 'Qwen3-0.6B-q4f16_1-MLC';
@@ -227,6 +228,7 @@ export function setup(opts: Partial<WebLLMEngineOptions> = {}) {
   const engine = new WebLLMEngine({
     appConfig,
     gpu: async () => ({}),
+    xgrammar,
     createEngine: (config) => {
       configs.push(config);
       const f = new FakeMLC(config);

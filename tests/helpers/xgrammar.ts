@@ -81,3 +81,28 @@ export async function compileResponseFormat(format: {
     info.dispose();
   }
 }
+
+/**
+ * Whether a web-llm `response_format` (`grammar`, `structural_tag`, or `json_object` with its
+ * schema, compiled with xgrammar's defaults as web-llm compiles it) accepts `text` as a whole reply.
+ *
+ * @example
+ * await responseFormatAccepts({ type: 'grammar', grammar: 'root ::= "a"' }, 'a'); // true
+ */
+export async function responseFormatAccepts(
+  format: { type?: string; schema?: string; grammar?: string; structural_tag?: unknown },
+  text: string,
+): Promise<boolean> {
+  const { Grammar, Testings } = await xgrammar();
+  const grammar =
+    format.type === 'grammar'
+      ? await Grammar.fromEBNF(format.grammar as string)
+      : format.type === 'structural_tag'
+        ? await Grammar.fromStructuralTag(format.structural_tag as Record<string, unknown>)
+        : await Grammar.fromJSONSchema(format.schema ?? '{"type": "object"}');
+  try {
+    return await Testings.isGrammarAcceptString(grammar, text);
+  } finally {
+    grammar.dispose();
+  }
+}

@@ -32,7 +32,7 @@ export interface ChatDeps {
 export async function createChatCompletion(request: Request, deps: ChatDeps): Promise<Response> {
   const json = await readJsonObject(request, deps.maxBodyBytes);
   const prepared = await prepareChat(json, deps.engine);
-  await deps.engine.preflight?.(prepared.model.id);
+  await deps.engine.preflight?.(prepared.model.id, prepared.generate);
   const opts: ChatRunOptions = {
     id: newChatCompletionId(),
     created: Math.floor(deps.now() / 1000),

@@ -13,6 +13,7 @@ import type {
   MLCEngineConfig,
   ModelRecord,
 } from '@mlc-ai/web-llm';
+import type { XGrammarLike } from './webllm-grammar';
 import type { GpuProbe } from './webllm-webgpu';
 
 /**
@@ -65,4 +66,6 @@ export interface WebLLMEngineOptions {
    * GPU refuses loads one at a time from then on.
    */
   vramBudgetMB?: number;
+  /** Loads web-xgrammar, which checks schemas before headers and bounds JSON whitespace; lazy import by default. */
+  xgrammar?: () => Promise<XGrammarLike>;
 }

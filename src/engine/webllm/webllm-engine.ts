@@ -32,11 +32,12 @@ import { convConfigFor } from './webllm-conv-templates';
 import type { MLCEngineLike, WebLLMEngineOptions } from './webllm-engine-options';
 import { mapGenerateError, mapLoadError } from './webllm-errors';
 import { Gate, StallTimeoutError, withStallTimeout } from './webllm-gate';
+import { boundJsonWhitespace, checkSchemas, loadXGrammar, type XGrammarLike } from './webllm-grammar';
 import { inlineImageUrls } from './webllm-images';
 import { dedupeRecords, isEmbeddingRecord, toModelInfos } from './webllm-models';
 import { modelsToLoad, pairKey } from './webllm-pairing';
 import { ReplyAssembler } from './webllm-reply';
-import { planChatRequest, toTokenLogprobs } from './webllm-request';
+import { allowedTools, planChatRequest, toTokenLogprobs } from './webllm-request';
 import {
   countChatTokens,
   filledContext,
@@ -112,10 +113,27 @@ export class WebLLMEngine implements Engine {
    * the features the model's shaders need (f16 models need `shader-f16`, which web-llm checks only
    * after fetching the model's config). The core calls this before any header goes out.
    */
-  async preflight(modelId: string): Promise<void> {
+  async preflight(modelId: string, req?: GenerateRequest): Promise<void> {
     const record = await this.recordOf(modelId);
+    if (req) await this.checkGrammar(req);
     if (this.loaded.includes(modelId)) return;
     requireFeatures(await probeWebGPU(this.opts.gpu), requiredFeatures(record), modelId);
+  }
+
+  /**
+   * A JSON schema web-llm's xgrammar cannot compile fails only inside prefill, after the headers:
+   * compiled here first, so it is a 400. Where web-xgrammar cannot be loaded (a chunk missing
+   * offline) the check is skipped and web-llm's own compile still refuses it, later.
+   */
+  private async checkGrammar(req: GenerateRequest): Promise<void> {
+    const tools = allowedTools(req.tools, req.toolChoice);
+    if (req.format.type !== 'json_schema' && tools.length === 0) return;
+    const xg = await this.xgrammar();
+    if (xg) await checkSchemas(xg, req.format, tools);
+  }
+
+  private async xgrammar(): Promise<XGrammarLike | null> {
+    return (this.opts.xgrammar ?? loadXGrammar)().catch(() => null);
   }
 
   load(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void> {
@@ -148,6 +166,8 @@ export class WebLLMEngine implements Engine {
     const info = toModelInfos([record])[0];
     const messages = await inlineImageUrls(req.messages, globalThis.location?.href);
     const plan = planChatRequest({ ...req, messages }, { vision: info?.vision ?? false });
+    const xg = plan.body.response_format ? await this.xgrammar() : null;
+    if (xg) plan.body.response_format = await boundJsonWhitespace(xg, plan.body.response_format);
     const release = await this.gate.acquire(signal);
     if (!release) return;
     let mlc: MLCEngineLike | undefined;
