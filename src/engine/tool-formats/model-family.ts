@@ -7,6 +7,7 @@ import { hermesFormat } from './hermes';
 import { llama3Format, llama31SystemHead } from './llama3';
 import { ministralFormat } from './ministral';
 import { mistralFormat } from './mistral';
+import { nousHermesFormat } from './nous-hermes';
 import { phi4Format } from './phi4';
 import { qwenXmlFormat } from './qwen-xml';
 import type { ToolFormat } from './types';
@@ -100,8 +101,8 @@ const FAMILIES: Array<[RegExp, ModelFamily]> = [
     },
   ],
   // Hermes 2 Pro Mistral's template (open_hermes_mistral) has no tool role.
-  [/^hermes-2-pro-mistral/i, family('hermes', hermesFormat, 'user', true)],
-  [/^hermes-/i, family('hermes', hermesFormat, 'tool', true)],
+  [/^hermes-2-pro-mistral/i, family('hermes', nousHermesFormat, 'user', true)],
+  [/^hermes-/i, family('hermes', nousHermesFormat, 'tool', true)],
   [/^phi-4-mini/i, family('phi4-mini', phi4Format, 'user', true)],
   // Gemma 4 thinks in a `thought` channel; its tool tokens need a template web-llm lacks.
   [
