@@ -1,4 +1,4 @@
-import { invalidRequest } from '../../common/api-error';
+import { clip, invalidRequest } from '../../common/api-error';
 import type { ChatContentPart, ChatMessage, ChatToolCall } from '../../engine/types';
 import { fileText } from '../shared/input-files';
 import type { ChatMessageParam } from './chat-schema';
@@ -99,7 +99,7 @@ function assistantMessage(m: AssistantParam, at: string): Extract<ChatMessage, {
     if (c.type !== 'function') {
       throw invalidRequest(
         `${at}.tool_calls[${j}].type`,
-        `Tool call type '${c.type}' is not supported by intab: only 'function' tools run locally.`,
+        `Tool call type '${clip(c.type)}' is not supported by intab: only 'function' tools run locally.`,
         'unsupported_value',
       );
     }

@@ -2,7 +2,7 @@ import type { Conversation } from 'openai/resources/conversations/conversations'
 import type { ConversationItem } from 'openai/resources/conversations/items';
 import type { ResponseItem } from 'openai/resources/responses/responses';
 import { z } from 'zod';
-import { notFound } from '../../common/api-error';
+import { clip, notFound } from '../../common/api-error';
 import type { ResponseStore } from '../../store/types';
 import { normalizeInput } from '../responses/input-items';
 import { jsonResponse, readJsonObject } from '../shared/http';
@@ -18,7 +18,7 @@ const updateSchema = z.strictObject({ metadata: metadataSchema.nullable() });
 const addItemsSchema = z.strictObject({ items: itemsSchema });
 
 function missing(id: string) {
-  return notFound(`Conversation with id '${id}' not found.`);
+  return notFound(`Conversation with id '${clip(id)}' not found.`);
 }
 
 async function mustGet(store: ResponseStore, id: string): Promise<Conversation> {
@@ -84,7 +84,7 @@ export async function addItems(request: Request, id: string, deps: Deps): Promis
 export async function getItem(store: ResponseStore, id: string, itemId: string): Promise<Response> {
   await mustGet(store, id);
   const item = await store.getConversationItem(id, itemId);
-  if (!item) throw notFound(`Item with id '${itemId}' not found.`);
+  if (!item) throw notFound(`Item with id '${clip(itemId)}' not found.`);
   return jsonResponse(item);
 }
 
@@ -92,6 +92,6 @@ export async function getItem(store: ResponseStore, id: string, itemId: string):
 export async function deleteItem(store: ResponseStore, id: string, itemId: string): Promise<Response> {
   const conv = await mustGet(store, id);
   if (!(await store.deleteConversationItem(id, itemId)))
-    throw notFound(`Item with id '${itemId}' not found.`);
+    throw notFound(`Item with id '${clip(itemId)}' not found.`);
   return jsonResponse(conv);
 }

@@ -7,7 +7,7 @@ import type {
   ResponseOutputText,
   ResponseReasoningItem,
 } from 'openai/resources/responses/responses';
-import { invalidRequest, notFound } from '../../common/api-error';
+import { clip, invalidRequest, notFound } from '../../common/api-error';
 import { newId } from '../shared/ids';
 import { parseOrThrow } from '../shared/validate';
 import { type ContentPartParam, type InputItemParam, inputItemSchema, isPlainObject } from './create-schema';
@@ -112,7 +112,7 @@ async function toStoredItem(item: InputItemParam, i: number, resolve: ItemResolv
       return { type: 'compaction', id: item.id ?? newId('cmp'), encrypted_content: item.encrypted_content };
     case 'item_reference': {
       const found = await resolve(item.id);
-      if (!found) throw notFound(`Item with id '${item.id}' not found.`, `input[${i}].id`);
+      if (!found) throw notFound(`Item with id '${clip(item.id)}' not found.`, `input[${i}].id`);
       return found;
     }
   }

@@ -1,5 +1,5 @@
 import type { ResponseItem } from 'openai/resources/responses/responses';
-import { type ApiError, invalidRequest } from '../../common/api-error';
+import { type ApiError, clip, invalidRequest } from '../../common/api-error';
 import { isApiPath } from './api-paths';
 import { DEFAULT_MAX_BODY_BYTES, readStreamCapped } from './capped-read';
 
@@ -151,13 +151,13 @@ async function inlinePart(p: FilePart, opts: FileUrlOptions, param: string | nul
   try {
     url = new URL(raw, opts.origin ?? undefined);
   } catch {
-    throw invalidRequest(param, `Invalid file_url '${raw}'.`, 'invalid_value');
+    throw invalidRequest(param, `Invalid file_url '${clip(raw)}'.`, 'invalid_value');
   }
   const local = url.protocol === 'blob:' || (opts.origin !== null && url.origin === opts.origin);
   if (!local) {
     throw invalidRequest(
       param,
-      `intab runs offline and cannot download '${url.href}': a file_url must be a data:, blob: or same-origin URL. Send the file's content as file_data instead.`,
+      `intab runs offline and cannot download '${clip(url.href)}': a file_url must be a data:, blob: or same-origin URL. Send the file's content as file_data instead.`,
       'unsupported_value',
     );
   }
@@ -174,7 +174,7 @@ async function inlinePart(p: FilePart, opts: FileUrlOptions, param: string | nul
   if (!res?.ok) {
     throw invalidRequest(
       param,
-      `The file at '${url.href}' could not be read (${res ? `HTTP ${res.status}` : 'network error'}).`,
+      `The file at '${clip(url.href)}' could not be read (${res ? `HTTP ${res.status}` : 'network error'}).`,
       'invalid_value',
     );
   }
@@ -191,7 +191,7 @@ async function inlinePart(p: FilePart, opts: FileUrlOptions, param: string | nul
   const bytes = await readStreamCapped(res.body, maxBytes, () =>
     invalidRequest(
       param,
-      `The file at '${url.href}' is larger than ${maxBytes} bytes, the most a file_url may bring in. Send a smaller file.`,
+      `The file at '${clip(url.href)}' is larger than ${maxBytes} bytes, the most a file_url may bring in. Send a smaller file.`,
       'file_too_large',
     ),
   );
@@ -211,7 +211,7 @@ function apiUrlRefusal(url: URL, origin: string | null, param: string | null): A
   if (url.protocol === 'blob:' || url.origin !== origin || !isApiPath(url.pathname)) return null;
   return invalidRequest(
     param,
-    `A file_url cannot read intab's own API ('${url.pathname}'): send the file's content as file_data instead.`,
+    `A file_url cannot read intab's own API ('${clip(url.pathname)}'): send the file's content as file_data instead.`,
     'invalid_value',
   );
 }

@@ -1,6 +1,6 @@
 import type { ConversationItem } from 'openai/resources/conversations/items';
 import type { ResponseItem } from 'openai/resources/responses/responses';
-import { modelNotFound, notFound, unsupportedModel } from '../../common/api-error';
+import { clip, modelNotFound, notFound, unsupportedModel } from '../../common/api-error';
 import type { Engine, ModelCapability, ModelInfo } from '../../engine/types';
 import type { ResponseStore } from '../../store/types';
 
@@ -33,14 +33,15 @@ export async function previousHistory(
 ): Promise<ResponseItem[]> {
   if (!previousId) return [];
   const prev = await store.getResponse(previousId);
-  if (!prev) throw notFound(`Previous response with id '${previousId}' not found.`, 'previous_response_id');
+  if (!prev)
+    throw notFound(`Previous response with id '${clip(previousId)}' not found.`, 'previous_response_id');
   return [...prev.inputItems, ...(prev.response.output as ResponseItem[])];
 }
 
 /** Every item of a conversation, oldest first: the history a response on it continues. */
 export async function conversationHistory(store: ResponseStore, id: string): Promise<ResponseItem[]> {
   if (!(await store.getConversation(id)))
-    throw notFound(`Conversation with id '${id}' not found.`, 'conversation');
+    throw notFound(`Conversation with id '${clip(id)}' not found.`, 'conversation');
   const out: ConversationItem[] = [];
   let after: string | undefined;
   for (;;) {

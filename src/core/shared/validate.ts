@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type ApiError, invalidRequest } from '../../common/api-error';
+import { type ApiError, clip, invalidRequest } from '../../common/api-error';
 
 type Path = ReadonlyArray<PropertyKey>;
 
@@ -28,7 +28,7 @@ export function formatParam(path: Path): string {
   let out = '';
   for (const key of path) {
     if (typeof key === 'number') out += `[${key}]`;
-    else out += out ? `.${String(key)}` : String(key);
+    else out += out ? `.${clip(String(key))}` : clip(String(key));
   }
   return out;
 }
@@ -86,7 +86,7 @@ function issueToError(issue: z.core.$ZodIssue, root: unknown, prefix: Path): Api
       }
       return invalidRequest(
         param,
-        `Invalid value: ${JSON.stringify(value)}. Supported values are: ${issue.values.map((v) => `'${String(v)}'`).join(', ')}.`,
+        `Invalid value: ${clip(JSON.stringify(value) ?? String(value))}. Supported values are: ${issue.values.map((v) => `'${String(v)}'`).join(', ')}.`,
         'invalid_value',
       );
     case 'invalid_union': {
@@ -101,7 +101,7 @@ function issueToError(issue: z.core.$ZodIssue, root: unknown, prefix: Path): Api
         }
         return invalidRequest(
           param,
-          `Invalid value: ${JSON.stringify(value)}. Supported values are: ${options.map((v) => `'${String(v)}'`).join(', ')}.`,
+          `Invalid value: ${clip(JSON.stringify(value) ?? String(value))}. Supported values are: ${options.map((v) => `'${String(v)}'`).join(', ')}.`,
           'invalid_value',
         );
       }
@@ -188,7 +188,7 @@ function customMessage(code: string, param: string, value: unknown): string {
       return `Invalid '${param}': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]{1,64}$'.`;
     default:
       if (code.startsWith('id_prefix:'))
-        return `Invalid '${param}': '${String(value)}'. Expected an ID that begins with '${code.slice(10)}'.`;
+        return `Invalid '${param}': '${clip(String(value))}'. Expected an ID that begins with '${code.slice(10)}'.`;
       return `Invalid value for '${param}': ${code}`;
   }
 }
