@@ -24,3 +24,22 @@ export async function longestBlock<T>(work: () => Promise<T>): Promise<{ value: 
     clearInterval(timer);
   }
 }
+
+/**
+ * {@link longestBlock} of the fastest of `runs` runs: a busy machine (other processes, a GC) adds
+ * time to one run, while work that is slow by nature (a quadratic regex) is slow every time.
+ *
+ * @example
+ * const { value, blockedMs } = await fastestBlock(3, () => server.fetch(new Request(url)));
+ */
+export async function fastestBlock<T>(
+  runs: number,
+  work: () => Promise<T>,
+): Promise<{ value: T; blockedMs: number }> {
+  let best = await longestBlock(work);
+  for (let i = 1; i < runs && best.blockedMs >= 20; i++) {
+    const next = await longestBlock(work);
+    if (next.blockedMs < best.blockedMs) best = next;
+  }
+  return best;
+}

@@ -33,14 +33,18 @@ export interface PreparedChat {
  * @example
  * const prepared = await prepareChat(json, engine);
  */
-export async function prepareChat(json: unknown, engine: Engine): Promise<PreparedChat> {
+export async function prepareChat(
+  json: unknown,
+  engine: Engine,
+  origin: string | null = null,
+): Promise<PreparedChat> {
   const body = parseOrThrow(chatCompletionSchema, json);
   const model = findModel(engine, body.model);
   checkChatOptions(body);
   const tools = parseChatTools(body);
   const choice = parseChatToolChoice(body, tools);
   const format = toFormat(body);
-  const messages = toEngineMessages(body.messages, { vision: model.vision, modelId: model.id });
+  const messages = toEngineMessages(body.messages, { vision: model.vision, modelId: model.id, origin });
   requireJsonMention(messages, format, 'chat');
   const allowed = choice.allowed;
   // Truncation is never automatic here: Chat Completions has no `truncation`, and OpenAI answers an

@@ -27,16 +27,22 @@ async function mustGet(store: ResponseStore, id: string): Promise<Conversation> 
   return conv;
 }
 
-/** Validates raw items as `create` validates `input`, with ids, and resolves item references. */
-async function toItems(raw: unknown[], store: ResponseStore): Promise<ConversationItem[]> {
-  const items = await normalizeInput(raw, (id) => store.findItem(id) as Promise<ResponseItem | undefined>);
+/**
+ * Validates raw items as `create` validates `input`, with ids, and resolves item references; errors
+ * name `items[i]`, the field they came in.
+ */
+async function toItems(raw: unknown[], store: ResponseStore, request: Request): Promise<ConversationItem[]> {
+  const items = await normalizeInput(raw, (id) => store.findItem(id) as Promise<ResponseItem | undefined>, {
+    root: 'items',
+    origin: new URL(request.url).origin,
+  });
   return items as unknown as ConversationItem[];
 }
 
 /** `POST /v1/conversations` (optional `items` ≤ 20, `metadata`). */
 export async function createConversation(request: Request, deps: Deps): Promise<Response> {
   const body = parseOrThrow(createSchema, await readJsonObject(request, deps.maxBodyBytes));
-  const items = await toItems(body.items ?? [], deps.store);
+  const items = await toItems(body.items ?? [], deps.store, request);
   const conv: Conversation = {
     id: newId('conv'),
     object: 'conversation',
@@ -76,7 +82,7 @@ export async function listItems(store: ResponseStore, id: string, url: URL): Pro
 export async function addItems(request: Request, id: string, deps: Deps): Promise<Response> {
   const body = parseOrThrow(addItemsSchema, await readJsonObject(request, deps.maxBodyBytes));
   await mustGet(deps.store, id);
-  const items = await toItems(body.items, deps.store);
+  const items = await toItems(body.items, deps.store, request);
   await deps.store.appendConversationItems(id, items);
   return jsonResponse(listBody(items, false));
 }

@@ -17,6 +17,7 @@ import { expandCompactions } from './compaction';
 import { type CreateResponseBody, createResponseSchema } from './create-schema';
 import { checkIncludes } from './includes';
 import { normalizeInput } from './input-items';
+import { checkToolPairing, checkUniqueIds } from './item-pairing';
 import { checkLocalOptions } from './local-options';
 import type { RunOptions } from './response-run';
 import { toChatMessages } from './to-chat-messages';
@@ -78,9 +79,12 @@ export async function prepareCreate(
   const input = await normalizeInput(
     body.input,
     (id) => deps.store.findItem(id) as Promise<ResponseItem | undefined>,
+    { origin: deps.origin ?? null },
   );
+  checkUniqueIds(input);
   const inputItems = [...history, ...input];
   const expanded = expandCompactions(inputItems);
+  checkToolPairing(expanded);
   const firstInput = expanded.length - expandCompactions(input).length;
   const readable = await inlineFileUrls(
     expanded,

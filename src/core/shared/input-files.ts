@@ -215,3 +215,45 @@ function apiUrlRefusal(url: URL, origin: string | null, param: string | null): A
     'invalid_value',
   );
 }
+
+const IMAGE_DATA_EXAMPLE =
+  "a base64-encoded data URL with an image MIME type (e.g. 'data:image/png;base64,aW1nIGJ5dGVzIGhlcmU=')";
+
+/**
+ * Refuses an image URL that is not an image on the web: only `https:`, `http:` and non-empty
+ * `data:image/*` URLs pass, and never one of intab's own API routes on the app's `origin` (a
+ * `/v1/...` image would have the engine fetch the API through the service worker). A relative URL is
+ * no URL at all: nothing may resolve it against the page. Errors are OpenAI's 400 `invalid_value` on
+ * `param`.
+ *
+ * @example
+ * checkImageUrl('https://example.com/cat.png', 'input[0].content[1].image_url', origin); // ok
+ * checkImageUrl('javascript:alert(1)', 'input[0].content[1].image_url', origin); // 400
+ */
+export function checkImageUrl(raw: string, param: string, origin: string | null): void {
+  const refuse = (why: string) => invalidRequest(param, `Invalid '${param}'. ${why}`, 'invalid_value');
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw refuse('Expected a valid URL, but got a value with an invalid format.');
+  }
+  if (url.protocol === 'data:') {
+    // `data:[<mime>][;param…][;base64],<data>`, read with indexOf: the URL may be megabytes long.
+    const href = url.href;
+    const comma = href.indexOf(',');
+    const head = href.slice('data:'.length, comma < 0 ? href.length : comma);
+    const mime = (head.split(';')[0] ?? '').trim().toLowerCase();
+    if (!mime.startsWith('image/'))
+      throw refuse(`Expected ${IMAGE_DATA_EXAMPLE}, but got unsupported MIME type '${clip(mime)}'.`);
+    if (comma < 0 || comma === href.length - 1)
+      throw refuse(`Expected ${IMAGE_DATA_EXAMPLE}, but got an empty value.`);
+    return;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw refuse(
+      `Expected an http or https URL or a base64-encoded data URL with an image MIME type, but got a URL with the scheme '${clip(url.protocol)}'.`,
+    );
+  if (origin !== null && url.origin === origin && isApiPath(url.pathname))
+    throw refuse(`The URL points at this API (${clip(url.pathname)}): an image must come from elsewhere.`);
+}

@@ -23,7 +23,8 @@ function check(schema: unknown, value: unknown, at: string, root: unknown, depth
     const problem = check(resolveRef(root, s.$ref), value, at, root, depth + 1);
     if (problem) return problem;
   }
-  if ('const' in s && !equal(s.const, value)) return `${at}: expected ${JSON.stringify(s.const)}`;
+  if (Object.hasOwn(s, 'const') && !equal(s.const, value))
+    return `${at}: expected ${JSON.stringify(s.const)}`;
   if (Array.isArray(s.enum) && !s.enum.some((e) => equal(e, value)))
     return `${at}: ${JSON.stringify(value)} is not one of ${JSON.stringify(s.enum)}`;
   if (s.type !== undefined) {
@@ -95,16 +96,16 @@ function objectRules(
   depth: number,
 ): string | null {
   const props = isObject(s.properties) ? s.properties : {};
+  // Own keys only: with `in`, `{}` had every required `toString` or `__proto__` of its prototype.
   for (const key of asArray(s.required) as string[])
-    if (!(key in value)) return `${at}: missing required property '${key}'`;
+    if (!Object.hasOwn(value, key)) return `${at}: missing required property '${key}'`;
   for (const [key, v] of Object.entries(value)) {
     const where = `${at}.${key}`;
-    const problem =
-      key in props
-        ? check(props[key], v, where, root, depth + 1)
-        : s.additionalProperties === false
-          ? `${at}: unexpected property '${key}'`
-          : check(s.additionalProperties, v, where, root, depth + 1);
+    const problem = Object.hasOwn(props, key)
+      ? check(props[key], v, where, root, depth + 1)
+      : s.additionalProperties === false
+        ? `${at}: unexpected property '${key}'`
+        : check(s.additionalProperties, v, where, root, depth + 1);
     if (problem) return problem;
   }
   return null;
@@ -151,7 +152,7 @@ function resolveRef(root: unknown, ref: string): unknown {
   let node: unknown = root;
   for (const raw of ref.slice(1).split('/').filter(Boolean)) {
     const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    node = isObject(node) ? node[key] : undefined;
+    node = isObject(node) && Object.hasOwn(node, key) ? node[key] : undefined;
   }
   return node ?? true;
 }
