@@ -12,6 +12,7 @@ import type { ResponseStore } from '../../store/types';
 import { type FileFetcher, inlineFileUrls } from '../shared/input-files';
 import { requireJsonMention } from '../shared/json-mode';
 import { conversationHistory, findModel, previousHistory } from '../shared/lookups';
+import { checkRequestSchema } from '../shared/request-schema';
 import { parseOrThrow } from '../shared/validate';
 import { expandCompactions } from './compaction';
 import { type CreateResponseBody, createResponseSchema } from './create-schema';
@@ -63,6 +64,7 @@ export async function prepareCreate(
   const include = parseInclude(body);
   const tools = parseTools(body);
   const toolChoice = parseToolChoice(body, tools);
+  checkSchemas(body, tools);
 
   if (body.conversation != null && body.previous_response_id != null) {
     throw invalidRequest(
@@ -131,6 +133,17 @@ export async function prepareCreate(
       ),
     },
   };
+}
+
+/** Each function's parameters and the `json_schema` format, checked before anything runs. */
+function checkSchemas(body: CreateResponseBody, tools: FunctionTool[]): void {
+  tools.forEach((t, i) => {
+    if (t.parameters != null)
+      checkRequestSchema(t.parameters, { kind: 'function', name: t.name, param: `tools[${i}].parameters` });
+  });
+  const f = body.text?.format;
+  if (f?.type === 'json_schema')
+    checkRequestSchema(f.schema, { kind: 'response_format', name: f.name, param: 'text.format.schema' });
 }
 
 function parseInclude(body: CreateResponseBody): Set<string> {
