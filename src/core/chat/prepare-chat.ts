@@ -2,7 +2,6 @@ import { invalidRequest } from '../../common/api-error';
 import type { Engine, GenerateRequest, ModelInfo, OutputFormatSpec } from '../../engine/types';
 import { requireJsonMention } from '../shared/json-mode';
 import { findModel } from '../shared/lookups';
-import { checkRequestSchema } from '../shared/request-schema';
 import { parseOrThrow } from '../shared/validate';
 import { toEngineMessages } from './chat-messages';
 import { type ChatCompletionBody, chatCompletionSchema } from './chat-schema';
@@ -44,21 +43,25 @@ export async function prepareChat(
   checkChatOptions(body);
   const tools = parseChatTools(body);
   const choice = parseChatToolChoice(body, tools);
-  tools.forEach((t, i) => {
-    if (t.parameters != null)
-      checkRequestSchema(t.parameters, {
-        kind: 'function',
-        name: t.name,
-        param: `tools[${i}].function.parameters`,
-      });
-  });
   const format = toFormat(body);
-  if (format.type === 'json_schema')
-    checkRequestSchema(format.schema, {
-      kind: 'response_format',
-      name: format.name,
-      param: 'response_format',
+  if (tools.some((t) => t.parameters != null) || format.type === 'json_schema') {
+    // A chunk of its own (ajv and re2js), loaded by the first request that carries a schema.
+    const { checkRequestSchema } = await import('../shared/request-schema');
+    tools.forEach((t, i) => {
+      if (t.parameters != null)
+        checkRequestSchema(t.parameters, {
+          kind: 'function',
+          name: t.name,
+          param: `tools[${i}].function.parameters`,
+        });
     });
+    if (format.type === 'json_schema')
+      checkRequestSchema(format.schema, {
+        kind: 'response_format',
+        name: format.name,
+        param: 'response_format',
+      });
+  }
   const messages = toEngineMessages(body.messages, { vision: model.vision, modelId: model.id, origin });
   requireJsonMention(messages, format, 'chat');
   const allowed = choice.allowed;

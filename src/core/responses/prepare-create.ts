@@ -12,7 +12,6 @@ import type { ResponseStore } from '../../store/types';
 import { type FileFetcher, inlineFileUrls } from '../shared/input-files';
 import { requireJsonMention } from '../shared/json-mode';
 import { conversationHistory, findModel, previousHistory } from '../shared/lookups';
-import { checkRequestSchema } from '../shared/request-schema';
 import { parseOrThrow } from '../shared/validate';
 import { expandCompactions } from './compaction';
 import { type CreateResponseBody, createResponseSchema } from './create-schema';
@@ -64,7 +63,7 @@ export async function prepareCreate(
   const include = parseInclude(body);
   const tools = parseTools(body);
   const toolChoice = parseToolChoice(body, tools);
-  checkSchemas(body, tools);
+  await checkSchemas(body, tools);
 
   if (body.conversation != null && body.previous_response_id != null) {
     throw invalidRequest(
@@ -136,12 +135,15 @@ export async function prepareCreate(
 }
 
 /** Each function's parameters and the `json_schema` format, checked before anything runs. */
-function checkSchemas(body: CreateResponseBody, tools: FunctionTool[]): void {
+async function checkSchemas(body: CreateResponseBody, tools: FunctionTool[]): Promise<void> {
+  const f = body.text?.format;
+  if (!tools.some((t) => t.parameters != null) && f?.type !== 'json_schema') return;
+  // A chunk of its own (ajv and re2js), loaded by the first request that carries a schema.
+  const { checkRequestSchema } = await import('../shared/request-schema');
   tools.forEach((t, i) => {
     if (t.parameters != null)
       checkRequestSchema(t.parameters, { kind: 'function', name: t.name, param: `tools[${i}].parameters` });
   });
-  const f = body.text?.format;
   if (f?.type === 'json_schema')
     checkRequestSchema(f.schema, { kind: 'response_format', name: f.name, param: 'text.format.schema' });
 }

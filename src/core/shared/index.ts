@@ -18,7 +18,6 @@ export * from './json-mode';
 export * from './json-schema-check';
 export * from './list-params';
 export * from './lookups';
-export * from './request-schema';
 export * from './sse';
 export * from './sse-body';
 export * from './stop-sequences';

@@ -1,12 +1,12 @@
-import { RE2JS } from 're2js';
-
 /**
  * A compact JSON Schema check for the subset OpenAI's strict structured outputs allow (types, enum,
  * const, properties/required/additionalProperties, items, anyOf/oneOf/allOf, local $ref, and the
  * string, number and array bounds). It runs in the tab at every strict response, so it stays small
  * instead of shipping a full validator; unknown keywords (format, say) are ignored, as validators do.
- * Patterns run on RE2 (re2js), never on the backtracking `RegExp`: `^(a+)+$` against 30 a's and a
- * '!' hung the worker for minutes; RE2 answers in time linear in the text.
+ * Patterns never run on the backtracking `RegExp` (`^(a+)+$` against 30 a's and a '!' hung the
+ * worker for minutes): they run on the linear-time engine that `request-schema.ts` installs with
+ * {@link usePatternTest} when it first checks a request's schema, which is always before any output
+ * under that schema is checked.
  *
  * @example
  * checkJsonSchema({ type: 'object', required: ['n'], properties: { n: { type: 'number' } } }, { n: 'x' })
@@ -62,7 +62,7 @@ function stringBounds(s: Schema, value: string, at: string): string | null {
   const length = [...value].length;
   if (typeof s.minLength === 'number' && length < s.minLength) return `${at}: shorter than ${s.minLength}`;
   if (typeof s.maxLength === 'number' && length > s.maxLength) return `${at}: longer than ${s.maxLength}`;
-  if (typeof s.pattern === 'string' && linearRegex(s.pattern)?.test(value) === false)
+  if (typeof s.pattern === 'string' && patternTest?.(s.pattern, value) === false)
     return `${at}: does not match ${s.pattern}`;
   return null;
 }
@@ -161,47 +161,18 @@ function resolveRef(root: unknown, ref: string): unknown {
   return node ?? true;
 }
 
-type Compiled = { re: RE2JS | null; problem: string | null };
-const compiled = new Map<string, Compiled>();
+/** Whether `text` matches `pattern`, in linear time; null when the pattern cannot run. */
+export type PatternTest = (pattern: string, text: string) => boolean | null;
+
+let patternTest: PatternTest | null = null;
 
 /**
- * A schema `pattern` compiled for RE2JS, linear in the text it tests (no backtracking), or null for
- * one it cannot compile (a lookaround, a backreference, bad syntax): requests with those are refused
- * when they arrive (see `checkRequestSchema`), so the output check never meets one.
+ * Installs the engine that `pattern` runs on. Until one is installed a pattern constrains nothing:
+ * intab never falls back to `RegExp`, whose backtracking a hostile pattern turns into a hang.
  *
  * @example
- * linearRegex('^(a+)+$')?.test('a'.repeat(30) + '!') // → false, at once
- * linearRegex('(?<=a)b') // → null
+ * usePatternTest((pattern, text) => RE2JS.compile(pattern).test(text));
  */
-export function linearRegex(pattern: string): RE2JS | null {
-  return compile(pattern).re;
-}
-
-/**
- * Why `pattern` cannot serve as a schema pattern, or null when it can: it must be an ECMAScript
- * regular expression (what JSON Schema specifies, and what grammar engines read) and compile on RE2.
- *
- * @example
- * regexProblem('^[a-z]+$') // → null
- * regexProblem('(')        // → 'missing closing ): `(`'
- */
-export function regexProblem(pattern: string): string | null {
-  return compile(pattern).problem;
-}
-
-/** Compiles once per pattern: a schema may repeat one pattern thousands of times. A few hundred are kept. */
-function compile(pattern: string): Compiled {
-  let c = compiled.get(pattern);
-  if (c) return c;
-  c = { re: null, problem: null };
-  try {
-    c.re = RE2JS.compile(pattern);
-    new RegExp(pattern, 'u');
-  } catch (err) {
-    c.re = null;
-    c.problem = String((err as Error).message).replace(/^error parsing regexp: /, '');
-  }
-  if (compiled.size >= 512) compiled.clear();
-  compiled.set(pattern, c);
-  return c;
+export function usePatternTest(test: PatternTest): void {
+  patternTest = test;
 }

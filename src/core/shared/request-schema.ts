@@ -1,12 +1,17 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { RE2JS } from 're2js';
 import { ApiError, clip } from '../../common/api-error';
-import { regexProblem } from './json-schema-check';
+import { usePatternTest } from './json-schema-check';
 
 /**
  * The JSON Schemas a request carries (a `json_schema` format, function tools' `parameters`), checked
  * when the request arrives, as OpenAI checks them: a schema that is not valid JSON Schema, whose
  * patterns cannot run, whose `$ref` leads nowhere, or that no value can satisfy is a 400, before
  * anything is stored or generated. Without this, such a schema failed later, as a 500.
+ *
+ * ajv and re2js weigh about 300 KB: callers load this module with `import()` when a request carries
+ * a schema, so the engine worker's first chunk stays as small as it was. Loading it also installs
+ * re2js as the engine that the strict output check runs patterns on.
  */
 
 /** Where a schema sits in the request, for the error. */
@@ -278,3 +283,38 @@ function isObject(v: unknown): v is Record<string, unknown> {
 function asList(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [];
 }
+
+type Compiled = { re: RE2JS | null; problem: string | null };
+const compiled = new Map<string, Compiled>();
+
+/**
+ * Why `pattern` cannot serve as a schema pattern, or null when it can: it must be an ECMAScript
+ * regular expression (what JSON Schema specifies, and what grammar engines read) and compile on RE2,
+ * which matches in time linear in the text (so no lookarounds and no backreferences).
+ *
+ * @example
+ * regexProblem('^[a-z]+$') // → null
+ * regexProblem('(')        // → 'missing closing ): `(`'
+ */
+export function regexProblem(pattern: string): string | null {
+  return compile(pattern).problem;
+}
+
+/** Compiles once per pattern: a schema may repeat one pattern thousands of times. A few hundred are kept. */
+function compile(pattern: string): Compiled {
+  let c = compiled.get(pattern);
+  if (c) return c;
+  c = { re: null, problem: null };
+  try {
+    c.re = RE2JS.compile(pattern);
+    new RegExp(pattern, 'u');
+  } catch (err) {
+    c.re = null;
+    c.problem = String((err as Error).message).replace(/^error parsing regexp: /, '');
+  }
+  if (compiled.size >= 512) compiled.clear();
+  compiled.set(pattern, c);
+  return c;
+}
+
+usePatternTest((pattern, text) => compile(pattern).re?.test(text) ?? null);
