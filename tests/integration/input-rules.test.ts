@@ -194,6 +194,10 @@ describe('class 6: input_image URLs are images on the web or data:image, never t
       `Invalid '${param}'. Expected a base64-encoded data URL with an image MIME type (e.g. 'data:image/png;base64,aW1nIGJ5dGVzIGhlcmU='), but got an empty value.`,
     ],
     ['/v1/models', `Invalid '${param}'. Expected a valid URL, but got a value with an invalid format.`],
+    [
+      'blob:https://elsewhere.example/0f2c1b1e',
+      `Invalid '${param}'. Expected an http or https URL or a base64-encoded data URL with an image MIME type, but got a URL with the scheme 'blob:'.`,
+    ],
     ['', `Invalid '${param}'. Expected a valid URL, but got a value with an invalid format.`],
     [
       'http://intab.test/v1/responses/resp_1',
@@ -213,13 +217,14 @@ describe('class 6: input_image URLs are images on the web or data:image, never t
     });
   }
 
-  it('accepts https, http, same-origin non-API and data:image URLs', async () => {
+  it('accepts https, http, same-origin non-API, data:image and same-origin blob: URLs', async () => {
     const { call } = makeRig();
     for (const url of [
       'https://example.com/cat.png',
       'http://example.com/v1/cat.png',
       'http://intab.test/img/cat.png',
       'data:image/png;base64,iVBORw0KGgo=',
+      'blob:http://intab.test/0f2c1b1e-7d1a-4c55-9d44-0a4e1f6c2b11',
     ]) {
       expect((await call('POST', '/responses', image(url))).status, url).toBe(200);
     }

@@ -221,10 +221,11 @@ const IMAGE_DATA_EXAMPLE =
 
 /**
  * Refuses an image URL that is not an image on the web: only `https:`, `http:` and non-empty
- * `data:image/*` URLs pass, and never one of intab's own API routes on the app's `origin` (a
- * `/v1/...` image would have the engine fetch the API through the service worker). A relative URL is
- * no URL at all: nothing may resolve it against the page. Errors are OpenAI's 400 `invalid_value` on
- * `param`.
+ * `data:image/*` URLs pass (as on OpenAI), and never one of intab's own API routes on the app's
+ * `origin` (a `/v1/...` image would have the engine fetch the API through the service worker). A
+ * relative URL is no URL at all: nothing may resolve it against the page. One extension: a `blob:`
+ * URL of the app's own origin, the image a page holds in memory (the engine reads it as data).
+ * Errors are OpenAI's 400 `invalid_value` on `param`.
  *
  * @example
  * checkImageUrl('https://example.com/cat.png', 'input[0].content[1].image_url', origin); // ok
@@ -250,6 +251,7 @@ export function checkImageUrl(raw: string, param: string, origin: string | null)
       throw refuse(`Expected ${IMAGE_DATA_EXAMPLE}, but got an empty value.`);
     return;
   }
+  if (url.protocol === 'blob:' && (origin === null || url.origin === origin)) return;
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     throw refuse(
       `Expected an http or https URL or a base64-encoded data URL with an image MIME type, but got a URL with the scheme '${clip(url.protocol)}'.`,
