@@ -75,6 +75,20 @@ const refused: Hostile[] = [
     path: '/responses',
     body: create({ input: [{ type: 'compaction', encrypted_content: `intab.v1.${btoa(deep(50_000))}` }] }),
   },
+  {
+    name: 'a forged reasoning item',
+    method: 'POST',
+    path: '/responses',
+    body: create({
+      input: [
+        {
+          type: 'reasoning',
+          summary: [],
+          encrypted_content: `intab.rs.v1.${btoa('{"content":[1],"summary":[null]}')}`,
+        },
+      ],
+    }),
+  },
   // 4. Schemas.
   {
     name: 'an invalid pattern',
