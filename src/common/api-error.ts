@@ -7,20 +7,41 @@
  */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
+  readonly param: string | null;
   constructor(
     readonly status: number,
     readonly type: string,
     readonly code: string | null,
-    readonly param: string | null,
+    param: string | null,
     message: string,
   ) {
-    super(message);
+    // The last guard against echoing a request whole (a 1 MB key named in `param`, say): the places
+    // that quote input clip it themselves, so that the message keeps its end.
+    super(message.length > MAX_MESSAGE ? clip(message, MAX_MESSAGE) : message);
+    this.param = param === null ? null : clip(param, MAX_PARAM);
   }
 
   /** The wire body, `{"error":{message,type,param,code}}`. */
   toJSON(): ApiErrorBody {
     return { error: { message: this.message, type: this.type, param: this.param, code: this.code } };
   }
+}
+
+/** Longest message and param an error carries; a longer one is clipped (see {@link clip}). */
+const MAX_MESSAGE = 2000;
+const MAX_PARAM = 300;
+
+/**
+ * Input quoted in an error message, cut to `max` characters: a 1 MB model name or path must not come
+ * back as a 1 MB message. What is left out is said, with the full length.
+ *
+ * @example
+ * clip('gpt-4o') // → 'gpt-4o'
+ * clip('x'.repeat(1e6)) // → its first 200 characters, then '… (1000000 characters)'
+ */
+export function clip(text: string, max = 200): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}… (${text.length} characters)`;
 }
 
 export interface ApiErrorBody {
@@ -58,7 +79,7 @@ export function notFound(message: string, param: string | null = null): ApiError
  * throw modelNotFound('gpt-9'); // 400 "The requested model 'gpt-9' does not exist."
  */
 export function modelNotFound(modelId: string, note: string | null = null): ApiError {
-  const message = `The requested model '${modelId}' does not exist.`;
+  const message = `The requested model '${clip(modelId)}' does not exist.`;
   return invalidRequest('model', note ? `${message} ${note}` : message, 'model_not_found');
 }
 
@@ -72,8 +93,8 @@ export function modelNotFound(modelId: string, note: string | null = null): ApiE
 export function unsupportedModel(modelId: string, use: 'chat' | 'embeddings'): ApiError {
   const message =
     use === 'chat'
-      ? `The model '${modelId}' is an embedding model: it serves /v1/embeddings only. Pick a chat model for responses and chat completions.`
-      : `The model '${modelId}' is a chat model and cannot create embeddings: pick an embedding model for /v1/embeddings.`;
+      ? `The model '${clip(modelId)}' is an embedding model: it serves /v1/embeddings only. Pick a chat model for responses and chat completions.`
+      : `The model '${clip(modelId)}' is a chat model and cannot create embeddings: pick an embedding model for /v1/embeddings.`;
   return invalidRequest('model', message, 'unsupported_model');
 }
 

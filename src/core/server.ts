@@ -1,4 +1,5 @@
-import { ApiError, notFound, toErrorResponse } from '../common/api-error';
+import { TrieRouter } from 'hono/router/trie-router';
+import { ApiError, clip, invalidRequest, notFound, toErrorResponse } from '../common/api-error';
 import type { Engine } from '../engine/types';
 import type { ResponseStore } from '../store/types';
 import { createChatCompletion } from './chat';
@@ -64,8 +65,9 @@ export interface ResponsesServer {
   recover(): Promise<number>;
 }
 
-type Handler = (request: Request, url: URL, params: string[]) => Promise<Response>;
-type Route = { pattern: RegExp; methods: Record<string, Handler> };
+type Params = Record<string, string>;
+type Handler = (request: Request, url: URL, params: Params) => Promise<Response>;
+type Route = { path: string; methods: Record<string, Handler> };
 
 /**
  * Creates the Responses server: a pure `(Request) => Promise<Response>` over an injected engine and
@@ -102,97 +104,116 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
     };
   const routes: Route[] = [
     // Route paths drop `/v1` (see routePath): `/v1/models` and `/models` are one route.
-    { pattern: /^\/models$/, methods: { GET: modelsFirst(async () => listModels(engine)) } },
+    { path: '/models', methods: { GET: modelsFirst(async () => listModels(engine)) } },
     {
-      pattern: /^\/models\/([^/]+)$/,
-      methods: { GET: modelsFirst(async (_r, _u, [id]) => getModel(engine, id as string)) },
+      path: '/models/:id',
+      methods: { GET: modelsFirst(async (_r, _u, { id }) => getModel(engine, id as string)) },
     },
     {
-      pattern: /^\/responses$/,
+      path: '/responses',
       methods: { POST: modelsFirst((request) => createResponse(request, deps)) },
     },
     {
-      pattern: /^\/chat\/completions$/,
+      path: '/chat/completions',
       methods: { POST: modelsFirst((request) => createChatCompletion(request, deps)) },
     },
     {
-      pattern: /^\/embeddings$/,
+      path: '/embeddings',
       methods: { POST: modelsFirst((request) => createEmbeddings(request, deps)) },
     },
     {
-      pattern: /^\/responses\/compact$/,
+      path: '/responses/compact',
       methods: { POST: modelsFirst((request) => compactResponse(request, deps)) },
     },
     {
-      pattern: /^\/responses\/input_tokens$/,
+      path: '/responses/input_tokens',
       methods: { POST: modelsFirst((request) => countInputTokens(request, deps)) },
     },
     {
-      pattern: /^\/responses\/([^/]+)$/,
+      path: '/responses/:id',
       methods: {
-        GET: (_r, url, [id]) => retrieveResponse(store, live, id as string, url),
-        DELETE: (_r, _u, [id]) => deleteResponse(store, live, id as string),
+        GET: (_r, url, { id }) => retrieveResponse(store, live, id as string, url),
+        DELETE: (_r, _u, { id }) => deleteResponse(store, live, id as string),
       },
     },
-    { pattern: /^\/intab\/storage$/, methods: { GET: (_r, url) => listStorage(store, url) } },
-    { pattern: /^\/conversations$/, methods: { POST: (request) => createConversation(request, deps) } },
+    { path: '/intab/storage', methods: { GET: (_r, url) => listStorage(store, url) } },
+    { path: '/conversations', methods: { POST: (request) => createConversation(request, deps) } },
     {
-      pattern: /^\/conversations\/([^/]+)$/,
+      path: '/conversations/:id',
       methods: {
-        GET: (_r, _u, [id]) => getConversation(store, id as string),
-        POST: (request, _u, [id]) => updateConversation(request, id as string, deps),
-        DELETE: (_r, _u, [id]) => deleteConversation(store, id as string),
-      },
-    },
-    {
-      pattern: /^\/conversations\/([^/]+)\/items$/,
-      methods: {
-        GET: (_r, url, [id]) => listItems(store, id as string, url),
-        POST: (request, _u, [id]) => addItems(request, id as string, deps),
+        GET: (_r, _u, { id }) => getConversation(store, id as string),
+        POST: (request, _u, { id }) => updateConversation(request, id as string, deps),
+        DELETE: (_r, _u, { id }) => deleteConversation(store, id as string),
       },
     },
     {
-      pattern: /^\/conversations\/([^/]+)\/items\/([^/]+)$/,
+      path: '/conversations/:id/items',
       methods: {
-        GET: (_r, _u, [id, item]) => getItem(store, id as string, item as string),
-        DELETE: (_r, _u, [id, item]) => deleteItem(store, id as string, item as string),
+        GET: (_r, url, { id }) => listItems(store, id as string, url),
+        POST: (request, _u, { id }) => addItems(request, id as string, deps),
       },
     },
     {
-      pattern: /^\/responses\/([^/]+)\/cancel$/,
-      methods: { POST: (_r, _u, [id]) => cancelResponse(store, live, id as string) },
+      path: '/conversations/:id/items/:item',
+      methods: {
+        GET: (_r, _u, { id, item }) => getItem(store, id as string, item as string),
+        DELETE: (_r, _u, { id, item }) => deleteItem(store, id as string, item as string),
+      },
     },
     {
-      pattern: /^\/responses\/([^/]+)\/input_items$/,
-      methods: { GET: (_r, url, [id]) => listInputItems(store, id as string, url) },
+      path: '/responses/:id/cancel',
+      methods: { POST: (_r, _u, { id }) => cancelResponse(store, live, id as string) },
+    },
+    {
+      path: '/responses/:id/input_items',
+      methods: { GET: (_r, url, { id }) => listInputItems(store, id as string, url) },
     },
   ];
+
+  // hono's TrieRouter: one walk over the path's segments, so matching is linear in the path (the
+  // regex table it replaces was quadratic in trailing slashes). Every route is filed under ALL and
+  // carries its own method table, so a known path with another method is told apart as a 405.
+  const router = new TrieRouter<Route>();
+  for (const route of routes) router.add('ALL', route.path, route);
 
   return {
     recover: () => failInterrupted(store, opts.runLocks),
     async fetch(request: Request): Promise<Response> {
       try {
         const url = new URL(request.url);
-        const path = routePath(url.pathname);
-        for (const route of routes) {
-          const m = route.pattern.exec(path);
-          if (!m) continue;
-          const handler = route.methods[request.method.toUpperCase()];
-          if (!handler) {
-            throw new ApiError(
-              405,
-              'invalid_request_error',
-              'method_not_allowed',
-              null,
-              `Invalid method for URL (${request.method} ${url.pathname}).`,
-            );
-          }
-          return await handler(request, url, m.slice(1).map(decodeURIComponent));
+        const [matches] = router.match(request.method, routePath(url.pathname));
+        const [route, raw] = (matches[0] ?? []) as [Route?, Params?];
+        if (!route) throw notFound(`Invalid URL (${request.method} ${clip(url.pathname)})`);
+        const handler = route.methods[request.method.toUpperCase()];
+        if (!handler) {
+          throw new ApiError(
+            405,
+            'invalid_request_error',
+            'method_not_allowed',
+            null,
+            `Invalid method for URL (${clip(request.method)} ${clip(url.pathname)}).`,
+          );
         }
-        throw notFound(`Invalid URL (${request.method} ${url.pathname})`);
+        return await handler(request, url, decodeParams(raw ?? {}, request.method, url.pathname));
       } catch (err) {
         return toErrorResponse(err);
       }
     },
   };
+}
+
+/** Path ids as the handlers take them: percent-decoded, or a 400 for a malformed escape (never a 500). */
+function decodeParams(raw: Params, method: string, pathname: string): Params {
+  const out: Params = {};
+  for (const [name, value] of Object.entries(raw)) {
+    try {
+      out[name] = decodeURIComponent(value);
+    } catch {
+      throw invalidRequest(
+        null,
+        `Invalid URL (${clip(method)} ${clip(pathname)}): the path has a malformed percent-escape.`,
+      );
+    }
+  }
+  return out;
 }

@@ -210,7 +210,7 @@ describe('validation of every field, with nothing stored', () => {
     });
   }
 
-  it('answers 404 for a previous response stored with store:false', async () => {
+  it('answers 400 previous_response_not_found for a previous response stored with store:false', async () => {
     const { client, call } = makeRig();
     const r = await client.responses.create({ model: 'scripted', input: 'x', store: false });
     const res = await call('POST', '/responses', {
@@ -218,6 +218,8 @@ describe('validation of every field, with nothing stored', () => {
       previous_response_id: r.id,
       input: 'y',
     });
-    expect(await expectError(res, 404, 'previous_response_id')).toMatch(/not found/);
+    expect(await expectError(res, 400, 'previous_response_id', 'previous_response_not_found')).toMatch(
+      /not found/,
+    );
   });
 });

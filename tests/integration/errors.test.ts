@@ -123,9 +123,9 @@ const cases: Case[] = [
     method: 'POST',
     path: '/responses',
     body: { model: 'scripted', previous_response_id: 'resp_abc' },
-    status: 404,
+    status: 400,
     param: 'previous_response_id',
-    code: null,
+    code: 'previous_response_not_found',
   },
   {
     name: 'malformed previous_response_id',

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sealReasoning, unsealReasoning } from '../../src/core/responses/reasoning-events';
 import { checkJsonSchema } from '../../src/core/shared/json-schema-check';
+// Loading the request checker installs the linear-time engine that patterns run on, as in the server.
+import '../../src/core/shared/request-schema';
 import { schemaInstance } from '../../src/engine/scripted/schema-instance';
 import { scriptedLogprob } from '../../src/engine/scripted/scripted-engine';
 
@@ -46,6 +48,23 @@ describe('checkJsonSchema (strict subset)', () => {
     [[ok], '$: expected object, got array'],
   ])('rejects %j', (value, problem) => {
     expect(checkJsonSchema(person, value)).toBe(problem);
+  });
+
+  it('reads required properties as own keys: {} has no toString or __proto__', () => {
+    const schema = { type: 'object', required: ['toString', '__proto__'] };
+    expect(checkJsonSchema(schema, {})).toBe("$: missing required property 'toString'");
+    expect(checkJsonSchema(schema, JSON.parse('{"toString":"a"}'))).toBe(
+      "$: missing required property '__proto__'",
+    );
+    expect(checkJsonSchema(schema, JSON.parse('{"toString":"a","__proto__":"b"}'))).toBeNull();
+  });
+
+  it('runs a catastrophic pattern in time linear in the text', () => {
+    const start = performance.now();
+    expect(checkJsonSchema({ type: 'string', pattern: '^(a+)+$' }, `${'a'.repeat(20_000)}!`)).toBe(
+      '$: does not match ^(a+)+$',
+    );
+    expect(performance.now() - start).toBeLessThan(100);
   });
 });
 

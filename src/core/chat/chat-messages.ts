@@ -1,6 +1,6 @@
-import { invalidRequest } from '../../common/api-error';
+import { clip, invalidRequest } from '../../common/api-error';
 import type { ChatContentPart, ChatMessage, ChatToolCall } from '../../engine/types';
-import { fileText } from '../shared/input-files';
+import { checkImageUrl, fileText } from '../shared/input-files';
 import type { ChatMessageParam } from './chat-schema';
 
 export interface ChatMessageOptions {
@@ -8,6 +8,8 @@ export interface ChatMessageOptions {
   vision: boolean;
   /** Named in errors. */
   modelId: string;
+  /** The app's origin: an image URL on it that reaches the API is refused (see `checkImageUrl`). */
+  origin?: string | null;
 }
 
 type UserParam = Extract<ChatMessageParam, { role: 'user' }>;
@@ -99,7 +101,7 @@ function assistantMessage(m: AssistantParam, at: string): Extract<ChatMessage, {
     if (c.type !== 'function') {
       throw invalidRequest(
         `${at}.tool_calls[${j}].type`,
-        `Tool call type '${c.type}' is not supported by intab: only 'function' tools run locally.`,
+        `Tool call type '${clip(c.type)}' is not supported by intab: only 'function' tools run locally.`,
         'unsupported_value',
       );
     }
@@ -153,6 +155,7 @@ function userContent(
         'unsupported_value',
       );
     }
+    checkImageUrl(p.image_url.url, `${param}.image_url.url`, opts.origin ?? null);
     return { type: 'image_url', image_url: { url: p.image_url.url } };
   });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { metadataSchema } from '../shared/validate';
+import { jsonObjectSchema, metadataSchema } from '../shared/validate';
 
 /**
  * The `POST /v1/chat/completions` body, validated at the boundary as the Responses body is: strict
@@ -92,7 +92,7 @@ export const chatFunctionToolSchema = z.strictObject({
   function: z.strictObject({
     name: toolName,
     description: z.string().optional(),
-    parameters: z.record(z.string(), z.unknown()).optional(),
+    parameters: jsonObjectSchema.optional(),
     strict: nullish(z.boolean()),
   }),
 });
@@ -123,7 +123,7 @@ const responseFormatSchema = z.discriminatedUnion('type', [
     json_schema: z.strictObject({
       name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, { message: 'format_name_pattern' }),
       description: z.string().optional(),
-      schema: z.record(z.string(), z.unknown()).optional(),
+      schema: jsonObjectSchema.optional(),
       strict: nullish(z.boolean()),
     }),
   }),

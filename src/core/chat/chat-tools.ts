@@ -1,4 +1,4 @@
-import { invalidRequest } from '../../common/api-error';
+import { clip, invalidRequest } from '../../common/api-error';
 import type { FunctionToolSpec, ToolChoiceSpec } from '../../engine/types';
 import { parseOrThrow } from '../shared/validate';
 import { type ChatCompletionBody, chatFunctionToolSchema } from './chat-schema';
@@ -20,7 +20,7 @@ export function parseChatTools(body: ChatCompletionBody): FunctionToolSpec[] {
     if (raw.type !== 'function') {
       refuse(
         `tools[${i}].type`,
-        `Tool type '${raw.type}' is not supported by intab: only 'function' tools run locally.`,
+        `Tool type '${clip(raw.type)}' is not supported by intab: only 'function' tools run locally.`,
       );
     }
     const { function: f } = parseOrThrow(chatFunctionToolSchema, raw, ['tools', i]);
@@ -49,7 +49,7 @@ export function parseChatToolChoice(
     if (!tool)
       throw invalidRequest(
         param,
-        `Invalid value for '${param}': function '${name}' not found in 'tools'.`,
+        `Invalid value for '${param}': function '${clip(name)}' not found in 'tools'.`,
         'invalid_value',
       );
     return tool;
@@ -72,7 +72,7 @@ export function parseChatToolChoice(
       if (ref.type !== 'function')
         refuse(
           `${param}.type`,
-          `Tool type '${ref.type}' is not supported by intab: only 'function' tools run locally.`,
+          `Tool type '${clip(ref.type)}' is not supported by intab: only 'function' tools run locally.`,
         );
       const name = (ref as { function?: { name?: unknown } }).function?.name;
       if (typeof name !== 'string')

@@ -31,7 +31,7 @@ export interface ChatDeps {
  */
 export async function createChatCompletion(request: Request, deps: ChatDeps): Promise<Response> {
   const json = await readJsonObject(request, deps.maxBodyBytes);
-  const prepared = await prepareChat(json, deps.engine);
+  const prepared = await prepareChat(json, deps.engine, new URL(request.url).origin);
   await deps.engine.preflight?.(prepared.model.id, prepared.generate);
   const opts: ChatRunOptions = {
     id: newChatCompletionId(),

@@ -33,14 +33,36 @@ export interface PreparedChat {
  * @example
  * const prepared = await prepareChat(json, engine);
  */
-export async function prepareChat(json: unknown, engine: Engine): Promise<PreparedChat> {
+export async function prepareChat(
+  json: unknown,
+  engine: Engine,
+  origin: string | null = null,
+): Promise<PreparedChat> {
   const body = parseOrThrow(chatCompletionSchema, json);
   const model = findModel(engine, body.model);
   checkChatOptions(body);
   const tools = parseChatTools(body);
   const choice = parseChatToolChoice(body, tools);
   const format = toFormat(body);
-  const messages = toEngineMessages(body.messages, { vision: model.vision, modelId: model.id });
+  if (tools.some((t) => t.parameters != null) || format.type === 'json_schema') {
+    // A chunk of its own (ajv and re2js), loaded by the first request that carries a schema.
+    const { checkRequestSchema } = await import('../shared/request-schema');
+    tools.forEach((t, i) => {
+      if (t.parameters != null)
+        checkRequestSchema(t.parameters, {
+          kind: 'function',
+          name: t.name,
+          param: `tools[${i}].function.parameters`,
+        });
+    });
+    if (format.type === 'json_schema')
+      checkRequestSchema(format.schema, {
+        kind: 'response_format',
+        name: format.name,
+        param: 'response_format',
+      });
+  }
+  const messages = toEngineMessages(body.messages, { vision: model.vision, modelId: model.id, origin });
   requireJsonMention(messages, format, 'chat');
   const allowed = choice.allowed;
   // Truncation is never automatic here: Chat Completions has no `truncation`, and OpenAI answers an

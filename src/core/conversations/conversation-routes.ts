@@ -2,7 +2,7 @@ import type { Conversation } from 'openai/resources/conversations/conversations'
 import type { ConversationItem } from 'openai/resources/conversations/items';
 import type { ResponseItem } from 'openai/resources/responses/responses';
 import { z } from 'zod';
-import { notFound } from '../../common/api-error';
+import { clip, notFound } from '../../common/api-error';
 import type { ResponseStore } from '../../store/types';
 import { normalizeInput } from '../responses/input-items';
 import { jsonResponse, readJsonObject } from '../shared/http';
@@ -18,7 +18,7 @@ const updateSchema = z.strictObject({ metadata: metadataSchema.nullable() });
 const addItemsSchema = z.strictObject({ items: itemsSchema });
 
 function missing(id: string) {
-  return notFound(`Conversation with id '${id}' not found.`);
+  return notFound(`Conversation with id '${clip(id)}' not found.`);
 }
 
 async function mustGet(store: ResponseStore, id: string): Promise<Conversation> {
@@ -27,16 +27,22 @@ async function mustGet(store: ResponseStore, id: string): Promise<Conversation> 
   return conv;
 }
 
-/** Validates raw items as `create` validates `input`, with ids, and resolves item references. */
-async function toItems(raw: unknown[], store: ResponseStore): Promise<ConversationItem[]> {
-  const items = await normalizeInput(raw, (id) => store.findItem(id) as Promise<ResponseItem | undefined>);
+/**
+ * Validates raw items as `create` validates `input`, with ids, and resolves item references; errors
+ * name `items[i]`, the field they came in.
+ */
+async function toItems(raw: unknown[], store: ResponseStore, request: Request): Promise<ConversationItem[]> {
+  const items = await normalizeInput(raw, (id) => store.findItem(id) as Promise<ResponseItem | undefined>, {
+    root: 'items',
+    origin: new URL(request.url).origin,
+  });
   return items as unknown as ConversationItem[];
 }
 
 /** `POST /v1/conversations` (optional `items` ≤ 20, `metadata`). */
 export async function createConversation(request: Request, deps: Deps): Promise<Response> {
   const body = parseOrThrow(createSchema, await readJsonObject(request, deps.maxBodyBytes));
-  const items = await toItems(body.items ?? [], deps.store);
+  const items = await toItems(body.items ?? [], deps.store, request);
   const conv: Conversation = {
     id: newId('conv'),
     object: 'conversation',
@@ -76,7 +82,7 @@ export async function listItems(store: ResponseStore, id: string, url: URL): Pro
 export async function addItems(request: Request, id: string, deps: Deps): Promise<Response> {
   const body = parseOrThrow(addItemsSchema, await readJsonObject(request, deps.maxBodyBytes));
   await mustGet(deps.store, id);
-  const items = await toItems(body.items, deps.store);
+  const items = await toItems(body.items, deps.store, request);
   await deps.store.appendConversationItems(id, items);
   return jsonResponse(listBody(items, false));
 }
@@ -84,7 +90,7 @@ export async function addItems(request: Request, id: string, deps: Deps): Promis
 export async function getItem(store: ResponseStore, id: string, itemId: string): Promise<Response> {
   await mustGet(store, id);
   const item = await store.getConversationItem(id, itemId);
-  if (!item) throw notFound(`Item with id '${itemId}' not found.`);
+  if (!item) throw notFound(`Item with id '${clip(itemId)}' not found.`);
   return jsonResponse(item);
 }
 
@@ -92,6 +98,6 @@ export async function getItem(store: ResponseStore, id: string, itemId: string):
 export async function deleteItem(store: ResponseStore, id: string, itemId: string): Promise<Response> {
   const conv = await mustGet(store, id);
   if (!(await store.deleteConversationItem(id, itemId)))
-    throw notFound(`Item with id '${itemId}' not found.`);
+    throw notFound(`Item with id '${clip(itemId)}' not found.`);
   return jsonResponse(conv);
 }

@@ -1,4 +1,4 @@
-import { ApiError } from '../../common/api-error';
+import { ApiError, clip } from '../../common/api-error';
 import type { Engine, ModelInfo } from '../../engine/types';
 import { jsonResponse } from '../shared/http';
 
@@ -27,7 +27,7 @@ export function getModel(engine: Engine, id: string): Response {
       'invalid_request_error',
       'model_not_found',
       'model',
-      `The model '${id}' does not exist`,
+      `The model '${clip(id)}' does not exist`,
     );
   return jsonResponse(toWireModel(model));
 }

@@ -6,8 +6,9 @@ import { jsonResponse, readJsonObject } from '../shared/http';
 import { newId } from '../shared/ids';
 import { findModel, previousHistory } from '../shared/lookups';
 import { parseOrThrow } from '../shared/validate';
-import { createResponseSchema } from './create-schema';
+import { createResponseSchema, inputItemSchema } from './create-schema';
 import { normalizeInput } from './input-items';
+import { checkToolPairing, checkUniqueIds } from './item-pairing';
 import { checkLocalOptions } from './local-options';
 import { seal, unseal } from './sealed';
 import { toChatMessages } from './to-chat-messages';
@@ -42,8 +43,12 @@ export async function compactResponse(
   const model = findModel(deps.engine, body.model);
   checkLocalOptions(body);
   const history = await previousHistory(deps.store, body.previous_response_id ?? null);
-  history.push(...(await normalizeInput(body.input ?? undefined, async () => undefined)));
+  const origin = new URL(request.url).origin;
+  const input = await normalizeInput(body.input ?? undefined, async () => undefined, { origin });
+  checkUniqueIds(input);
+  history.push(...input);
   const expanded = expandCompactions(history);
+  checkToolPairing(expanded);
   const messages = toChatMessages(body.instructions ?? null, expanded, { vision: model.vision });
   const inputTokens = await deps.engine.countTokens(model.id, messages);
   const users = expanded.filter((i) => i.type === 'message' && i.role === 'user');
@@ -71,7 +76,9 @@ function encode(items: ResponseItem[]): string {
 
 function decode(content: string, index: number): ResponseItem[] {
   const items = unseal(PREFIX, content);
-  if (Array.isArray(items)) return items as ResponseItem[];
+  // The string is opaque, not signed: what comes back must still be items, or it was forged.
+  if (Array.isArray(items) && items.every((item) => inputItemSchema.safeParse(item).success))
+    return items as ResponseItem[];
   throw invalidRequest(
     `input[${index}].encrypted_content`,
     'The compaction item could not be read: it was not produced by intab, or it was altered.',

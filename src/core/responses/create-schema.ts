@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { metadataSchema } from '../shared/validate';
+import { jsonObjectSchema, metadataSchema } from '../shared/validate';
 
 /**
  * The `POST /v1/responses` body, validated at the boundary. Strict objects, so an unknown parameter
@@ -128,12 +128,12 @@ export const functionToolSchema = z.strictObject({
   type: z.literal('function'),
   name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, { message: 'tool_name_pattern' }),
   description: nullish(z.string()),
-  parameters: nullish(z.record(z.string(), z.unknown())),
+  parameters: nullish(jsonObjectSchema),
   strict: nullish(z.boolean()),
   defer_loading: z.boolean().optional(),
   async: z.boolean().optional(),
   allowed_callers: nullish(z.array(z.enum(['direct', 'programmatic']))),
-  output_schema: nullish(z.record(z.string(), z.unknown())),
+  output_schema: nullish(jsonObjectSchema),
 });
 
 /** The tool choices intab runs: the ones a response echoes. */
@@ -156,7 +156,7 @@ const formatSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('json_schema'),
     name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, { message: 'format_name_pattern' }),
-    schema: z.record(z.string(), z.unknown()),
+    schema: jsonObjectSchema,
     description: z.string().optional(),
     strict: nullish(z.boolean()),
   }),

@@ -7,8 +7,9 @@ import type {
   ResponseOutputText,
   ResponseReasoningItem,
 } from 'openai/resources/responses/responses';
-import { invalidRequest, notFound } from '../../common/api-error';
+import { clip, invalidRequest, notFound } from '../../common/api-error';
 import { newId } from '../shared/ids';
+import { checkImageUrl } from '../shared/input-files';
 import { parseOrThrow } from '../shared/validate';
 import { type ContentPartParam, type InputItemParam, inputItemSchema, isPlainObject } from './create-schema';
 import { unsealReasoning } from './reasoning-events';
@@ -18,6 +19,16 @@ type OutputPart = ResponseOutputText | ResponseOutputRefusal;
 
 /** Looks up a stored item by id, for `item_reference` inputs. */
 export type ItemResolver = (id: string) => Promise<ResponseItem | undefined>;
+
+/** Where the items come from, for errors and URL checks. */
+export interface InputContext {
+  /** The request field that holds the items, named in errors: `input` (create), `items` (conversations). */
+  root?: 'input' | 'items';
+  /** The app's origin: an image URL on it that reaches the API is refused (see {@link checkImageUrl}). */
+  origin?: string | null;
+}
+
+type Ctx = Required<InputContext>;
 
 /**
  * Validates the request's `input` and turns it into stored items: every item gets an id and OpenAI's
@@ -30,14 +41,16 @@ export type ItemResolver = (id: string) => Promise<ResponseItem | undefined>;
 export async function normalizeInput(
   input: string | unknown[] | undefined,
   resolve: ItemResolver,
+  context: InputContext = {},
 ): Promise<ResponseItem[]> {
   if (input === undefined) return [];
   if (typeof input === 'string') return [userText(input)];
+  const ctx: Ctx = { root: context.root ?? 'input', origin: context.origin ?? null };
   const out: ResponseItem[] = [];
   for (let i = 0; i < input.length; i++) {
-    refuseHostedItem(input[i], i);
-    const item = parseOrThrow(inputItemSchema, input[i], ['input', i]);
-    out.push(await toStoredItem(item, i, resolve));
+    refuseHostedItem(input[i], `${ctx.root}[${i}]`);
+    const item = parseOrThrow(inputItemSchema, input[i], [ctx.root, i]);
+    out.push(await toStoredItem(item, `${ctx.root}[${i}]`, resolve, ctx));
   }
   return out;
 }
@@ -50,10 +63,10 @@ const HOSTED_ITEMS: Record<string, string> = {
     'Compaction triggers are not supported by intab: compact with POST /v1/responses/compact and send its compaction item.',
 };
 
-function refuseHostedItem(raw: unknown, i: number): void {
+function refuseHostedItem(raw: unknown, at: string): void {
   if (!isPlainObject(raw) || typeof raw.type !== 'string') return;
   const why = Object.hasOwn(HOSTED_ITEMS, raw.type) ? HOSTED_ITEMS[raw.type] : undefined;
-  if (why) throw invalidRequest(`input[${i}].type`, why, 'unsupported_value');
+  if (why) throw invalidRequest(`${at}.type`, why, 'unsupported_value');
 }
 
 function userText(text: string): ResponseItem {
@@ -66,7 +79,12 @@ function userText(text: string): ResponseItem {
   };
 }
 
-async function toStoredItem(item: InputItemParam, i: number, resolve: ItemResolver): Promise<ResponseItem> {
+async function toStoredItem(
+  item: InputItemParam,
+  at: string,
+  resolve: ItemResolver,
+  ctx: Ctx,
+): Promise<ResponseItem> {
   switch (item.type) {
     case 'message': {
       const id = item.id ?? newId('msg');
@@ -74,18 +92,18 @@ async function toStoredItem(item: InputItemParam, i: number, resolve: ItemResolv
         const content: OutputPart[] =
           typeof item.content === 'string'
             ? [{ type: 'output_text', text: item.content, annotations: [] }]
-            : item.content.map((p, j) => outputPart(p, i, j));
+            : item.content.map((p, j) => outputPart(p, `${at}.content[${j}]`));
         return { type: 'message', id, role: 'assistant', status: item.status ?? 'completed', content };
       }
       const content: InputPart[] =
         typeof item.content === 'string'
           ? [{ type: 'input_text', text: item.content }]
-          : item.content.map((p, j) => inputPart(p, i, j));
+          : item.content.map((p, j) => inputPart(p, `${at}.content[${j}]`, ctx));
       return { type: 'message', id, role: item.role, status: item.status ?? 'completed', content };
     }
     case 'function_call': {
       const { caller, ...call } = item;
-      refuseProgramCaller(caller, i);
+      refuseProgramCaller(caller, at);
       return {
         ...call,
         ...(caller && { caller }),
@@ -94,7 +112,7 @@ async function toStoredItem(item: InputItemParam, i: number, resolve: ItemResolv
       };
     }
     case 'function_call_output': {
-      refuseProgramCaller(item.caller, i);
+      refuseProgramCaller(item.caller, at);
       return {
         type: 'function_call_output',
         id: item.id ?? newId('fco'),
@@ -102,29 +120,32 @@ async function toStoredItem(item: InputItemParam, i: number, resolve: ItemResolv
         ...(item.name != null && { name: item.name }),
         ...(item.namespace != null && { namespace: item.namespace }),
         ...(item.caller && { caller: item.caller }),
-        output: typeof item.output === 'string' ? item.output : item.output.map((p) => withoutNulls(p)),
+        output:
+          typeof item.output === 'string'
+            ? item.output
+            : item.output.map((p, j) => withoutNulls(checkedImage(p, `${at}.output[${j}]`, ctx))),
         status: item.status ?? 'completed',
       };
     }
     case 'reasoning':
-      return restoreReasoning({ ...item, id: item.id ?? newId('rs') }, i);
+      return restoreReasoning({ ...item, id: item.id ?? newId('rs') }, at);
     case 'compaction':
       return { type: 'compaction', id: item.id ?? newId('cmp'), encrypted_content: item.encrypted_content };
     case 'item_reference': {
       const found = await resolve(item.id);
-      if (!found) throw notFound(`Item with id '${item.id}' not found.`, `input[${i}].id`);
+      if (!found) throw notFound(`Item with id '${clip(item.id)}' not found.`, `${at}.id`);
       return found;
     }
   }
 }
 
 /** A reasoning item sent back with its `encrypted_content` gets its text back from it. */
-function restoreReasoning(item: ResponseReasoningItem, i: number): ResponseReasoningItem {
+function restoreReasoning(item: ResponseReasoningItem, at: string): ResponseReasoningItem {
   if (!item.encrypted_content) return item;
   const sealed = unsealReasoning(item.encrypted_content);
   if (!sealed) {
     throw invalidRequest(
-      `input[${i}].encrypted_content`,
+      `${at}.encrypted_content`,
       `The encrypted content for item ${item.id} could not be verified: it was not produced by intab, or it was altered.`,
       'invalid_encrypted_content',
     );
@@ -137,24 +158,31 @@ function restoreReasoning(item: ResponseReasoningItem, i: number): ResponseReaso
 }
 
 /** Programmatic tool calling runs on OpenAI's platform, so no local history has a program caller. */
-function refuseProgramCaller(caller: { type: string } | null | undefined, i: number): void {
+function refuseProgramCaller(caller: { type: string } | null | undefined, at: string): void {
   if (caller?.type !== 'program') return;
   throw invalidRequest(
-    `input[${i}].caller.type`,
+    `${at}.caller.type`,
     "Tool calls made by a program are not supported by intab: programmatic tool calling runs on OpenAI's platform.",
     'unsupported_value',
   );
 }
 
-function inputPart(p: ContentPartParam, i: number, j: number): InputPart {
+function inputPart(p: ContentPartParam, at: string, ctx: Ctx): InputPart {
   if (p.type === 'output_text' || p.type === 'refusal') {
     throw invalidRequest(
-      `input[${i}].content[${j}].type`,
+      `${at}.type`,
       `Invalid value: '${p.type}'. Supported values are: 'input_text', 'input_image', and 'input_file'.`,
       'invalid_value',
     );
   }
-  return withoutNulls(p);
+  return withoutNulls(checkedImage(p, at, ctx));
+}
+
+/** An image part whose URL passed {@link checkImageUrl}; other parts as they are. */
+function checkedImage<P extends InputPartParam>(p: P, at: string, ctx: Ctx): P {
+  if (p.type === 'input_image' && p.image_url != null)
+    checkImageUrl(p.image_url, `${at}.image_url`, ctx.origin);
+  return p;
 }
 
 type InputPartParam = Extract<ContentPartParam, { type: InputPart['type'] }>;
@@ -170,12 +198,12 @@ function withoutNulls(p: InputPartParam): InputPart {
   return { ...rest, ...kept };
 }
 
-function outputPart(p: ContentPartParam, i: number, j: number): OutputPart {
+function outputPart(p: ContentPartParam, at: string): OutputPart {
   if (p.type === 'output_text')
     return { type: 'output_text', text: p.text, annotations: [], logprobs: [] } as OutputPart;
   if (p.type === 'refusal') return p;
   throw invalidRequest(
-    `input[${i}].content[${j}].type`,
+    `${at}.type`,
     `Invalid value: '${p.type}'. Supported values are: 'output_text' and 'refusal'.`,
     'invalid_value',
   );

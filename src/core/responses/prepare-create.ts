@@ -17,6 +17,7 @@ import { expandCompactions } from './compaction';
 import { type CreateResponseBody, createResponseSchema } from './create-schema';
 import { checkIncludes } from './includes';
 import { normalizeInput } from './input-items';
+import { checkToolPairing, checkUniqueIds } from './item-pairing';
 import { checkLocalOptions } from './local-options';
 import type { RunOptions } from './response-run';
 import { toChatMessages } from './to-chat-messages';
@@ -62,6 +63,7 @@ export async function prepareCreate(
   const include = parseInclude(body);
   const tools = parseTools(body);
   const toolChoice = parseToolChoice(body, tools);
+  await checkSchemas(body, tools);
 
   if (body.conversation != null && body.previous_response_id != null) {
     throw invalidRequest(
@@ -78,9 +80,12 @@ export async function prepareCreate(
   const input = await normalizeInput(
     body.input,
     (id) => deps.store.findItem(id) as Promise<ResponseItem | undefined>,
+    { origin: deps.origin ?? null },
   );
+  checkUniqueIds(input);
   const inputItems = [...history, ...input];
   const expanded = expandCompactions(inputItems);
+  checkToolPairing(expanded);
   const firstInput = expanded.length - expandCompactions(input).length;
   const readable = await inlineFileUrls(
     expanded,
@@ -127,6 +132,20 @@ export async function prepareCreate(
       ),
     },
   };
+}
+
+/** Each function's parameters and the `json_schema` format, checked before anything runs. */
+async function checkSchemas(body: CreateResponseBody, tools: FunctionTool[]): Promise<void> {
+  const f = body.text?.format;
+  if (!tools.some((t) => t.parameters != null) && f?.type !== 'json_schema') return;
+  // A chunk of its own (ajv and re2js), loaded by the first request that carries a schema.
+  const { checkRequestSchema } = await import('../shared/request-schema');
+  tools.forEach((t, i) => {
+    if (t.parameters != null)
+      checkRequestSchema(t.parameters, { kind: 'function', name: t.name, param: `tools[${i}].parameters` });
+  });
+  if (f?.type === 'json_schema')
+    checkRequestSchema(f.schema, { kind: 'response_format', name: f.name, param: 'text.format.schema' });
 }
 
 function parseInclude(body: CreateResponseBody): Set<string> {

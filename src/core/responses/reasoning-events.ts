@@ -107,8 +107,17 @@ export function unsealReasoning(
   sealed: string,
 ): Pick<ResponseReasoningItem, 'content' | 'summary'> | undefined {
   const value = unseal(SEAL_PREFIX, sealed) as { content?: unknown; summary?: unknown } | undefined;
-  if (!value || !Array.isArray(value.content) || !Array.isArray(value.summary)) return undefined;
+  // Opaque, not signed: a forged string must still hold text parts, or it is refused like an altered one.
+  if (!value || !textParts(value.content, 'reasoning_text') || !textParts(value.summary, 'summary_text'))
+    return undefined;
   return value as Pick<ResponseReasoningItem, 'content' | 'summary'>;
+}
+
+function textParts(v: unknown, type: string): boolean {
+  return (
+    Array.isArray(v) &&
+    v.every((p) => typeof p === 'object' && p !== null && p.type === type && typeof p.text === 'string')
+  );
 }
 
 function clone<T>(v: T): T {

@@ -1,4 +1,4 @@
-import { invalidRequest, notFound } from '../../common/api-error';
+import { clip, invalidRequest, notFound } from '../../common/api-error';
 import type { Engine } from '../../engine/types';
 import type { ResponseStore } from '../../store/types';
 import { jsonResponse, readJsonObject } from '../shared/http';
@@ -13,7 +13,7 @@ import { prepareCreate } from './prepare-create';
 import type { StreamEvent } from './response-run';
 
 function missing(id: string) {
-  return notFound(`Response with id '${id}' not found.`);
+  return notFound(`Response with id '${clip(id)}' not found.`);
 }
 
 /**
@@ -45,7 +45,7 @@ export async function retrieveResponse(
   if (!Number.isInteger(after) || after < -1) {
     throw invalidRequest(
       'starting_after',
-      `Invalid 'starting_after': expected an integer, but got '${raw}'.`,
+      `Invalid 'starting_after': expected an integer, but got '${clip(String(raw))}'.`,
       'invalid_type',
     );
   }
@@ -111,7 +111,7 @@ export function cursorPage<T extends { id?: string | null }>(items: T[], url: UR
   let start = 0;
   if (after) {
     const i = ordered.findIndex((it) => it.id === after);
-    if (i < 0) throw invalidRequest('after', `No item found with id '${after}'.`, 'invalid_value');
+    if (i < 0) throw invalidRequest('after', `No item found with id '${clip(after)}'.`, 'invalid_value');
     start = i + 1;
   }
   return listBody(ordered.slice(start, start + limit), start + limit < ordered.length);

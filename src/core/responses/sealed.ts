@@ -4,6 +4,8 @@
  * them as OpenAI's, and versioned by prefix, so a foreign or altered string is recognised.
  */
 
+import { parseJsonBounded } from '../shared/json-depth';
+
 /**
  * Seals `value` as `<prefix>` + base64(UTF-8 JSON).
  *
@@ -27,7 +29,8 @@ export function unseal(prefix: string, sealed: string): unknown {
   if (!sealed.startsWith(prefix)) return undefined;
   try {
     const bin = atob(sealed.slice(prefix.length));
-    return JSON.parse(new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0))));
+    // Clients hand these back, so they are outside input: bounded in depth like a request body.
+    return parseJsonBounded(new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0))));
   } catch {
     return undefined;
   }

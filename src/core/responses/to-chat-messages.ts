@@ -1,5 +1,5 @@
 import type { ResponseItem } from 'openai/resources/responses/responses';
-import { invalidRequest } from '../../common/api-error';
+import { clip, invalidRequest } from '../../common/api-error';
 import type { ChatContentPart, ChatMessage } from '../../engine/types';
 import { fileText } from '../shared/input-files';
 
@@ -88,7 +88,7 @@ function pairByName(pending: { id: string; name: string }[], name: string | unde
   if (call) return call.id;
   throw invalidRequest(
     `${at}.call_id`,
-    `No function call ${name === undefined ? '' : `to '${name}' `}is waiting for this output: send the call_id of its function_call.`,
+    `No function call ${name === undefined ? '' : `to '${clip(name)}' `}is waiting for this output: send the call_id of its function_call.`,
     'missing_required_parameter',
   );
 }

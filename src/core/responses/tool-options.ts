@@ -1,5 +1,5 @@
 import type { FunctionTool } from 'openai/resources/responses/responses';
-import { invalidRequest } from '../../common/api-error';
+import { clip, invalidRequest } from '../../common/api-error';
 import type { FunctionToolSpec, ToolChoiceSpec } from '../../engine/types';
 import { parseOrThrow } from '../shared/validate';
 import { type CreateResponseBody, functionToolSchema } from './create-schema';
@@ -17,7 +17,7 @@ export function parseTools(body: CreateResponseBody): FunctionTool[] {
     if (raw.type !== 'function') {
       throw invalidRequest(
         `tools[${i}].type`,
-        `Tool type '${raw.type}' is not supported by intab: only 'function' tools run locally.`,
+        `Tool type '${clip(raw.type)}' is not supported by intab: only 'function' tools run locally.`,
         'unsupported_value',
       );
     }
@@ -77,7 +77,7 @@ export function parseToolChoice(
     if (!tool)
       throw invalidRequest(
         'tool_choice',
-        `Tool choice '${name}' not found in 'tools' parameter.`,
+        `Tool choice '${clip(name)}' not found in 'tools' parameter.`,
         'invalid_value',
       );
     return { choice: { name }, allowed: [tool] };
@@ -89,7 +89,7 @@ export function parseToolChoice(
       if (!tool)
         throw invalidRequest(
           `tool_choice.tools[${i}]`,
-          `Tool '${ref.name ?? ref.type}' not found in 'tools' parameter.`,
+          `Tool '${clip(ref.name ?? ref.type)}' not found in 'tools' parameter.`,
           'invalid_value',
         );
       return tool;
@@ -98,7 +98,7 @@ export function parseToolChoice(
   }
   throw invalidRequest(
     'tool_choice.type',
-    `Tool choice type '${tc.type}' is not supported by intab: only function tools run locally.`,
+    `Tool choice type '${clip(tc.type)}' is not supported by intab: only function tools run locally.`,
     'unsupported_value',
   );
 }

@@ -19,7 +19,10 @@ const ROOT_ALIAS = new RegExp(`^/(${API_ROOTS.join('|')})(/|$)`);
  * routePath('/models')               // → '/models'
  */
 export function routePath(pathname: string): string {
-  return pathname.replace(/\/+$/, '').replace(/^\/v1(?=\/|$)/, '');
+  // A loop, not `/\/+$/`: that regex is quadratic (100k slashes then a letter took seconds).
+  let end = pathname.length;
+  while (end > 0 && pathname.charCodeAt(end - 1) === 47 /* '/' */) end--;
+  return pathname.slice(0, end).replace(/^\/v1(?=\/|$)/, '');
 }
 
 /**

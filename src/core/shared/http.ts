@@ -1,5 +1,6 @@
 import { invalidRequest } from '../../common/api-error';
 import { readBodyCapped } from './capped-read';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from './json-depth';
 
 /** A JSON response with OpenAI's content type. */
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
@@ -12,8 +13,11 @@ export function jsonResponse(body: unknown, status = 200, headers: Record<string
 const INVALID_JSON =
   "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)";
 
+const TOO_DEEP = `The JSON body of your request is nested too deeply: at most ${MAX_JSON_DEPTH} levels of objects and arrays are allowed.`;
+
 /**
- * Reads a JSON object body with a size cap. Oversized bodies get 413 before they are parsed, and
+ * Reads a JSON object body with a size cap. Oversized bodies get 413 before they are parsed, bodies
+ * nested deeper than {@link MAX_JSON_DEPTH} a 400 (nothing downstream then meets a deeper value), and
  * anything but a JSON object gets OpenAI's invalid-JSON error.
  *
  * @example
@@ -21,9 +25,11 @@ const INVALID_JSON =
  */
 export async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
   const bytes = await readBodyCapped(request, maxBytes);
+  const text = new TextDecoder().decode(bytes);
+  if (jsonDepthExceeds(text)) throw invalidRequest(null, TOO_DEEP);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(new TextDecoder().decode(bytes));
+    parsed = JSON.parse(text);
   } catch {
     throw invalidRequest(null, INVALID_JSON);
   }

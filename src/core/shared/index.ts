@@ -12,6 +12,7 @@ export * from './event-queue';
 export * from './http';
 export * from './ids';
 export * from './input-files';
+export * from './json-depth';
 export * from './json-hold';
 export * from './json-mode';
 export * from './json-schema-check';

@@ -1,5 +1,5 @@
 import type { ResponseItem } from 'openai/resources/responses/responses';
-import { type ApiError, invalidRequest } from '../../common/api-error';
+import { type ApiError, clip, invalidRequest } from '../../common/api-error';
 import { isApiPath } from './api-paths';
 import { DEFAULT_MAX_BODY_BYTES, readStreamCapped } from './capped-read';
 
@@ -151,13 +151,13 @@ async function inlinePart(p: FilePart, opts: FileUrlOptions, param: string | nul
   try {
     url = new URL(raw, opts.origin ?? undefined);
   } catch {
-    throw invalidRequest(param, `Invalid file_url '${raw}'.`, 'invalid_value');
+    throw invalidRequest(param, `Invalid file_url '${clip(raw)}'.`, 'invalid_value');
   }
   const local = url.protocol === 'blob:' || (opts.origin !== null && url.origin === opts.origin);
   if (!local) {
     throw invalidRequest(
       param,
-      `intab runs offline and cannot download '${url.href}': a file_url must be a data:, blob: or same-origin URL. Send the file's content as file_data instead.`,
+      `intab runs offline and cannot download '${clip(url.href)}': a file_url must be a data:, blob: or same-origin URL. Send the file's content as file_data instead.`,
       'unsupported_value',
     );
   }
@@ -174,7 +174,7 @@ async function inlinePart(p: FilePart, opts: FileUrlOptions, param: string | nul
   if (!res?.ok) {
     throw invalidRequest(
       param,
-      `The file at '${url.href}' could not be read (${res ? `HTTP ${res.status}` : 'network error'}).`,
+      `The file at '${clip(url.href)}' could not be read (${res ? `HTTP ${res.status}` : 'network error'}).`,
       'invalid_value',
     );
   }
@@ -191,7 +191,7 @@ async function inlinePart(p: FilePart, opts: FileUrlOptions, param: string | nul
   const bytes = await readStreamCapped(res.body, maxBytes, () =>
     invalidRequest(
       param,
-      `The file at '${url.href}' is larger than ${maxBytes} bytes, the most a file_url may bring in. Send a smaller file.`,
+      `The file at '${clip(url.href)}' is larger than ${maxBytes} bytes, the most a file_url may bring in. Send a smaller file.`,
       'file_too_large',
     ),
   );
@@ -211,7 +211,51 @@ function apiUrlRefusal(url: URL, origin: string | null, param: string | null): A
   if (url.protocol === 'blob:' || url.origin !== origin || !isApiPath(url.pathname)) return null;
   return invalidRequest(
     param,
-    `A file_url cannot read intab's own API ('${url.pathname}'): send the file's content as file_data instead.`,
+    `A file_url cannot read intab's own API ('${clip(url.pathname)}'): send the file's content as file_data instead.`,
     'invalid_value',
   );
+}
+
+const IMAGE_DATA_EXAMPLE =
+  "a base64-encoded data URL with an image MIME type (e.g. 'data:image/png;base64,aW1nIGJ5dGVzIGhlcmU=')";
+
+/**
+ * Refuses an image URL that is not an image on the web: only `https:`, `http:` and non-empty
+ * `data:image/*` URLs pass (as on OpenAI), and never one of intab's own API routes on the app's
+ * `origin` (a `/v1/...` image would have the engine fetch the API through the service worker). A
+ * relative URL is no URL at all: nothing may resolve it against the page. One extension: a `blob:`
+ * URL of the app's own origin, the image a page holds in memory (the engine reads it as data).
+ * Errors are OpenAI's 400 `invalid_value` on `param`.
+ *
+ * @example
+ * checkImageUrl('https://example.com/cat.png', 'input[0].content[1].image_url', origin); // ok
+ * checkImageUrl('javascript:alert(1)', 'input[0].content[1].image_url', origin); // 400
+ */
+export function checkImageUrl(raw: string, param: string, origin: string | null): void {
+  const refuse = (why: string) => invalidRequest(param, `Invalid '${param}'. ${why}`, 'invalid_value');
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw refuse('Expected a valid URL, but got a value with an invalid format.');
+  }
+  if (url.protocol === 'data:') {
+    // `data:[<mime>][;param…][;base64],<data>`, read with indexOf: the URL may be megabytes long.
+    const href = url.href;
+    const comma = href.indexOf(',');
+    const head = href.slice('data:'.length, comma < 0 ? href.length : comma);
+    const mime = (head.split(';')[0] ?? '').trim().toLowerCase();
+    if (!mime.startsWith('image/'))
+      throw refuse(`Expected ${IMAGE_DATA_EXAMPLE}, but got unsupported MIME type '${clip(mime)}'.`);
+    if (comma < 0 || comma === href.length - 1)
+      throw refuse(`Expected ${IMAGE_DATA_EXAMPLE}, but got an empty value.`);
+    return;
+  }
+  if (url.protocol === 'blob:' && (origin === null || url.origin === origin)) return;
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw refuse(
+      `Expected an http or https URL or a base64-encoded data URL with an image MIME type, but got a URL with the scheme '${clip(url.protocol)}'.`,
+    );
+  if (origin !== null && url.origin === origin && isApiPath(url.pathname))
+    throw refuse(`The URL points at this API (${clip(url.pathname)}): an image must come from elsewhere.`);
 }

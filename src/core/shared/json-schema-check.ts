@@ -3,6 +3,10 @@
  * const, properties/required/additionalProperties, items, anyOf/oneOf/allOf, local $ref, and the
  * string, number and array bounds). It runs in the tab at every strict response, so it stays small
  * instead of shipping a full validator; unknown keywords (format, say) are ignored, as validators do.
+ * Patterns never run on the backtracking `RegExp` (`^(a+)+$` against 30 a's and a '!' hung the
+ * worker for minutes): they run on the linear-time engine that `request-schema.ts` installs with
+ * {@link usePatternTest} when it first checks a request's schema, which is always before any output
+ * under that schema is checked.
  *
  * @example
  * checkJsonSchema({ type: 'object', required: ['n'], properties: { n: { type: 'number' } } }, { n: 'x' })
@@ -23,7 +27,8 @@ function check(schema: unknown, value: unknown, at: string, root: unknown, depth
     const problem = check(resolveRef(root, s.$ref), value, at, root, depth + 1);
     if (problem) return problem;
   }
-  if ('const' in s && !equal(s.const, value)) return `${at}: expected ${JSON.stringify(s.const)}`;
+  if (Object.hasOwn(s, 'const') && !equal(s.const, value))
+    return `${at}: expected ${JSON.stringify(s.const)}`;
   if (Array.isArray(s.enum) && !s.enum.some((e) => equal(e, value)))
     return `${at}: ${JSON.stringify(value)} is not one of ${JSON.stringify(s.enum)}`;
   if (s.type !== undefined) {
@@ -57,7 +62,7 @@ function stringBounds(s: Schema, value: string, at: string): string | null {
   const length = [...value].length;
   if (typeof s.minLength === 'number' && length < s.minLength) return `${at}: shorter than ${s.minLength}`;
   if (typeof s.maxLength === 'number' && length > s.maxLength) return `${at}: longer than ${s.maxLength}`;
-  if (typeof s.pattern === 'string' && !new RegExp(s.pattern, 'u').test(value))
+  if (typeof s.pattern === 'string' && patternTest?.(s.pattern, value) === false)
     return `${at}: does not match ${s.pattern}`;
   return null;
 }
@@ -95,16 +100,16 @@ function objectRules(
   depth: number,
 ): string | null {
   const props = isObject(s.properties) ? s.properties : {};
+  // Own keys only: with `in`, `{}` had every required `toString` or `__proto__` of its prototype.
   for (const key of asArray(s.required) as string[])
-    if (!(key in value)) return `${at}: missing required property '${key}'`;
+    if (!Object.hasOwn(value, key)) return `${at}: missing required property '${key}'`;
   for (const [key, v] of Object.entries(value)) {
     const where = `${at}.${key}`;
-    const problem =
-      key in props
-        ? check(props[key], v, where, root, depth + 1)
-        : s.additionalProperties === false
-          ? `${at}: unexpected property '${key}'`
-          : check(s.additionalProperties, v, where, root, depth + 1);
+    const problem = Object.hasOwn(props, key)
+      ? check(props[key], v, where, root, depth + 1)
+      : s.additionalProperties === false
+        ? `${at}: unexpected property '${key}'`
+        : check(s.additionalProperties, v, where, root, depth + 1);
     if (problem) return problem;
   }
   return null;
@@ -151,7 +156,23 @@ function resolveRef(root: unknown, ref: string): unknown {
   let node: unknown = root;
   for (const raw of ref.slice(1).split('/').filter(Boolean)) {
     const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    node = isObject(node) ? node[key] : undefined;
+    node = isObject(node) && Object.hasOwn(node, key) ? node[key] : undefined;
   }
   return node ?? true;
+}
+
+/** Whether `text` matches `pattern`, in linear time; null when the pattern cannot run. */
+export type PatternTest = (pattern: string, text: string) => boolean | null;
+
+let patternTest: PatternTest | null = null;
+
+/**
+ * Installs the engine that `pattern` runs on. Until one is installed a pattern constrains nothing:
+ * intab never falls back to `RegExp`, whose backtracking a hostile pattern turns into a hang.
+ *
+ * @example
+ * usePatternTest((pattern, text) => RE2JS.compile(pattern).test(text));
+ */
+export function usePatternTest(test: PatternTest): void {
+  patternTest = test;
 }

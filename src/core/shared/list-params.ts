@@ -1,4 +1,4 @@
-import { invalidRequest } from '../../common/api-error';
+import { clip, invalidRequest } from '../../common/api-error';
 
 /** `limit`, `order` and `after` of OpenAI's cursor lists. */
 export interface ListParams {
@@ -20,7 +20,7 @@ export function parseListParams(url: URL): ListParams {
   if (order !== 'asc' && order !== 'desc') {
     throw invalidRequest(
       'order',
-      `Invalid value: '${order}'. Supported values are: 'asc' and 'desc'.`,
+      `Invalid value: '${clip(order)}'. Supported values are: 'asc' and 'desc'.`,
       'invalid_value',
     );
   }
@@ -34,7 +34,7 @@ export function parseLimit(url: URL): number {
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
     throw invalidRequest(
       'limit',
-      `Invalid 'limit': expected an integer between 1 and 100, but got '${raw}'.`,
+      `Invalid 'limit': expected an integer between 1 and 100, but got '${clip(String(raw))}'.`,
       'invalid_value',
     );
   }

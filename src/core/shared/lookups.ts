@@ -1,6 +1,6 @@
 import type { ConversationItem } from 'openai/resources/conversations/items';
 import type { ResponseItem } from 'openai/resources/responses/responses';
-import { modelNotFound, notFound, unsupportedModel } from '../../common/api-error';
+import { clip, invalidRequest, modelNotFound, notFound, unsupportedModel } from '../../common/api-error';
 import type { Engine, ModelCapability, ModelInfo } from '../../engine/types';
 import type { ResponseStore } from '../../store/types';
 
@@ -21,8 +21,9 @@ export function findModel(engine: Engine, id: string, use: ModelCapability = 'ch
 }
 
 /**
- * What `previous_response_id` carries in: that response's items and its output, oldest first; a 404
- * naming the param when it is unknown (or was never stored).
+ * What `previous_response_id` carries in: that response's items and its output, oldest first. An
+ * unknown id (or one never stored) is OpenAI's 400 `previous_response_not_found`, on every route that
+ * takes it (create, compact, input_tokens): the request is wrong, not a resource missing from the URL.
  *
  * @example
  * const history = await previousHistory(store, body.previous_response_id ?? null);
@@ -33,14 +34,19 @@ export async function previousHistory(
 ): Promise<ResponseItem[]> {
   if (!previousId) return [];
   const prev = await store.getResponse(previousId);
-  if (!prev) throw notFound(`Previous response with id '${previousId}' not found.`, 'previous_response_id');
+  if (!prev)
+    throw invalidRequest(
+      'previous_response_id',
+      `Previous response with id '${clip(previousId)}' not found.`,
+      'previous_response_not_found',
+    );
   return [...prev.inputItems, ...(prev.response.output as ResponseItem[])];
 }
 
 /** Every item of a conversation, oldest first: the history a response on it continues. */
 export async function conversationHistory(store: ResponseStore, id: string): Promise<ResponseItem[]> {
   if (!(await store.getConversation(id)))
-    throw notFound(`Conversation with id '${id}' not found.`, 'conversation');
+    throw notFound(`Conversation with id '${clip(id)}' not found.`, 'conversation');
   const out: ConversationItem[] = [];
   let after: string | undefined;
   for (;;) {

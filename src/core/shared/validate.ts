@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type ApiError, invalidRequest } from '../../common/api-error';
+import { type ApiError, clip, invalidRequest } from '../../common/api-error';
 
 type Path = ReadonlyArray<PropertyKey>;
 
@@ -28,7 +28,7 @@ export function formatParam(path: Path): string {
   let out = '';
   for (const key of path) {
     if (typeof key === 'number') out += `[${key}]`;
-    else out += out ? `.${String(key)}` : String(key);
+    else out += out ? `.${clip(String(key))}` : clip(String(key));
   }
   return out;
 }
@@ -86,7 +86,7 @@ function issueToError(issue: z.core.$ZodIssue, root: unknown, prefix: Path): Api
       }
       return invalidRequest(
         param,
-        `Invalid value: ${JSON.stringify(value)}. Supported values are: ${issue.values.map((v) => `'${String(v)}'`).join(', ')}.`,
+        `Invalid value: ${clip(JSON.stringify(value) ?? String(value))}. Supported values are: ${issue.values.map((v) => `'${String(v)}'`).join(', ')}.`,
         'invalid_value',
       );
     case 'invalid_union': {
@@ -101,7 +101,7 @@ function issueToError(issue: z.core.$ZodIssue, root: unknown, prefix: Path): Api
         }
         return invalidRequest(
           param,
-          `Invalid value: ${JSON.stringify(value)}. Supported values are: ${options.map((v) => `'${String(v)}'`).join(', ')}.`,
+          `Invalid value: ${clip(JSON.stringify(value) ?? String(value))}. Supported values are: ${options.map((v) => `'${String(v)}'`).join(', ')}.`,
           'invalid_value',
         );
       }
@@ -188,12 +188,39 @@ function customMessage(code: string, param: string, value: unknown): string {
       return `Invalid '${param}': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]{1,64}$'.`;
     default:
       if (code.startsWith('id_prefix:'))
-        return `Invalid '${param}': '${String(value)}'. Expected an ID that begins with '${code.slice(10)}'.`;
+        return `Invalid '${param}': '${clip(String(value))}'. Expected an ID that begins with '${code.slice(10)}'.`;
       return `Invalid value for '${param}': ${code}`;
   }
 }
 
+/**
+ * `record`, validated as it is, but parsed to an object with every own key of the input. zod builds
+ * a record by assignment, so a `__proto__` key (an own property after `JSON.parse`) was dropped, or
+ * even set the result's prototype: `{"__proto__": "x"}` came back as `{}`.
+ *
+ * @example
+ * keepOwnKeys(z.record(z.string(), z.string())).parse(JSON.parse('{"__proto__":"x"}')) // → { ['__proto__']: 'x' }
+ */
+export function keepOwnKeys<T extends z.ZodType<Record<string, unknown>>>(record: T) {
+  return z.unknown().transform((value, ctx): z.output<T> => {
+    const result = record.safeParse(value);
+    if (!result.success) {
+      // The record's own issues, paths relative to here, so that errors read exactly as before.
+      for (const issue of result.error.issues)
+        ctx.issues.push({ ...issue, input: value } as (typeof ctx.issues)[number]);
+      return z.NEVER;
+    }
+    // Object.fromEntries defines properties (no setter runs), so `__proto__` stays a plain key.
+    return Object.fromEntries(Object.entries(value as object)) as z.output<T>;
+  });
+}
+
+/** A JSON object of any values (a schema, tool parameters), with every key it was sent with. */
+export const jsonObjectSchema = keepOwnKeys(z.record(z.string(), z.unknown()));
+
 /** Metadata on responses, conversations and chat completions: up to 16 pairs, keys ≤ 64 and values ≤ 512 characters. */
-export const metadataSchema = z
-  .record(z.string().max(64), z.string().max(512))
-  .refine((m) => Object.keys(m).length <= 16, { message: 'metadata_too_many_pairs' });
+export const metadataSchema = keepOwnKeys(
+  z
+    .record(z.string().max(64), z.string().max(512))
+    .refine((m) => Object.keys(m).length <= 16, { message: 'metadata_too_many_pairs' }),
+);

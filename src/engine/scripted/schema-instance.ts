@@ -11,7 +11,7 @@ export function schemaInstance(schema: unknown, name = '', root: unknown = schem
   if (depth > 32 || typeof schema !== 'object' || schema === null) return null;
   const s = schema as Record<string, unknown>;
   if (typeof s.$ref === 'string') return schemaInstance(resolveRef(root, s.$ref), name, root, depth + 1);
-  if ('const' in s) return s.const;
+  if (Object.hasOwn(s, 'const')) return s.const;
   if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
   for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
     const options = s[key];
@@ -39,9 +39,13 @@ export function schemaInstance(schema: unknown, name = '', root: unknown = schem
       if (type !== 'object' && !s.properties) return null;
       const props = (s.properties ?? {}) as Record<string, unknown>;
       const required = Array.isArray(s.required) ? (s.required as string[]) : [];
-      const out: Record<string, unknown> = {};
-      for (const key of required) out[key] = schemaInstance(props[key] ?? {}, key, root, depth + 1);
-      return out;
+      // Object.fromEntries, not assignment: a required `__proto__` must stay a key, not set a prototype.
+      return Object.fromEntries(
+        required.map((key) => [
+          key,
+          schemaInstance(Object.hasOwn(props, key) ? props[key] : {}, key, root, depth + 1),
+        ]),
+      );
     }
   }
 }
