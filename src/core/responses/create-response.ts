@@ -1,6 +1,6 @@
 import type { ConversationItem } from 'openai/resources/conversations/items';
 import type { Response as ApiResponse, ResponseItem } from 'openai/resources/responses/responses';
-import { type ApiError, invalidRequest, toApiError } from '../../common/api-error';
+import { type ApiError, invalidRequest, toApiError, toErrorResponse } from '../../common/api-error';
 import type { Engine, GenerateRequest, LoadProgress } from '../../engine/types';
 import type { ResponseStore, StoredResponse } from '../../store/types';
 import { EventQueue } from '../shared/event-queue';
@@ -325,9 +325,9 @@ async function jsonRun(
     const { error } = await execute(run, prepared, deps, work.signal, sinks);
     const failure =
       persist && !live?.deleted ? ((await storeJsonResult(response, prepared, deps, error)) ?? error) : error;
-    return failure ? jsonResponse(failure.toJSON(), failure.status) : jsonResponse(response);
+    return failure ? toErrorResponse(failure) : jsonResponse(response);
   })()
-    .catch((err) => jsonResponse(toApiError(err).toJSON(), toApiError(err).status))
+    .catch(toErrorResponse)
     .finally(() => settle(response, deps, live, work));
 
   // A service worker's respondWith may not stay pending for minutes (DESIGN.md §4).
