@@ -81,15 +81,9 @@ interface RunSinks {
   live: LiveRun | null;
 }
 
-/** How a run ended: the error that failed it, if any, and a failure to store its final state. */
-interface RunOutcome {
-  error: ApiError | null;
-  storageError: ApiError | null;
-}
-
 /**
  * Runs a response to its end: drives the engine into `run`, then writes the event log and the final
- * state (unless the response was deleted meanwhile).
+ * state (unless the response was deleted meanwhile). Resolves with the error that failed the run, if any.
  */
 async function execute(
   run: ResponseRun,
@@ -97,7 +91,7 @@ async function execute(
   deps: CreateDeps,
   signal: AbortSignal,
   sinks: RunSinks,
-): Promise<RunOutcome> {
+): Promise<ApiError | null> {
   let release = () => {};
   if (prepared.body.store !== false)
     deps.runLocks?.hold(run.response.id, new Promise<void>((r) => (release = r)));
@@ -114,7 +108,7 @@ async function finishRun(
   deps: CreateDeps,
   signal: AbortSignal,
   { log, writeFinal, progress, live }: RunSinks,
-): Promise<RunOutcome> {
+): Promise<ApiError | null> {
   run.start();
   const error = await drive(run, deps.engine, prepared.generate, signal, progress, () =>
     appendToConversation(run, prepared, deps, live),
@@ -123,12 +117,11 @@ async function finishRun(
     // DELETE waits for this run to settle, then removes whatever it wrote before: nothing more.
     log?.discard();
     await log?.close().catch(() => {});
-    return { error, storageError: null };
+    return error;
   }
   try {
     await log?.close();
     if (writeFinal) await deps.store.putResponse(record(run.response, prepared), { durable: true });
-    return { error, storageError: null };
   } catch (err) {
     // Every event has gone out already: the reader hears of it in-band, and the record says so.
     const storageError = toApiError(err);
@@ -136,8 +129,8 @@ async function finishRun(
     // The log keeps the error too, where it still can (no snapshot: the record is written below).
     await log?.close().catch(() => {});
     if (writeFinal) await recordUnstored(deps.store, run.response, prepared, storageError);
-    return { error, storageError };
   }
+  return error;
 }
 
 /**
@@ -322,7 +315,7 @@ async function jsonRun(
   const run = new ResponseRun(response, () => {}, { ...prepared.run, now: deps.now });
   const finished = (async () => {
     const sinks = { log: null, writeFinal: false, live };
-    const { error } = await execute(run, prepared, deps, work.signal, sinks);
+    const error = await execute(run, prepared, deps, work.signal, sinks);
     const failure =
       persist && !live?.deleted ? ((await storeJsonResult(response, prepared, deps, error)) ?? error) : error;
     return failure ? toErrorResponse(failure) : jsonResponse(response);
