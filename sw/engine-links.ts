@@ -104,6 +104,15 @@ export class EngineLinks {
   }
 
   /**
+   * The page `clientId` is going away (`pagehide`): its link ends now, calls and bodies in flight on
+   * it with a 503, rather than when its port closes or a new leader hands over a port.
+   */
+  leave(clientId: string | null): void {
+    const link = this.#byClient.get(clientId);
+    if (link) this.drop(link, 'The tab that ran the engine closed; retry the request.', true);
+  }
+
+  /**
    * Forgets a link (dead or replaced), closes its port so comlink's listeners can be collected, and
    * ends with a 503 saying `why` the calls in flight on it, and its bodies too when its tab is `gone`.
    */

@@ -1,16 +1,17 @@
 /**
  * Forwards one `/v1/*` request to an engine worker and turns its answer into the page's Response.
- * The body is the worker's own transferred stream: it is passed through, never re-read, so tokens
- * flow as they are generated and the page's cancel reaches the core.
+ * An SSE body is the worker's own transferred stream, passed through, so tokens flow as they are
+ * generated and the page's cancel reaches the core; any other body is read whole first (see
+ * `readWhole`), so a tab closing mid-answer costs a retryable 503, never a broken 200.
  */
 import * as Comlink from 'comlink';
-import { ApiError, toErrorResponse } from '../src/common/api-error';
+import { ApiError, serviceUnavailable, toErrorResponse } from '../src/common/api-error';
 import { DEFAULT_MAX_BODY_BYTES } from '../src/core/shared/capped-read';
 import type { SerializedRequest, SerializedResponse } from '../src/worker/protocol';
 import { deserializeResponse, discardBody, requestTransferables, serializeRequest } from '../src/worker/wire';
 import type { EngineLink, EngineLinks } from './engine-links';
 import { refuseCrossSite } from './request-guard';
-import type { SwTiming } from './timing';
+import { type SwTiming, WHOLE_BODY_MS } from './timing';
 
 let counter = 0;
 
@@ -41,13 +42,110 @@ export async function forwardToEngine(
       DEFAULT_MAX_BODY_BYTES,
     );
     const link = await links.acquire(clientId);
-    return endWithLink(
-      deserializeResponse(await callHandle(link, data, links, timing, request.signal)),
-      link,
-    );
+    const res = deserializeResponse(await callHandle(link, data, links, timing, request.signal));
+    return isEventStream(res)
+      ? endWithLink(res, link)
+      : await readWhole(res, link, timing.wholeBodyMs ?? WHOLE_BODY_MS);
   } catch (err) {
-    return toErrorResponse(err);
+    return retryable(toErrorResponse(err));
   }
+}
+
+function isEventStream(res: Response): boolean {
+  return res.headers.get('content-type')?.startsWith('text/event-stream') ?? false;
+}
+
+/**
+ * A 503 (no engine, or its tab went away) says `retry-after: 1` and `x-should-retry: true`: the
+ * next request reaches the new leader, and the `openai` SDK retries on these headers.
+ */
+function retryable(res: Response): Response {
+  if (res.status === 503) {
+    res.headers.set('retry-after', '1');
+    res.headers.set('x-should-retry', 'true');
+  }
+  return res;
+}
+
+const GONE = Symbol('gone');
+const LATE = Symbol('late');
+
+/**
+ * Reads a non-SSE body whole before answering, racing `link.gone`. A JSON answer is small and comes
+ * with its headers, but the tab running the engine may close while it is still on its way: answered
+ * at once, the page would hold a 200 whose body then errors, which no SDK retries. Read first, a
+ * body lost with its tab is a retryable 503. A body still arriving after `ms` (the core's
+ * early-headers JSON, which may take minutes) is streamed on from where the read got to.
+ */
+async function readWhole(res: Response, link: EngineLink, ms: number): Promise<Response> {
+  if (!res.body) return res;
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let onGone = (): void => {};
+  const gone = new Promise<typeof GONE>((resolve) => {
+    onGone = () => resolve(GONE);
+    if (link.gone.aborted) onGone();
+    else link.gone.addEventListener('abort', onGone, { once: true });
+  });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<typeof LATE>((resolve) => {
+    timer = setTimeout(() => resolve(LATE), ms);
+  });
+  const head = { status: res.status, statusText: res.statusText, headers: res.headers };
+  // The read in flight when the race is lost to `late` still holds the next chunk: it goes on.
+  let next = reader.read();
+  next.catch(() => {}); // a read abandoned to `gone` may still reject
+  try {
+    for (;;) {
+      const step = await Promise.race([next, gone, late]);
+      if (step === GONE) {
+        reader.cancel(link.gone.reason).catch(() => {});
+        return retryable(toErrorResponse(link.gone.reason));
+      }
+      if (step === LATE) return endWithLink(new Response(resumed(chunks, next, reader), head), link);
+      if (step.done) return new Response(concat(chunks), head);
+      chunks.push(step.value);
+      next = reader.read();
+      next.catch(() => {});
+    }
+  } catch (err) {
+    // The worker's body errored: the page would have seen a broken 200, so it gets a 503 to retry.
+    return retryable(toErrorResponse(serviceUnavailable(`The engine's answer broke off: ${String(err)}`)));
+  } finally {
+    clearTimeout(timer);
+    link.gone.removeEventListener('abort', onGone);
+  }
+}
+
+/** The chunks read so far, then the read in flight, then the rest of `reader`. */
+function resumed(
+  chunks: Uint8Array[],
+  inFlight: Promise<ReadableStreamReadResult<Uint8Array>>,
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+) {
+  let next: Promise<ReadableStreamReadResult<Uint8Array>> | null = inFlight;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+    },
+    async pull(controller) {
+      const { done, value } = await (next ?? reader.read());
+      next = null;
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(new ArrayBuffer(chunks.reduce((n, c) => n + c.byteLength, 0)));
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
 }
 
 /**

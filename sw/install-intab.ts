@@ -103,6 +103,8 @@ export function installIntab(scope: IntabScope, opts: InstallIntabOptions = {}):
     const port = event.ports[0];
     if (isMessage<Extract<PageToSwMessage, { type: 'port' }>>(event.data, 'port') && port) {
       links.adopt(port, clientIdOf(event.source), { leader: event.data.leader === true });
+    } else if (isMessage<PageToSwMessage>(event.data, 'leaving')) {
+      links.leave(clientIdOf(event.source));
     } else if (isMessage<PageToSwMessage>(event.data, 'claim')) {
       // A Shift+reload bypasses the service worker, and `activate` never runs again to claim the page.
       event.waitUntil(scope.clients.claim());

@@ -16,7 +16,17 @@ export interface SwTiming {
   heartbeatMs: number;
   /** Ping bound during the heartbeat: generous, since the worker may be busy loading a model. */
   heartbeatPingMs: number;
+  /**
+   * How long a non-SSE body (JSON, an error) may take to arrive whole before it is answered at all.
+   * Read whole, a body lost with its tab becomes a retryable 503 instead of a 200 whose body errors;
+   * one still coming past this (the core's early-headers JSON, DESIGN.md §4) is streamed instead.
+   * Default {@link WHOLE_BODY_MS}.
+   */
+  wholeBodyMs?: number;
 }
+
+/** See {@link SwTiming.wholeBodyMs}: well past any answer that is ready when its headers are. */
+export const WHOLE_BODY_MS = 10_000;
 
 export const SW_TIMING: SwTiming = {
   pingMs: 2_000,
@@ -24,4 +34,5 @@ export const SW_TIMING: SwTiming = {
   handleMs: 270_000,
   heartbeatMs: 5_000,
   heartbeatPingMs: 10_000,
+  wholeBodyMs: WHOLE_BODY_MS,
 };

@@ -9,5 +9,5 @@
  */
 
 export type { GpuStatus } from '../worker/protocol';
-export type { StoreOptions, WebLLMOptions } from '../worker/worker-options';
+export type { ServerOptions, StoreOptions, WebLLMOptions } from '../worker/worker-options';
 export { type IntabClient, type StartIntabOptions, startIntab } from './start-intab';

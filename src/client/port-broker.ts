@@ -40,13 +40,21 @@ export function brokerPorts(
   // A bare `connect` is a page that always runs its own engine (the bench page does).
   const source: PortSource =
     typeof sourceOrConnect === 'function' ? { connect: sourceOrConnect, relay: () => {} } : sourceOrConnect;
+  /** The service workers this tab handed ports to: they hear when it leaves. */
+  const handed = new Set<ServiceWorker>();
   const handTo = (sw: ServiceWorker | null | undefined): boolean => {
     if (!sw) return false;
     const port = source.connect();
     if (!port) return false;
     const leader = source.exclusive?.() ?? false;
     sw.postMessage({ type: 'port', protocol: PROTOCOL_VERSION, leader } satisfies PageToSwMessage, [port]);
+    handed.add(sw);
     return true;
+  };
+  // The engine worker dies with this tab. Said now, the service worker ends what is in flight on its
+  // ports with a retryable 503 at once, instead of when a port's `close` or a new leader's port comes.
+  const onPageHide = (): void => {
+    for (const sw of handed) sw.postMessage({ type: 'leaving' } satisfies PageToSwMessage);
   };
   const handOver = (): void => {
     if (handTo(container.controller)) return;
@@ -67,6 +75,7 @@ export function brokerPorts(
 
   container.addEventListener('message', onMessage);
   container.addEventListener('controllerchange', onControllerChange);
+  globalThis.addEventListener?.('pagehide', onPageHide);
   // Messages from the service worker are queued until the page opts in (or DOMContentLoaded); a
   // `need-port` sent during startup must not wait for that.
   container.startMessages();
@@ -76,6 +85,7 @@ export function brokerPorts(
     stop() {
       container.removeEventListener('message', onMessage);
       container.removeEventListener('controllerchange', onControllerChange);
+      globalThis.removeEventListener?.('pagehide', onPageHide);
     },
   };
 }

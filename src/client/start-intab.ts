@@ -8,7 +8,7 @@ import { serviceUnavailable } from '../common/api-error';
 import type { LoadProgress } from '../engine/types';
 import { withDeadline } from '../worker/deadline';
 import { type GpuStatus, LEADER_CHANNEL, type RelayedCall } from '../worker/protocol';
-import type { StoreOptions, WebLLMOptions } from '../worker/worker-options';
+import type { ServerOptions, StoreOptions, WebLLMOptions } from '../worker/worker-options';
 import { type EngineWorkerHandle, startEngineWorker } from './engine-worker-client';
 import { electLeader, runLocksReleased } from './leader-election';
 import { ACCEPT_MS, LeaderCalls, runCall, serveFollowers, type TabChannel } from './leader-relay';
@@ -42,9 +42,13 @@ export interface StartIntabOptions {
   /**
    * web-llm settings: `models` adds (or replaces, by `model_id`) model records, e.g. self-hosted
    * weights and model libraries; `cacheBackend` picks where weights are cached ('cache', 'indexeddb',
-   * …); `loadTimeoutMs` bounds a load that stops making progress.
+   * …); `loadTimeoutMs` bounds a load whose download goes silent; `maxQueue` caps the requests
+   * waiting for the GPU (one more gets a 429); `generationStallMs` bounds a generation that stops
+   * producing tokens.
    */
   webllm?: WebLLMOptions;
+  /** The Responses server's own bounds: `streamIdleMs`, how long a stream may go unread before its run stops. */
+  server?: ServerOptions;
 }
 
 let started: IntabClient | undefined;
@@ -71,7 +75,7 @@ export function startIntab(opts: StartIntabOptions = {}): IntabClient {
   // Runs a microtask or more after this function returns, so `broker` below is set by then.
   const election = electLeader(navigator.locks, async () => {
     await runLocksReleased(navigator.locks, RUN_LOCK_DRAIN_MS);
-    const own = startEngineWorker({ store: opts.store, webllm: opts.webllm });
+    const own = startEngineWorker({ store: opts.store, webllm: opts.webllm, server: opts.server });
     engine = own;
     const leaderId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
     if (channel) serveFollowers(channel, { leaderId, api: own.api, handPort: () => broker?.handOver() });

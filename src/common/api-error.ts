@@ -14,6 +14,8 @@ export class ApiError extends Error {
     readonly code: string | null,
     param: string | null,
     message: string,
+    /** Response headers that go with it (`retry-after` on a 429). */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     // The last guard against echoing a request whole (a 1 MB key named in `param`, say): the places
     // that quote input clip it themselves, so that the message keeps its end.
@@ -108,6 +110,21 @@ export function serviceUnavailable(message: string, code: string | null = 'engin
   return new ApiError(503, 'server_error', code, null, message);
 }
 
+/**
+ * OpenAI's 429 for a request that must wait its turn: type `requests`, code `rate_limit_exceeded`,
+ * with `retry-after` (seconds) and `retry-after-ms`, which the `openai` SDK waits for before retrying.
+ *
+ * @example
+ * throw rateLimited('Rate limit reached for my-model on queued requests: Limit 16, Used 16, Requested 1.', 2_000);
+ */
+export function rateLimited(message: string, retryAfterMs: number): ApiError {
+  const ms = Math.max(1_000, Math.ceil(retryAfterMs));
+  return new ApiError(429, 'requests', 'rate_limit_exceeded', null, message, {
+    'retry-after': String(Math.ceil(ms / 1000)),
+    'retry-after-ms': String(ms),
+  });
+}
+
 /** Any thrown value becomes an ApiError; unknown failures are 500 `server_error`. */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
@@ -136,6 +153,6 @@ export function toErrorResponse(err: unknown): Response {
   const e = toApiError(err);
   return new Response(JSON.stringify(e.toJSON()), {
     status: e.status,
-    headers: { 'content-type': 'application/json' },
+    headers: { ...e.headers, 'content-type': 'application/json' },
   });
 }

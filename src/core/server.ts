@@ -46,6 +46,13 @@ export interface ResponsesServerOptions {
   jsonHoldMs?: number;
   /** How often streamed events are written to the store, in ms. Default 100. */
   eventFlushMs?: number;
+  /**
+   * A direct stream (or chat completion stream) whose reader has taken nothing for this long while
+   * events wait is abandoned: the run stops and is stored `cancelled`, as if the reader had
+   * cancelled. Chromium does not cancel the engine worker's stream when the service worker reading it
+   * is stopped mid-stream. Default {@link DEFAULT_STREAM_IDLE_MS}; 0 never gives up on a reader.
+   */
+  streamIdleMs?: number;
   /** Cross-tab liveness of runs (Web Locks in the browser), for {@link ResponsesServer.recover}. */
   runLocks?: RunLocks;
   /**
@@ -57,6 +64,12 @@ export interface ResponsesServerOptions {
 
 /** How long a non-streaming request may wait for its status line before its headers go out early. */
 export const DEFAULT_JSON_HOLD_MS = 60_000;
+
+/**
+ * How long a stream may go unread before its run stops. A reader that renders as it reads (even a
+ * slow typewriter effect) reads many times a second; a dead one never reads again.
+ */
+export const DEFAULT_STREAM_IDLE_MS = 20_000;
 
 /** The portable Responses server: a Fetch handler and nothing else. */
 export interface ResponsesServer {
@@ -91,6 +104,7 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
     maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     jsonHoldMs: opts.jsonHoldMs ?? DEFAULT_JSON_HOLD_MS,
     eventFlushMs: opts.eventFlushMs ?? 100,
+    streamIdleMs: opts.streamIdleMs ?? DEFAULT_STREAM_IDLE_MS,
     runLocks: opts.runLocks,
     fetchFile: opts.fetchFile,
   };

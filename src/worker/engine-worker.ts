@@ -54,6 +54,7 @@ function getServer(): Promise<{ fetch(req: Request): Promise<Response> }> {
         store,
         runLocks: webRunLocks(),
         fetchFile: fetch.bind(globalThis),
+        ...workerOptions(self.name).server,
       });
       // Responses left in progress by a tab that died are marked failed; live ones (locked) are kept.
       void created.recover().catch(() => {});

@@ -91,9 +91,13 @@ export type SwToPageMessage = { type: 'need-port' };
  * Page → service worker. `port` carries one end of a fresh MessageChannel (the engine worker holds
  * the other) in `event.ports[0]`; `leader` says the sender won the Web Locks election, so its port
  * replaces every other tab's (whose tab must be gone). `claim` asks an active worker to control the page after a
- * Shift+reload, where `activate` (and its `clients.claim()`) does not run again.
+ * Shift+reload, where `activate` (and its `clients.claim()`) does not run again. `leaving` comes from a
+ * tab that handed over ports, on `pagehide`: its engine worker dies with it, so its links end now.
  */
-export type PageToSwMessage = { type: 'port'; protocol: number; leader?: boolean } | { type: 'claim' };
+export type PageToSwMessage =
+  | { type: 'port'; protocol: number; leader?: boolean }
+  | { type: 'claim' }
+  | { type: 'leaving' };
 
 /** Page → engine worker: expose the API on `event.ports[0]`. */
 export type PageToWorkerMessage = { type: 'connect' };

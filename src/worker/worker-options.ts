@@ -1,12 +1,25 @@
 import type { WebLLMEngineOptions } from '../engine/webllm';
 
-/** What a page can configure in web-llm: self-hosted model records, the weight cache, the load timeout. */
-export type WebLLMOptions = Pick<WebLLMEngineOptions, 'models' | 'cacheBackend' | 'loadTimeoutMs'>;
+/**
+ * What a page can configure in web-llm: self-hosted model records, the weight cache, and its bounds
+ * (load silence, queue length, generation stall).
+ */
+export type WebLLMOptions = Pick<
+  WebLLMEngineOptions,
+  'models' | 'cacheBackend' | 'loadTimeoutMs' | 'maxQueue' | 'generationStallMs'
+>;
+
+/** What a page can configure in the Responses server its engine worker runs. */
+export interface ServerOptions {
+  /** See `ResponsesServerOptions.streamIdleMs`: a stream left unread this long stops its run. */
+  streamIdleMs?: number;
+}
 
 /** Everything the engine worker takes from the page at start-up. */
 export interface EngineWorkerOptions {
   store?: StoreOptions;
   webllm?: WebLLMOptions;
+  server?: ServerOptions;
 }
 
 /** Store limits a page can set for the engine worker (see `openIdbStore`). */
@@ -36,13 +49,32 @@ export function engineWorkerName(opts: EngineWorkerOptions): string {
  * @example
  * const { store } = workerOptions(self.name); // → { store: { ttlMs: 86400000 }, webllm: {} }
  */
-export function workerOptions(name: string): { store: StoreOptions; webllm: WebLLMOptions } {
+export function workerOptions(name: string): {
+  store: StoreOptions;
+  webllm: WebLLMOptions;
+  server: ServerOptions;
+} {
   const json = name.startsWith(`${PREFIX} `) ? name.slice(PREFIX.length + 1) : '';
-  let parsed: { store?: unknown; webllm?: unknown } = {};
+  let parsed: { store?: unknown; webllm?: unknown; server?: unknown } = {};
   try {
     parsed = json ? JSON.parse(json) : {};
   } catch {}
-  return { store: storeOptions(parsed.store), webllm: webllmOptions(parsed.webllm) };
+  return {
+    store: storeOptions(parsed.store),
+    webllm: webllmOptions(parsed.webllm),
+    server: serverOptions(parsed.server),
+  };
+}
+
+/** A duration in ms (0 turns the bound off), or undefined for anything else. */
+function ms(v: unknown): number | undefined {
+  return typeof v === 'number' && v >= 0 ? v : undefined;
+}
+
+function serverOptions(server: unknown): ServerOptions {
+  if (typeof server !== 'object' || server === null) return {};
+  const streamIdleMs = ms((server as Record<string, unknown>).streamIdleMs);
+  return streamIdleMs === undefined ? {} : { streamIdleMs };
 }
 
 function storeOptions(store: unknown): StoreOptions {
@@ -63,6 +95,8 @@ function webllmOptions(webllm: unknown): WebLLMOptions {
   // Records are checked by web-llm itself when a model loads; here only their shape matters.
   if (Array.isArray(w.models)) out.models = w.models.filter((m) => typeof m?.model_id === 'string');
   if (typeof w.cacheBackend === 'string') out.cacheBackend = w.cacheBackend as WebLLMOptions['cacheBackend'];
-  if (typeof w.loadTimeoutMs === 'number' && w.loadTimeoutMs >= 0) out.loadTimeoutMs = w.loadTimeoutMs;
+  if (ms(w.loadTimeoutMs) !== undefined) out.loadTimeoutMs = w.loadTimeoutMs as number;
+  if (ms(w.generationStallMs) !== undefined) out.generationStallMs = w.generationStallMs as number;
+  if (typeof w.maxQueue === 'number' && w.maxQueue >= 1) out.maxQueue = Math.floor(w.maxQueue);
   return out;
 }

@@ -31,3 +31,18 @@ export async function pollThroughFailover(args: {
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** The event types `GET /v1/responses/{id}?stream=true` replays, in order. */
+export async function replayTypes(id: string): Promise<string[]> {
+  const text = await (await fetch(`/v1/responses/${id}?stream=true`)).text();
+  return text
+    .split('\n\n')
+    .map((frame) =>
+      frame
+        .split('\n')
+        .find((l) => l.startsWith('event:'))
+        ?.slice(6)
+        .trim(),
+    )
+    .filter((type): type is string => Boolean(type));
+}

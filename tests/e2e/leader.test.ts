@@ -1,12 +1,14 @@
 /**
  * One engine per origin (DESIGN §5): two tabs share one engine worker, elected with Web Locks; the
  * service worker routes both tabs' requests to it; when the leading tab closes, the other tab takes
- * over, and a response that was running in the closed tab ends `failed` with a clear error.
+ * over, and a response that was running in the closed tab ends `failed` with a clear error, its
+ * event log ending with `response.failed` (issue 15, class 11). No answer during the takeover is a
+ * 200 whose body breaks off (class 16): `res.json()` in the polls would throw on one.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppSession, openApp, waitForReady } from './harness';
-import { callJson, pollThroughFailover } from './leader.page';
+import { callJson, pollThroughFailover, replayTypes } from './leader.page';
 
 let app: AppSession & { pageErrors: string[] };
 /** The first tab (opened by the harness) leads; `follower` is opened after it. */
@@ -87,6 +89,11 @@ describe('one engine per origin', () => {
     });
     // Any answer but 200 during the takeover is the service worker's bounded 503, never a hang.
     for (const answer of after.non200) expect(answer).toMatch(/^503 /);
+    // Its event log, cut off when the tab closed, ends with the failure recovery recorded.
+    const replayed = await follower.evaluate(replayTypes, id);
+    expect(replayed.slice(0, 2)).toEqual(['response.created', 'response.in_progress']);
+    expect(replayed.at(-1)).toBe('response.failed');
+    expect(replayed.filter((t) => t === 'response.failed')).toHaveLength(1);
 
     await expect.poll(() => engineWorkers(follower)).toBe(1);
     const next = await follower.evaluate(callJson, {

@@ -16,6 +16,8 @@ export interface ChatDeps {
   maxBodyBytes: number;
   /** How long a request may wait for its status line before headers go out early (DESIGN.md §4). */
   jsonHoldMs: number;
+  /** A stream left unread this long is abandoned and its generation stops (see `sseBody`). */
+  streamIdleMs?: number;
 }
 
 /**
@@ -126,7 +128,10 @@ async function streamChat(
   committed = true;
   if (early) return toErrorResponse(early);
   // The client went away (page abort → SW → transferred stream): stop generating now.
-  return new Response(sseBody(queue, work.stop), { status: 200, headers: SSE_HEADERS });
+  return new Response(sseBody(queue, work.stop, { idleMs: deps.streamIdleMs }), {
+    status: 200,
+    headers: SSE_HEADERS,
+  });
 }
 
 function goneError(): ApiError {

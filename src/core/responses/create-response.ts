@@ -1,18 +1,18 @@
 import type { ConversationItem } from 'openai/resources/conversations/items';
 import type { Response as ApiResponse, ResponseItem } from 'openai/resources/responses/responses';
-import { type ApiError, invalidRequest, toApiError } from '../../common/api-error';
+import { type ApiError, invalidRequest, toApiError, toErrorResponse } from '../../common/api-error';
 import type { Engine, GenerateRequest, LoadProgress } from '../../engine/types';
 import type { ResponseStore, StoredResponse } from '../../store/types';
 import { EventQueue } from '../shared/event-queue';
 import { jsonResponse, readJsonObject } from '../shared/http';
 import { newId } from '../shared/ids';
 import type { FileFetcher } from '../shared/input-files';
-import { followRequest, holdJson, untilAborted } from '../shared/json-hold';
+import { followRequest, holdJson, type RequestWork, untilAborted } from '../shared/json-hold';
 import { loadComment, SSE_HEADERS, type SseComment } from '../shared/sse';
 import { sseBody } from '../shared/sse-body';
 import { strictOutputError } from '../shared/strict-output';
 import { EventLog } from './event-log';
-import type { LiveRuns } from './live-runs';
+import type { LiveRun, LiveRuns } from './live-runs';
 import { type PreparedCreate, prepareCreate } from './prepare-create';
 import type { RunLocks } from './recovery';
 import { newResponseObject, type ResponseObject } from './response-object';
@@ -27,6 +27,8 @@ export interface CreateDeps {
   /** How long a non-streaming request may wait for its status line before headers go out early. */
   jsonHoldMs: number;
   eventFlushMs: number;
+  /** A direct stream whose reader takes nothing for this long is abandoned (see {@link sseBody}). */
+  streamIdleMs: number;
   runLocks?: RunLocks;
   fetchFile?: FileFetcher;
 }
@@ -59,7 +61,7 @@ export async function createResponse(request: Request, deps: CreateDeps): Promis
   if (persist) await deps.store.putResponse(record(response, prepared));
   if (body.background) return backgroundRun(response, prepared, deps);
   return body.stream
-    ? streamRun(response, prepared, deps, persist)
+    ? streamRun(response, prepared, deps, persist, request.signal)
     : jsonRun(response, prepared, deps, persist, request.signal);
 }
 
@@ -69,17 +71,19 @@ function record(response: ResponseObject, prepared: PreparedCreate): StoredRespo
 
 /**
  * Where a run's results go: its event log (background runs only), whether its final state is
- * written, and who hears about the model's load (direct streams only).
+ * written, who hears about the model's load (direct streams only), and its entry among the live
+ * runs (stored responses only), which says whether it was deleted meanwhile.
  */
 interface RunSinks {
   log: EventLog | null;
   writeFinal: boolean;
   progress?: (p: LoadProgress) => void;
+  live: LiveRun | null;
 }
 
 /**
  * Runs a response to its end: drives the engine into `run`, then writes the event log and the final
- * state. Resolves with the error that failed the run, if any.
+ * state (unless the response was deleted meanwhile). Resolves with the error that failed the run, if any.
  */
 async function execute(
   run: ResponseRun,
@@ -103,29 +107,75 @@ async function finishRun(
   prepared: PreparedCreate,
   deps: CreateDeps,
   signal: AbortSignal,
-  { log, writeFinal, progress }: RunSinks,
+  { log, writeFinal, progress, live }: RunSinks,
 ): Promise<ApiError | null> {
   run.start();
-  const error = await drive(run, deps.engine, prepared.generate, signal, progress);
+  const error = await drive(run, deps.engine, prepared.generate, signal, progress, () =>
+    appendToConversation(run, prepared, deps, live),
+  );
+  if (live?.deleted) {
+    // DELETE waits for this run to settle, then removes whatever it wrote before: nothing more.
+    log?.discard();
+    await log?.close().catch(() => {});
+    return error;
+  }
   try {
-    // One append of input and output together, so concurrent responses on a conversation never interleave.
-    if (
-      prepared.conversationId &&
-      (run.response.status === 'completed' || run.response.status === 'incomplete')
-    ) {
-      const items = [...prepared.newItems, ...(run.response.output as ResponseItem[])];
-      await deps.store.appendConversationItems(
-        prepared.conversationId,
-        items as unknown as ConversationItem[],
-      );
-    }
     await log?.close();
     if (writeFinal) await deps.store.putResponse(record(run.response, prepared), { durable: true });
   } catch (err) {
-    // Every event has gone out already; a storage failure can only be reported in-band.
-    run.error(toApiError(err));
+    // Every event has gone out already: the reader hears of it in-band, and the record says so.
+    const storageError = toApiError(err);
+    run.error(storageError);
+    // The log keeps the error too, where it still can (no snapshot: the record is written below).
+    await log?.close().catch(() => {});
+    if (writeFinal) await recordUnstored(deps.store, run.response, prepared, storageError);
   }
   return error;
+}
+
+/**
+ * One append of input and output together, so concurrent responses on a conversation never
+ * interleave. It runs after the output items are done and before the terminal event: when it fails,
+ * the response fails with its error, and the conversation (one atomic append) is left as it was.
+ */
+async function appendToConversation(
+  run: ResponseRun,
+  prepared: PreparedCreate,
+  deps: CreateDeps,
+  live: LiveRun | null,
+): Promise<void> {
+  if (!prepared.conversationId || live?.deleted) return;
+  const items = [...prepared.newItems, ...(run.response.output as ResponseItem[])];
+  await deps.store.appendConversationItems(prepared.conversationId, items as unknown as ConversationItem[]);
+}
+
+/**
+ * After the final write of `response` failed (a full disk, say), writes what can be written: the
+ * response `failed` with the storage error and without its output (which may be what did not fit),
+ * else no record at all. Either way none stays `in_progress`, which only recovery at the next start
+ * would end.
+ */
+async function recordUnstored(
+  store: ResponseStore,
+  response: ResponseObject,
+  prepared: PreparedCreate,
+  error: ApiError,
+): Promise<void> {
+  const failed = {
+    ...structuredClone(response),
+    status: 'failed' as const,
+    completed_at: null,
+    output: [],
+    error: {
+      code: error.code ?? 'server_error',
+      message: `The response could not be stored, and its output was not kept: ${error.message}`,
+    },
+  } as ResponseObject;
+  try {
+    await store.putResponse(record(failed, prepared), { durable: true });
+  } catch {
+    await store.deleteResponse(response.id).catch(() => {});
+  }
 }
 
 async function drive(
@@ -133,7 +183,8 @@ async function drive(
   engine: Engine,
   req: GenerateRequest,
   signal: AbortSignal,
-  onProgress?: (p: LoadProgress) => void,
+  onProgress: ((p: LoadProgress) => void) | undefined,
+  beforeEnd: () => Promise<void>,
 ): Promise<ApiError | null> {
   try {
     // A load failure fails the response with the load's own error (model_download_failed, …).
@@ -144,11 +195,17 @@ async function drive(
     }
     for await (const chunk of engine.generate(req, signal)) {
       if (signal.aborted) break;
-      if (chunk.type === 'done' && chunk.finishReason !== 'length') {
+      if (chunk.type !== 'done') {
+        run.push(chunk);
+        continue;
+      }
+      if (chunk.finishReason !== 'length') {
         const problem = strictOutputError(req.format, run.response);
         if (problem) throw problem;
       }
-      run.push(chunk);
+      run.close(chunk.finishReason, chunk.usage);
+      await beforeEnd();
+      run.end();
     }
     if (signal.aborted) run.cancel();
     else if (!run.settled)
@@ -165,24 +222,51 @@ async function drive(
   }
 }
 
-/** A pushed stream of SSE frames for one direct (non-background) streamed run. */
+/**
+ * Registers a stored run among the live ones (so DELETE can stop it, and a replay can wait for it);
+ * runs that are not stored (`store: false`) cannot be named by any later request.
+ */
+function liveEntry(response: ResponseObject, deps: CreateDeps, persist: boolean, work: RequestWork) {
+  return persist ? deps.live.start(response.id, work.stop, false) : null;
+}
+
+/** Ends a {@link RequestWork} (and the live entry) once the run has stored its final state. */
+function settle(response: ResponseObject, deps: CreateDeps, live: LiveRun | null, work: RequestWork): void {
+  work.release();
+  if (live) deps.live.finish(response.id);
+}
+
+/**
+ * A pushed stream of SSE frames for one direct (non-background) streamed run. It stops, stored
+ * `cancelled`, when the reader cancels the body, when it leaves it unread for `streamIdleMs`, when
+ * the request is aborted, or when the response is deleted.
+ */
 function streamRun(
   response: ResponseObject,
   prepared: PreparedCreate,
   deps: CreateDeps,
   persist: boolean,
+  requestSignal: AbortSignal,
 ): Response {
-  const abort = new AbortController();
+  const work = followRequest(requestSignal);
+  const live = liveEntry(response, deps, persist, work);
   const queue = new EventQueue<StreamEvent | SseComment>();
   const run = new ResponseRun(response, (e) => queue.push(e), { ...prepared.run, now: deps.now });
   // No event log: resuming a stream is a background-mode feature (as at OpenAI), and logging every
-  // token of a direct stream would cost more than the stream itself (see README, Performance).
-  const sinks = { log: null, writeFinal: persist, progress: (p: LoadProgress) => queue.push(loadComment(p)) };
-  void execute(run, prepared, deps, abort.signal, sinks).finally(() => queue.end());
-  // The client went away (page abort → SW → transferred stream): stop generating now.
-  const body = sseBody(queue, () =>
-    abort.abort(new DOMException('The client cancelled the stream.', 'AbortError')),
-  );
+  // token of a direct stream would cost more than the stream itself (see README, Performance). A
+  // replay of it is rebuilt from the stored response.
+  const sinks = {
+    log: null,
+    writeFinal: persist,
+    progress: (p: LoadProgress) => queue.push(loadComment(p)),
+    live,
+  };
+  void execute(run, prepared, deps, work.signal, sinks).finally(() => {
+    settle(response, deps, live, work);
+    queue.end();
+  });
+  // The client went away (page abort → SW → transferred stream, or a stopped service worker): stop.
+  const body = sseBody(queue, work.stop, { idleMs: deps.streamIdleMs });
   return new Response(body, { status: 200, headers: SSE_HEADERS });
 }
 
@@ -193,17 +277,17 @@ function backgroundRun(response: ResponseObject, prepared: PreparedCreate, deps:
   const log = new EventLog(deps.store, response.id, deps.eventFlushMs, () =>
     record(structuredClone(response), prepared),
   );
-  const live = deps.live.start(response.id, abort);
+  const live = deps.live.start(response.id, (reason) => abort.abort(reason));
   const run = new ResponseRun(
     response,
     (e) => {
-      log.add(e);
+      if (!live.deleted) log.add(e);
       live.push(e);
     },
     { ...prepared.run, now: deps.now },
   );
   const queued = run.snapshot();
-  void execute(run, prepared, deps, abort.signal, { log, writeFinal: true }).finally(() =>
+  void execute(run, prepared, deps, abort.signal, { log, writeFinal: true, live }).finally(() =>
     deps.live.finish(response.id),
   );
   // A background stream's reader may leave and come back with starting_after: leaving only detaches.
@@ -214,10 +298,10 @@ function backgroundRun(response: ResponseObject, prepared: PreparedCreate, deps:
 
 /**
  * A non-streaming run. It stops (and is stored `cancelled`) when `requestSignal` aborts (the engine
- * worker aborts it when the service worker gives up on the request) or when the client cancels the
- * early-headers body. Chromium never aborts a service worker's `FetchEvent.request.signal` when the
- * page aborts its fetch, but it does cancel the body of a response that arrives after that abort: so
- * an abandoned request runs at most until `jsonHoldMs`.
+ * worker aborts it when the service worker gives up on the request), when the client cancels the
+ * early-headers body, or when the response is deleted. Chromium never aborts a service worker's
+ * `FetchEvent.request.signal` when the page aborts its fetch, but it does cancel the body of a
+ * response that arrives after that abort: so an abandoned request runs at most until `jsonHoldMs`.
  */
 async function jsonRun(
   response: ResponseObject,
@@ -227,19 +311,41 @@ async function jsonRun(
   requestSignal: AbortSignal,
 ): Promise<Response> {
   const work = followRequest(requestSignal);
+  const live = liveEntry(response, deps, persist, work);
   const run = new ResponseRun(response, () => {}, { ...prepared.run, now: deps.now });
   const finished = (async () => {
-    const error = await execute(run, prepared, deps, work.signal, { log: null, writeFinal: false });
-    work.release();
-    if (persist) {
-      // A request refused by the engine before any output (context too long, say) leaves nothing behind.
-      if (error && error.status < 500 && response.output.length === 0)
-        await deps.store.deleteResponse(response.id);
-      else await deps.store.putResponse(record(response, prepared), { durable: true });
-    }
-    return error ? jsonResponse(error.toJSON(), error.status) : jsonResponse(response);
-  })().catch((err) => jsonResponse(toApiError(err).toJSON(), toApiError(err).status));
+    const sinks = { log: null, writeFinal: false, live };
+    const error = await execute(run, prepared, deps, work.signal, sinks);
+    const failure =
+      persist && !live?.deleted ? ((await storeJsonResult(response, prepared, deps, error)) ?? error) : error;
+    return failure ? toErrorResponse(failure) : jsonResponse(response);
+  })()
+    .catch(toErrorResponse)
+    .finally(() => settle(response, deps, live, work));
 
   // A service worker's respondWith may not stay pending for minutes (DESIGN.md §4).
   return holdJson(finished, deps.jsonHoldMs, work.stop);
+}
+
+/**
+ * Stores a JSON run's final state. A request refused by the engine before any output (context too
+ * long, say) leaves nothing behind. Resolves with the storage error when the write failed (the
+ * client gets it as the answer; the record is marked failed, see {@link recordUnstored}).
+ */
+async function storeJsonResult(
+  response: ResponseObject,
+  prepared: PreparedCreate,
+  deps: CreateDeps,
+  error: ApiError | null,
+): Promise<ApiError | null> {
+  try {
+    if (error && error.status < 500 && response.output.length === 0)
+      await deps.store.deleteResponse(response.id);
+    else await deps.store.putResponse(record(response, prepared), { durable: true });
+    return null;
+  } catch (err) {
+    const storageError = toApiError(err);
+    await recordUnstored(deps.store, response, prepared, storageError);
+    return storageError;
+  }
 }

@@ -25,25 +25,41 @@ export class EventLog {
   private failure: unknown = null;
   /** Events were written since the last snapshot (by a full batch). */
   private unsnapshotted = false;
+  /** Set once the response is deleted: nothing more is written. */
+  private discarded = false;
 
   constructor(
     private readonly store: ResponseStore,
     private readonly responseId: string,
     private readonly flushMs: number,
     /** The response as it stands, written with each timed batch so polling readers see progress. */
-    private readonly snapshot?: () => StoredResponse,
+    private snapshot?: () => StoredResponse,
   ) {}
 
   add(event: ResponseStreamEvent): void {
+    if (this.discarded) return;
     this.pending.push(event);
     // A full batch goes now, without a snapshot: the timer still writes one per interval.
     if (this.pending.length >= EVENT_LOG_MAX_BATCH) this.write(false);
     this.timer ??= setTimeout(() => this.flush(), this.flushMs);
   }
 
-  /** Writes what is pending and waits for every write so far; rejects if any write failed. */
+  /** Drops what is pending and writes nothing more (the response was deleted); `close()` still waits. */
+  discard(): void {
+    this.discarded = true;
+    this.pending = [];
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /**
+   * Writes what is pending and waits for every write so far; rejects if any write failed. The last
+   * snapshot goes with this batch: events added later (an `error` after a failed final write) are
+   * written by another `close()`, without one, so they never overwrite the final record.
+   */
   async close(): Promise<void> {
     this.flush();
+    this.snapshot = undefined;
     await this.chain;
     if (this.failure) throw this.failure;
   }
@@ -55,12 +71,14 @@ export class EventLog {
   }
 
   private write(withSnapshot: boolean): void {
+    if (this.discarded) return;
     if (this.pending.length === 0 && !(withSnapshot && this.snapshot && this.unsnapshotted)) return;
     const batch = this.pending;
     this.pending = [];
     const record = withSnapshot ? this.snapshot?.() : undefined;
     this.unsnapshotted = !withSnapshot;
     this.chain = this.chain.then(async () => {
+      if (this.discarded) return;
       try {
         if (batch.length > 0) await this.store.appendEvents(this.responseId, batch);
         if (record) await this.store.putResponse(record);

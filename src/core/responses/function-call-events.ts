@@ -14,12 +14,13 @@ export function emitFunctionCall(
   args: string,
   addItem: (item: ResponseOutputItem) => number,
   send: (event: Record<string, unknown>) => void,
+  id: (prefix: 'fc' | 'call') => string = newId,
 ): ResponseFunctionToolCall {
   const item: ResponseFunctionToolCall = {
-    id: newId('fc'),
+    id: id('fc'),
     type: 'function_call',
     status: 'in_progress',
-    call_id: newId('call'),
+    call_id: id('call'),
     name,
     arguments: '',
   };

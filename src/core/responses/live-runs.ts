@@ -1,18 +1,27 @@
 import type { StreamEvent } from './response-run';
 
 /**
- * A background response while it runs: its events so far (for `GET ?stream=true&starting_after=N`
- * readers who join late), its listeners, and the switch that cancels it.
+ * A stored response while it runs, in any mode: the switch that stops it (cancel, delete), whether
+ * it was deleted meanwhile (then nothing it writes later may bring it back), and when it has settled
+ * (its final state written). A background response also keeps its events so far, for
+ * `GET ?stream=true&starting_after=N` readers who join late, and its listeners.
  */
 export class LiveRun {
   readonly events: StreamEvent[] = [];
   private readonly listeners = new Set<(e: StreamEvent | null) => void>();
   finished = false;
-  /** Resolves once the run's final state is stored. */
+  /** Set by `DELETE`: the run stops, and must not write its record, log or conversation items again. */
+  deleted = false;
+  /** Resolves once the run's final state is stored (or, when it was deleted, once it stopped). */
   readonly settled: Promise<void>;
   private resolveSettled!: () => void;
 
-  constructor(readonly abort: AbortController) {
+  constructor(
+    /** Stops the run within one token; it then ends `cancelled`. */
+    readonly stop: (reason?: unknown) => void,
+    /** Whether its events are kept and followed (background responses); other runs replay once settled. */
+    readonly followable = true,
+  ) {
     this.settled = new Promise((r) => {
       this.resolveSettled = r;
     });
@@ -63,14 +72,15 @@ export class LiveRun {
 }
 
 /**
- * The background runs of this server instance, by response id. Only the engine worker that runs a
- * response knows it is live; stored state says the rest.
+ * The stored responses running in this server instance, by response id. Only the engine worker that
+ * runs a response knows it is live; stored state says the rest.
  */
 export class LiveRuns {
   private readonly runs = new Map<string, LiveRun>();
 
-  start(id: string, abort: AbortController): LiveRun {
-    const run = new LiveRun(abort);
+  /** Registers a run; `followable` for background runs, whose events readers may follow live. */
+  start(id: string, stop: (reason?: unknown) => void, followable = true): LiveRun {
+    const run = new LiveRun(stop, followable);
     this.runs.set(id, run);
     return run;
   }

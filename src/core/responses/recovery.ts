@@ -1,4 +1,8 @@
+import type { ResponseOutputItem } from 'openai/resources/responses/responses';
 import type { ResponseStore } from '../../store/types';
+import { terminalEvent } from './replay-events';
+import type { ResponseObject } from './response-object';
+import { ResponseRun } from './response-run';
 
 /**
  * Tells which responses have a live runner anywhere in the origin. In the browser this is Web Locks
@@ -16,10 +20,12 @@ export interface RunLocks {
 
 /**
  * Marks `failed` every stored response still `queued`/`in_progress` whose runner is gone (its tab
- * closed or crashed mid-run), so none stays in progress forever. Resolves with how many it marked.
+ * closed or crashed mid-run), so none stays in progress forever: its open items end `incomplete`
+ * (as a live failure leaves them), and its event log, if it has one, ends with `response.failed`.
+ * Resolves with how many it marked.
  *
  * @example
- * await failInterrupted(store, locks, Date.now);
+ * await failInterrupted(store, locks);
  */
 export async function failInterrupted(store: ResponseStore, locks: RunLocks | undefined): Promise<number> {
   const held = locks ? await locks.held() : new Set<string>();
@@ -29,13 +35,29 @@ export async function failInterrupted(store: ResponseStore, locks: RunLocks | un
     const response = {
       ...record.response,
       status: 'failed' as const,
+      output: record.response.output.map(endItem),
       error: {
         code: 'server_error' as const,
         message: 'The tab that was running this response closed before it finished.',
       },
     };
     await store.putResponse({ ...record, response }, { durable: true });
+    await endLog(store, response as unknown as ResponseObject);
     marked++;
   }
   return marked;
+}
+
+/** An item the dead run left open ends `incomplete`. */
+function endItem(item: ResponseOutputItem): ResponseOutputItem {
+  const open = 'status' in item && item.status === 'in_progress';
+  return open ? ({ ...item, status: 'incomplete' } as ResponseOutputItem) : item;
+}
+
+/** Appends the terminal event to `response`'s event log, when it has a log that lacks one. */
+async function endLog(store: ResponseStore, response: ResponseObject): Promise<void> {
+  const last = (await store.readEvents(response.id)).at(-1);
+  if (!last || ResponseRun.isTerminal(last)) return;
+  const end = terminalEvent(response, last.sequence_number + 1);
+  if (end) await store.appendEvents(response.id, [end]);
 }

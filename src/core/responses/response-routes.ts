@@ -1,6 +1,6 @@
 import { clip, invalidRequest, notFound } from '../../common/api-error';
 import type { Engine } from '../../engine/types';
-import type { ResponseStore } from '../../store/types';
+import type { ResponseStore, StoredResponse } from '../../store/types';
 import { jsonResponse, readJsonObject } from '../shared/http';
 import { listBody, parseListParams } from '../shared/list-params';
 import { SSE_HEADERS } from '../shared/sse';
@@ -10,15 +10,18 @@ import { createResponseSchema } from './create-schema';
 import { queryIncludes } from './includes';
 import type { LiveRuns } from './live-runs';
 import { prepareCreate } from './prepare-create';
-import type { StreamEvent } from './response-run';
+import { rebuildEvents, terminalEvent } from './replay-events';
+import type { ResponseObject } from './response-object';
+import { ResponseRun, type StreamEvent } from './response-run';
 
 function missing(id: string) {
   return notFound(`Response with id '${clip(id)}' not found.`);
 }
 
 /**
- * `GET /v1/responses/{id}`; with `stream=true` the stored event log is replayed as SSE after
- * `starting_after`, and for a background response still running, live events follow.
+ * `GET /v1/responses/{id}`; with `stream=true` the response is replayed as SSE after
+ * `starting_after`: a background response from its event log (and, while it runs, live events
+ * follow), any other from events rebuilt from the stored response, once it has ended.
  *
  * @example
  * await retrieveResponse(store, live, 'resp_…', new URL('http://x/v1/responses/resp_…?stream=true&starting_after=4'));
@@ -30,16 +33,9 @@ export async function retrieveResponse(
   url: URL,
 ): Promise<Response> {
   queryIncludes(url);
-  const stored = await store.getResponse(id);
+  let stored = await store.getResponse(id);
   if (!stored) throw missing(id);
   if (url.searchParams.get('stream') !== 'true') return jsonResponse(stored.response);
-  if (!stored.response.background) {
-    // Only background responses keep an event log to stream from, as at OpenAI.
-    throw invalidRequest(
-      'stream',
-      'Streaming a stored response is only supported for responses created with background=true.',
-    );
-  }
   const raw = url.searchParams.get('starting_after');
   const after = raw === null ? -1 : Number(raw);
   if (!Number.isInteger(after) || after < -1) {
@@ -51,19 +47,49 @@ export async function retrieveResponse(
   }
   const running = live.get(id);
   // A running background response has every event in memory; a finished one has them in the log.
-  const events: AsyncIterable<StreamEvent> = running
-    ? running.follow(after)
-    : fromArray(await store.readEvents(id, after));
-  return new Response(sseBody(events), { status: 200, headers: SSE_HEADERS });
+  if (running?.followable)
+    return new Response(sseBody(running.follow(after)), { status: 200, headers: SSE_HEADERS });
+  if (running) {
+    // A direct stream or JSON run keeps no events: its replay is rebuilt once it has ended.
+    await running.settled;
+    stored = await store.getResponse(id);
+    if (!stored) throw missing(id);
+  }
+  const events = (await storedEvents(store, stored)).filter((e) => e.sequence_number > after);
+  return new Response(sseBody(fromArray(events)), { status: 200, headers: SSE_HEADERS });
+}
+
+/**
+ * A stored response's stream: its event log where it has one (ended by a terminal event built from
+ * the stored response when the log stops short of one), else events rebuilt from the response.
+ */
+async function storedEvents(store: ResponseStore, stored: StoredResponse): Promise<StreamEvent[]> {
+  const response = stored.response as unknown as ResponseObject;
+  const log = response.background ? await store.readEvents(response.id) : [];
+  const last = log.at(-1);
+  if (!last) return rebuildEvents(response);
+  // An `error` may follow the terminal event (its final write failed): the log has its end.
+  if (log.findLast((e) => ResponseRun.isTerminal(e))) return log;
+  const end = terminalEvent(response, last.sequence_number + 1);
+  return end ? [...log, end] : log;
 }
 
 async function* fromArray<T>(items: T[]): AsyncGenerator<T> {
   yield* items;
 }
 
-/** `DELETE /v1/responses/{id}` → `{id, object: 'response.deleted', deleted: true}`. */
+/**
+ * `DELETE /v1/responses/{id}` → `{id, object: 'response.deleted', deleted: true}`. A response that
+ * is still running is stopped first, and deleted once it has settled, so nothing it writes later (its
+ * final record, its event log) brings it back.
+ */
 export async function deleteResponse(store: ResponseStore, live: LiveRuns, id: string): Promise<Response> {
-  live.get(id)?.abort.abort();
+  const running = live.get(id);
+  if (running) {
+    running.deleted = true;
+    running.stop(new DOMException('The response was deleted.', 'AbortError'));
+    await running.settled;
+  }
   if (!(await store.deleteResponse(id))) throw missing(id);
   return jsonResponse({ id, object: 'response.deleted', deleted: true });
 }
@@ -80,7 +106,7 @@ export async function cancelResponse(store: ResponseStore, live: LiveRuns, id: s
   }
   const running = live.get(id);
   if (running) {
-    running.abort.abort(new DOMException('Cancelled through the API.', 'AbortError'));
+    running.stop(new DOMException('Cancelled through the API.', 'AbortError'));
     await running.settled;
     const after = await store.getResponse(id);
     if (!after) throw missing(id);

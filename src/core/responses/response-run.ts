@@ -41,7 +41,12 @@ export interface RunOptions extends ReasoningOptions {
   /** Tool calls past this many are dropped (`max_tool_calls`, or 1 without parallel tool calls). */
   maxToolCalls?: number | null;
   now?: () => number;
+  /** Where item and call ids come from: fresh ones, or a stored response's own when it is replayed. */
+  newId?: (prefix: IdPrefix) => string;
 }
+
+/** The prefixes of the ids a run hands out. */
+export type IdPrefix = 'msg' | 'rs' | 'fc' | 'call';
 
 /**
  * Turns engine chunks into the Responses output items and the stream events OpenAI sends, in
@@ -58,6 +63,8 @@ export class ResponseRun {
   private open: OpenPart | null = null;
   private message: { item: ResponseOutputMessage; outputIndex: number } | null = null;
   private toolCalls = 0;
+  /** Set by {@link close}: the items are done, the terminal event is still to come. */
+  private closedWith: FinishReason | null = null;
 
   constructor(
     readonly response: ResponseObject,
@@ -93,15 +100,31 @@ export class ResponseRun {
     }
   }
 
+  /** Whether `event` ends a stream: nothing follows it (but an `error` after a failed final write). */
+  static isTerminal(event: { type: string }): boolean {
+    return TERMINAL_TYPES.has(event.type);
+  }
+
   /** Whether a terminal state has been reached. */
   get settled(): boolean {
     return this.response.status !== 'in_progress' && this.response.status !== 'queued';
   }
 
+  /** {@link close} then {@link end}: the model is done, and nothing has to happen in between. */
   finish(reason: FinishReason, usage: EngineUsage): void {
-    if (this.settled) return;
-    const incomplete = reason === 'length';
-    this.closeAll(incomplete ? 'incomplete' : 'completed');
+    this.close(reason, usage);
+    this.end();
+  }
+
+  /**
+   * Closes every open item (their `*.done` events go out) and sets the usage, but sends no terminal
+   * event yet: what must succeed before the response may say `completed` (its conversation append)
+   * runs in between, and {@link fail} still ends it `failed` if that does not.
+   */
+  close(reason: FinishReason, usage: EngineUsage): void {
+    if (this.settled || this.closedWith) return;
+    this.closedWith = reason;
+    this.closeAll(reason === 'length' ? 'incomplete' : 'completed');
     this.response.usage = {
       input_tokens: usage.input_tokens,
       input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
@@ -109,7 +132,12 @@ export class ResponseRun {
       output_tokens_details: { reasoning_tokens: usage.reasoning_tokens },
       total_tokens: usage.input_tokens + usage.output_tokens,
     };
-    if (incomplete) {
+  }
+
+  /** Sends the terminal event of a {@link close}d run: `response.completed`, or `response.incomplete` at the length limit. */
+  end(): void {
+    if (this.settled || !this.closedWith) return;
+    if (this.closedWith === 'length') {
       this.response.status = 'incomplete';
       this.response.incomplete_details = { reason: 'max_output_tokens' };
       this.send({ type: 'response.incomplete', response: this.snapshot() });
@@ -144,11 +172,17 @@ export class ResponseRun {
     this.send({ type: 'error', code, message, param, error: { type: error.type, code, message, param } });
   }
 
-  /** Ends the run as `cancelled` (the client went away or asked to stop); no event follows. */
+  /**
+   * Ends the run as `cancelled` (the client went away, asked to stop, or deleted the response): open
+   * items end `incomplete`, then `response.incomplete` with the `cancelled` response. OpenAI's event
+   * union has no cancelled event, but a stream (and a background response's event log) must end
+   * with a terminal event, and the SDKs end a stream on `response.incomplete` with its snapshot.
+   */
   cancel(): void {
     if (this.settled) return;
-    this.closeAll('incomplete', false);
+    this.closeAll('incomplete');
     this.response.status = 'cancelled';
+    this.send({ type: 'response.incomplete', response: this.snapshot() });
   }
 
   private textDelta(delta: string, logprobs?: TokenLogprob[]): void {
@@ -184,7 +218,7 @@ export class ResponseRun {
   private reasoningDelta(delta: string): void {
     if (this.open?.kind !== 'reasoning') {
       this.closeAll('completed');
-      const item: ResponseReasoningItem = { id: newId('rs'), type: 'reasoning', summary: [], content: [] };
+      const item: ResponseReasoningItem = { id: this.id('rs'), type: 'reasoning', summary: [], content: [] };
       this.open = new OpenReasoning(item, this.addItem(item), (e) => this.send(e));
     }
     this.open.delta(delta);
@@ -200,6 +234,7 @@ export class ResponseRun {
       args,
       (item) => this.addItem(item),
       (e) => this.send(e),
+      (prefix) => this.id(prefix),
     );
   }
 
@@ -208,7 +243,7 @@ export class ResponseRun {
     if (this.open) this.closePart();
     if (!this.message) {
       const item: ResponseOutputMessage = {
-        id: newId('msg'),
+        id: this.id('msg'),
         type: 'message',
         status: 'in_progress',
         role: 'assistant',
@@ -284,10 +319,16 @@ export class ResponseRun {
     this.emit({ ...event, sequence_number: this.seq++ } as StreamEvent);
   }
 
+  private id(prefix: IdPrefix): string {
+    return (this.opts.newId ?? newId)(prefix);
+  }
+
   private nowSeconds(): number {
     return Math.floor((this.opts.now ?? Date.now)() / 1000);
   }
 }
+
+const TERMINAL_TYPES = new Set(['response.completed', 'response.incomplete', 'response.failed']);
 
 function toWireLogprob(l: TokenLogprob) {
   return {

@@ -6,11 +6,25 @@ import { encodeSseFrame, type SseFrame } from './sse';
  */
 export const SSE_COALESCE_LIMIT = 64 * 1024;
 
+/** How an {@link sseBody} treats a reader that stops reading. */
+export interface SseBodyOptions {
+  /**
+   * A body whose reader has taken nothing for this long while frames wait counts as abandoned, and
+   * `onCancel` runs as if it had cancelled. Chromium gives a worker's transferred stream no cancel
+   * when the service worker reading it is stopped mid-stream (the page's read errors, and nothing
+   * else happens), so without this the model would generate the whole answer for nobody. Any read
+   * restarts the clock; unset or 0: never.
+   */
+  idleMs?: number;
+}
+
 /**
  * An SSE body over an async iterable of frames: OpenAI events, data-only frames (Chat Completions'
  * chunks) and comments, which SSE parsers skip. When the
  * reader cancels (the page aborted its fetch), the iterator is closed and `onCancel` runs; what that
- * means (stop generating, or just detach) is the caller's decision.
+ * means (stop generating, or just detach) is the caller's decision. A reader that goes silent for
+ * `idleMs` gets `onCancel` too, but the body stays readable: a reader that comes back reads on, up to
+ * the end its producer gives the stream.
  *
  * Frames are coalesced by backpressure: a reader that keeps up gets every event as its own chunk the
  * moment it exists, and events that arrive while the reader is busy wait, encoded, and go out
@@ -23,6 +37,7 @@ export const SSE_COALESCE_LIMIT = 64 * 1024;
 export function sseBody(
   events: AsyncIterable<SseFrame>,
   onCancel: () => void = () => {},
+  opts: SseBodyOptions = {},
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const it = events[Symbol.asyncIterator]();
@@ -39,6 +54,7 @@ export function sseBody(
     dataWaiter?.();
     dataWaiter = null;
   };
+  const idle = idleWatch(opts.idleMs ?? 0, () => frames.length > 0 && !dataWaiter && !cancelled, onCancel);
 
   const pump = async (): Promise<void> => {
     try {
@@ -54,7 +70,8 @@ export function sseBody(
         const frame = encodeSseFrame(value);
         frames.push(frame);
         size += frame.length;
-        wakeData();
+        if (dataWaiter) wakeData();
+        else idle.waiting();
       }
     } catch (error) {
       failure = { error };
@@ -66,6 +83,7 @@ export function sseBody(
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
+        idle.read();
         if (!pumping) {
           pumping = true;
           void pump();
@@ -93,6 +111,7 @@ export function sseBody(
       },
       async cancel() {
         cancelled = true;
+        idle.stop();
         roomWaiter?.();
         roomWaiter = null;
         onCancel();
@@ -103,4 +122,40 @@ export function sseBody(
     // in between goes out as one chunk instead of being split by a speculative pull.
     { highWaterMark: 0 },
   );
+}
+
+/**
+ * The clock behind {@link SseBodyOptions.idleMs}: at most one timer at a time, armed when a frame
+ * waits with no read pending, so a reader that keeps up costs no timer at all.
+ */
+function idleWatch(ms: number, stalled: () => boolean, onIdle: () => void) {
+  let lastRead = Date.now();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let fired = false;
+  const check = (): void => {
+    timer = null;
+    if (fired || !stalled()) return;
+    const quiet = Date.now() - lastRead;
+    if (quiet < ms) {
+      timer = setTimeout(check, ms - quiet);
+      return;
+    }
+    fired = true;
+    onIdle();
+  };
+  return {
+    /** A read came in (or is waiting). */
+    read(): void {
+      lastRead = Date.now();
+    },
+    /** A frame is waiting for a read. */
+    waiting(): void {
+      if (ms > 0 && !timer && !fired) timer = setTimeout(check, ms);
+    },
+    stop(): void {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      fired = true;
+    },
+  };
 }

@@ -13,6 +13,7 @@ import type {
   MLCEngineConfig,
   ModelRecord,
 } from '@mlc-ai/web-llm';
+import type { ByteMeter } from './webllm-download-meter';
 import type { XGrammarLike } from './webllm-grammar';
 import type { GpuProbe } from './webllm-webgpu';
 
@@ -57,8 +58,25 @@ export interface WebLLMEngineOptions {
   createEngine?: (config: MLCEngineConfig) => MLCEngineLike | Promise<MLCEngineLike>;
   /** How to find a GPU adapter; defaults to `navigator.gpu`. */
   gpu?: GpuProbe;
-  /** A load fails when no progress arrives for this long (ms). Default 120 000; 0 disables. */
+  /**
+   * A load fails (504 `model_load_timeout`) when for this long (ms) no byte of its download arrives
+   * and web-llm reports no progress. Default 120 000; 0 disables.
+   */
   loadTimeoutMs?: number;
+  /**
+   * Most requests waiting for the GPU (for their turn, or for their model to load) at once; one more
+   * is refused before any header with OpenAI's 429 `rate_limit_exceeded` and `retry-after`.
+   * Default 16.
+   */
+  maxQueue?: number;
+  /**
+   * A generation that produces no token for this long (ms) is interrupted and fails with 504
+   * `generation_stalled`, freeing the GPU for the requests behind it. The first token's wait covers
+   * the prompt's prefill. Default 120 000; 0 disables.
+   */
+  generationStallMs?: number;
+  /** Counts the bytes a load downloads; defaults to one installed on the worker's own `fetch` and Cache API. */
+  byteMeter?: ByteMeter;
   logLevel?: LogLevel;
   /**
    * GPU memory (MB) a chat model and an embedding model may take together (their records'

@@ -14,6 +14,7 @@ import {
   ApiError,
   invalidRequest,
   modelNotFound,
+  rateLimited,
   serverError,
   serviceUnavailable,
   unsupportedModel,
@@ -29,9 +30,10 @@ import type {
   ModelInfo,
 } from '../types';
 import { convConfigFor } from './webllm-conv-templates';
+import { installByteMeter } from './webllm-download-meter';
 import type { MLCEngineLike, WebLLMEngineOptions } from './webllm-engine-options';
 import { mapGenerateError, mapLoadError } from './webllm-errors';
-import { Gate, StallTimeoutError, withStallTimeout } from './webllm-gate';
+import { deadline, EXPIRED, Gate, StallTimeoutError, withStallTimeout } from './webllm-gate';
 import { boundJsonWhitespace, checkSchemas, loadXGrammar, type XGrammarLike } from './webllm-grammar';
 import { inlineImageUrls } from './webllm-images';
 import { dedupeRecords, isEmbeddingRecord, toModelInfos } from './webllm-models';
@@ -52,6 +54,8 @@ export type { MLCEngineLike, WebLLMEngineOptions } from './webllm-engine-options
 type WebLLM = typeof import('@mlc-ai/web-llm');
 
 const DEFAULT_LOAD_TIMEOUT_MS = 120_000;
+const DEFAULT_MAX_QUEUE = 16;
+const DEFAULT_GENERATION_STALL_MS = 120_000;
 /** How long `interruptGenerate` may take to wind web-llm down before the next job may start anyway. */
 const DRAIN_LIMIT_MS = 10_000;
 
@@ -78,6 +82,8 @@ export class WebLLMEngine implements Engine {
   private readonly refusedPairs = new Set<string>();
   private readonly pending = new Map<string, PendingLoad>();
   private readonly gate = new Gate();
+  /** Requests waiting for the GPU: for their turn at the gate, or for their model's load. */
+  private waiting = 0;
   private onReport: ((r: InitProgressReport) => void) | null = null;
 
   constructor(private readonly opts: WebLLMEngineOptions = {}) {
@@ -115,6 +121,7 @@ export class WebLLMEngine implements Engine {
    */
   async preflight(modelId: string, req?: GenerateRequest): Promise<void> {
     const record = await this.recordOf(modelId);
+    this.refuseWhenFull(modelId);
     if (req) await this.checkGrammar(req);
     if (this.loaded.includes(modelId)) return;
     requireFeatures(await probeWebGPU(this.opts.gpu), requiredFeatures(record), modelId);
@@ -140,7 +147,7 @@ export class WebLLMEngine implements Engine {
     const shared = this.pending.get(modelId);
     if (shared) {
       if (onProgress) shared.listeners.add(onProgress);
-      return shared.promise;
+      return this.queued(shared.promise);
     }
     if (this.loaded.includes(modelId) && this.pending.size === 0) return Promise.resolve();
     const entry: PendingLoad = {
@@ -157,7 +164,7 @@ export class WebLLMEngine implements Engine {
       }
     })();
     this.pending.set(modelId, entry);
-    return entry.promise;
+    return this.queued(entry.promise);
   }
 
   async *generate(req: GenerateRequest, signal: AbortSignal): AsyncGenerator<EngineChunk> {
@@ -168,8 +175,9 @@ export class WebLLMEngine implements Engine {
     const plan = planChatRequest({ ...req, messages }, { vision: info?.vision ?? false });
     const xg = plan.body.response_format ? await this.xgrammar() : null;
     if (xg) plan.body.response_format = await boundJsonWhitespace(xg, plan.body.response_format);
-    const release = await this.gate.acquire(signal);
+    const release = await this.queued(this.gate.acquire(signal));
     if (!release) return;
+    const stallMs = this.opts.generationStallMs ?? DEFAULT_GENERATION_STALL_MS;
     let mlc: MLCEngineLike | undefined;
     let stream: AsyncIterator<ChatCompletionChunk> | undefined;
     let finished = false;
@@ -188,8 +196,11 @@ export class WebLLMEngine implements Engine {
       for (;;) {
         const next = stream.next();
         next.catch(() => {}); // a step abandoned on abort may still reject later
-        const step = await Promise.race([this.mapErrors(next, req.model, mlc), aborted]);
+        const limit = deadline(stallMs);
+        const step = await Promise.race([this.mapErrors(next, req.model, mlc), aborted, limit.expired]);
+        limit.clear();
         if (step === ABORTED || signal.aborted) return;
+        if (step === EXPIRED) throw stalled(req.model, stallMs);
         if (step.done) break;
         const chunk = step.value;
         // Read at the first chunk, before any decoded token is appended to the cache.
@@ -229,7 +240,7 @@ export class WebLLMEngine implements Engine {
         'unsupported_value',
       );
     }
-    const release = await this.gate.acquire();
+    const release = await this.queued(this.gate.acquire());
     try {
       await this.ensureLoaded(modelId);
       const mlc = await this.engine();
@@ -258,6 +269,29 @@ export class WebLLMEngine implements Engine {
   private async tokenizerOf(modelId: string): Promise<TextEncoderLike | null> {
     const mlc = this.loaded.includes(modelId) && this.mlc ? await this.mlc : null;
     return mlc ? loadedTokenizer(mlc, modelId) : null;
+  }
+
+  /** Counts the caller as waiting for the GPU until `wait` settles. */
+  private async queued<T>(wait: Promise<T>): Promise<T> {
+    this.waiting++;
+    try {
+      return await wait;
+    } finally {
+      this.waiting--;
+    }
+  }
+
+  /**
+   * OpenAI's 429 when `maxQueue` requests already wait: one GPU serves one request at a time, and
+   * an unbounded queue would hold every later request for minutes, past the service worker's bounds.
+   */
+  private refuseWhenFull(modelId: string): void {
+    const max = this.opts.maxQueue ?? DEFAULT_MAX_QUEUE;
+    if (this.waiting < max) return;
+    throw rateLimited(
+      `Rate limit reached for ${modelId} on queued requests: Limit ${max}, Used ${this.waiting}, Requested 1. Please try again in ${Math.ceil(this.gate.averageTurnMs / 1000)}s.`,
+      this.gate.averageTurnMs,
+    );
   }
 
   /** `modelId`'s record, or OpenAI's 400 `model_not_found`. */
@@ -346,8 +380,12 @@ export class WebLLMEngine implements Engine {
       await mlc.unload().catch(() => {}); // a failed unload must not block loading the next model
     }
     const timeoutMs = this.opts.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
+    const meter = this.opts.byteMeter ?? installByteMeter(globalThis);
+    let unwatch = (): void => {};
     try {
       await withStallTimeout((bump) => {
+        // Silence is what fails a load: no byte received and no progress reported.
+        unwatch = meter.watch(bump);
         this.onReport = (r) => {
           bump();
           const p: LoadProgress = { progress: Math.min(1, Math.max(0, r.progress)), text: r.text };
@@ -381,9 +419,10 @@ export class WebLLMEngine implements Engine {
         'server_error',
         'model_load_timeout',
         null,
-        `Loading model '${modelId}' made no progress for ${timeoutMs} ms; check the network and try again.`,
+        `Loading model '${modelId}' received no data and made no progress for ${timeoutMs} ms; check the network and try again.`,
       );
     } finally {
+      unwatch();
       this.onReport = null;
     }
     this.loaded = ids;
@@ -458,6 +497,17 @@ function requiredFeatures(record: ModelRecord): string[] {
 function chatOptionsFor(modelId: string): ChatOptions | undefined {
   const convConfig = convConfigFor(modelId);
   return convConfig ? { conv_config: convConfig } : undefined;
+}
+
+/** The 504 for a generation that produced no token for `ms`. */
+function stalled(modelId: string, ms: number): ApiError {
+  return new ApiError(
+    504,
+    'server_error',
+    'generation_stalled',
+    null,
+    `The model '${modelId}' produced no token for ${ms} ms; its generation was stopped.`,
+  );
 }
 
 const ABORTED = Symbol('aborted');

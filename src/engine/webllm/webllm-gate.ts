@@ -15,13 +15,25 @@
  */
 export class Gate {
   private tail: Promise<void> = Promise.resolve();
+  /** How long a turn lasts, on average (an exponential moving average; a guess before the first). */
+  private turnMs = 1_000;
+
+  /** About how long until the current turn ends: what a caller refused for a full queue should wait. */
+  get averageTurnMs(): number {
+    return this.turnMs;
+  }
 
   /** Resolves with a release function once it is this caller's turn, or null if `signal` aborts first. */
   acquire(signal?: AbortSignal): Promise<(() => void) | null> {
-    let release!: () => void;
+    let free!: () => void;
     const mine = new Promise<void>((r) => {
-      release = r;
+      free = r;
     });
+    let since = 0;
+    const release = (): void => {
+      if (since) this.turnMs = 0.7 * this.turnMs + 0.3 * (Date.now() - since);
+      free();
+    };
     const prev = this.tail;
     this.tail = prev.then(() => mine);
     return new Promise((resolve) => {
@@ -34,7 +46,9 @@ export class Gate {
       signal?.addEventListener('abort', onAbort, { once: true });
       void prev.then(() => {
         signal?.removeEventListener('abort', onAbort);
-        if (!signal?.aborted) resolve(once(release));
+        if (signal?.aborted) return;
+        since = Date.now();
+        resolve(once(release));
       });
     });
   }
@@ -82,6 +96,27 @@ export function withStallTimeout<T>(work: (bump: () => void) => Promise<T>, ms: 
       },
     );
   });
+}
+
+/** What a {@link deadline} resolves with once it has passed. */
+export const EXPIRED = Symbol('expired');
+
+/**
+ * A timer as a promise, for racing one step of work: `expired` resolves with {@link EXPIRED} after
+ * `ms` (never, for `ms <= 0` or Infinity), unless `clear()` came first.
+ *
+ * @example
+ * const limit = deadline(60_000);
+ * const step = await Promise.race([stream.next(), limit.expired]);
+ * limit.clear();
+ * if (step === EXPIRED) throw stalled();
+ */
+export function deadline(ms: number): { expired: Promise<typeof EXPIRED>; clear(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<typeof EXPIRED>((resolve) => {
+    if (ms > 0 && Number.isFinite(ms)) timer = setTimeout(() => resolve(EXPIRED), ms);
+  });
+  return { expired, clear: () => clearTimeout(timer) };
 }
 
 function once(fn: () => void): () => void {

@@ -86,6 +86,7 @@ describe('EngineLinks when the leader changes', () => {
         new ReadableStream({
           start: (c) => c.enqueue(new TextEncoder().encode('data: 1\n\n')),
         }),
+        { headers: { 'content-type': 'text/event-stream; charset=utf-8' } },
       );
     links.adopt(
       workerPort(async () => stalled()),

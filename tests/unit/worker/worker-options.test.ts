@@ -7,13 +7,14 @@ describe('engine worker options carried in its name', () => {
     expect(workerOptions(name)).toEqual({
       store: { ttlMs: 60_000, maxResponses: 50, maxConversations: undefined },
       webllm: {},
+      server: {},
     });
   });
   it('keeps the plain name without options, and falls back to defaults on anything malformed', () => {
     expect(engineWorkerName({})).toBe('intab-engine');
     expect(engineWorkerName({ store: {}, webllm: {} })).toBe('intab-engine');
-    expect(workerOptions('intab-engine')).toEqual({ store: {}, webllm: {} });
-    expect(workerOptions('intab-engine {not json')).toEqual({ store: {}, webllm: {} });
+    expect(workerOptions('intab-engine')).toEqual({ store: {}, webllm: {}, server: {} });
+    expect(workerOptions('intab-engine {not json')).toEqual({ store: {}, webllm: {}, server: {} });
     expect(workerOptions('intab-engine {"store":{"ttlMs":-5,"maxResponses":"9"}}').store).toEqual({
       ttlMs: undefined,
       maxResponses: undefined,
@@ -38,5 +39,18 @@ describe('engine worker options carried in its name', () => {
     expect(
       workerOptions('intab-engine {"webllm":{"models":[{"nope":1}],"loadTimeoutMs":-1}}').webllm,
     ).toEqual({ models: [] });
+  });
+
+  it('round-trips the engine bounds and the server options, dropping bad ones', () => {
+    const name = engineWorkerName({
+      webllm: { maxQueue: 4, generationStallMs: 30_000, loadTimeoutMs: 0 },
+      server: { streamIdleMs: 1_500 },
+    });
+    expect(workerOptions(name)).toMatchObject({
+      webllm: { maxQueue: 4, generationStallMs: 30_000, loadTimeoutMs: 0 },
+      server: { streamIdleMs: 1_500 },
+    });
+    const bad = 'intab-engine {"webllm":{"maxQueue":0,"generationStallMs":"x"},"server":{"streamIdleMs":-1}}';
+    expect(workerOptions(bad)).toEqual({ store: {}, webllm: {}, server: {} });
   });
 });
