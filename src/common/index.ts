@@ -4,7 +4,7 @@
  * never from each other upward.
  *
  * @example
- * import { ApiError, invalidRequest } from '../common';
+ * import { ApiError, invalidRequest } from './';
  * throw invalidRequest('temperature', 'Invalid value for temperature.', 'invalid_value');
  */
 export * from './api-error';

@@ -3,7 +3,7 @@
  * routes each model id to the engine that serves it.
  *
  * @example
- * import { CompositeEngine, ScriptedEngine, WebLLMEngine } from '../engine';
+ * import { CompositeEngine, ScriptedEngine, WebLLMEngine } from './';
  * const engine = new CompositeEngine([new ScriptedEngine(), new WebLLMEngine()]);
  */
 export { CompositeEngine } from './composite-engine';

@@ -4,7 +4,7 @@ import type { ResponseItem } from 'openai/resources/responses/responses';
 import { z } from 'zod';
 import { clip, notFound } from '../../common/api-error';
 import type { ResponseStore } from '../../store/types';
-import { normalizeInput } from '../responses/input-items';
+import { normalizeInput } from '../responses/request/input-items';
 import { jsonResponse, readJsonObject } from '../shared/http';
 import { newId } from '../shared/ids';
 import { listBody, parseListParams } from '../shared/list-params';

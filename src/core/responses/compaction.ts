@@ -6,12 +6,12 @@ import { jsonResponse, readJsonObject } from '../shared/http';
 import { newId } from '../shared/ids';
 import { findModel, previousHistory } from '../shared/lookups';
 import { parseOrThrow } from '../shared/validate';
-import { createResponseSchema, inputItemSchema } from './create-schema';
-import { normalizeInput } from './input-items';
-import { checkToolPairing, checkUniqueIds } from './item-pairing';
-import { checkLocalOptions } from './local-options';
+import { createResponseSchema, inputItemSchema } from './request/create-schema';
+import { normalizeInput } from './request/input-items';
+import { checkToolPairing, checkUniqueIds } from './request/item-pairing';
+import { checkLocalOptions } from './request/local-options';
+import { toChatMessages } from './request/to-chat-messages';
 import { seal, unseal } from './sealed';
-import { toChatMessages } from './to-chat-messages';
 
 const PREFIX = 'intab.v1.';
 

@@ -13,8 +13,8 @@ import { sseBody } from '../shared/sse-body';
 import { strictOutputError } from '../shared/strict-output';
 import { EventLog } from './event-log';
 import type { LiveRun, LiveRuns } from './live-runs';
-import { type PreparedCreate, prepareCreate } from './prepare-create';
 import type { RunLocks } from './recovery';
+import { type PreparedCreate, prepareCreate } from './request/prepare-create';
 import { newResponseObject, type ResponseObject } from './response-object';
 import { ResponseRun, type StreamEvent } from './response-run';
 

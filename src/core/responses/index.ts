@@ -8,9 +8,9 @@
  */
 export { compactResponse } from './compaction';
 export { type CreateDeps, createResponse } from './create-response';
-export { normalizeInput } from './input-items';
 export { LiveRuns } from './live-runs';
 export { failInterrupted, type RunLocks } from './recovery';
+export { normalizeInput } from './request/input-items';
 export type { ResponseObject } from './response-object';
 export {
   cancelResponse,

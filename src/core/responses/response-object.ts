@@ -3,7 +3,7 @@ import type {
   FunctionTool,
   ResponseUsage,
 } from 'openai/resources/responses/responses';
-import { type CreateResponseBody, localToolChoiceSchema } from './create-schema';
+import { type CreateResponseBody, localToolChoiceSchema } from './request/create-schema';
 
 /**
  * The wire response object. `output_text` is a convenience the `openai` SDK adds on the client;

@@ -6,11 +6,11 @@ import { listBody, parseListParams } from '../shared/list-params';
 import { SSE_HEADERS } from '../shared/sse';
 import { sseBody } from '../shared/sse-body';
 import { parseOrThrow } from '../shared/validate';
-import { createResponseSchema } from './create-schema';
-import { queryIncludes } from './includes';
 import type { LiveRuns } from './live-runs';
-import { prepareCreate } from './prepare-create';
 import { rebuildEvents, terminalEvent } from './replay-events';
+import { createResponseSchema } from './request/create-schema';
+import { queryIncludes } from './request/includes';
+import { prepareCreate } from './request/prepare-create';
 import type { ResponseObject } from './response-object';
 import { ResponseRun, type StreamEvent } from './response-run';
 

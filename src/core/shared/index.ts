@@ -4,7 +4,7 @@
  * lookups (models, history) that several surfaces share.
  *
  * @example
- * import { jsonResponse, parseOrThrow } from '../shared';
+ * import { jsonResponse, parseOrThrow } from './';
  */
 export * from './api-paths';
 export * from './capped-read';

@@ -1,4 +1,4 @@
-import { invalidRequest } from '../../common/api-error';
+import { invalidRequest } from '../../../common/api-error';
 import type { CreateResponseBody } from './create-schema';
 
 /** The create options a picked schema (compact) may carry; each is checked only when present. */

@@ -1,5 +1,5 @@
 import type { FunctionTool, ResponseItem } from 'openai/resources/responses/responses';
-import { invalidRequest } from '../../common/api-error';
+import { invalidRequest } from '../../../common/api-error';
 import type {
   ChatMessage,
   Engine,
@@ -7,19 +7,19 @@ import type {
   GenerateRequest,
   ModelInfo,
   OutputFormatSpec,
-} from '../../engine/types';
-import type { ResponseStore } from '../../store/types';
-import { type FileFetcher, inlineFileUrls } from '../shared/input-files';
-import { requireJsonMention } from '../shared/json-mode';
-import { conversationHistory, findModel, previousHistory } from '../shared/lookups';
-import { parseOrThrow } from '../shared/validate';
-import { expandCompactions } from './compaction';
+} from '../../../engine/types';
+import type { ResponseStore } from '../../../store/types';
+import { type FileFetcher, inlineFileUrls } from '../../shared/input-files';
+import { requireJsonMention } from '../../shared/json-mode';
+import { conversationHistory, findModel, previousHistory } from '../../shared/lookups';
+import { parseOrThrow } from '../../shared/validate';
+import { expandCompactions } from '../compaction';
+import type { RunOptions } from '../response-run';
 import { type CreateResponseBody, createResponseSchema } from './create-schema';
 import { checkIncludes } from './includes';
 import { normalizeInput } from './input-items';
 import { checkToolPairing, checkUniqueIds } from './item-pairing';
 import { checkLocalOptions } from './local-options';
-import type { RunOptions } from './response-run';
 import { toChatMessages } from './to-chat-messages';
 import { parseToolChoice, parseTools, toSpec } from './tool-options';
 
@@ -139,7 +139,7 @@ async function checkSchemas(body: CreateResponseBody, tools: FunctionTool[]): Pr
   const f = body.text?.format;
   if (!tools.some((t) => t.parameters != null) && f?.type !== 'json_schema') return;
   // A chunk of its own (ajv and re2js), loaded by the first request that carries a schema.
-  const { checkRequestSchema } = await import('../shared/request-schema');
+  const { checkRequestSchema } = await import('../../shared/request-schema');
   tools.forEach((t, i) => {
     if (t.parameters != null)
       checkRequestSchema(t.parameters, { kind: 'function', name: t.name, param: `tools[${i}].parameters` });

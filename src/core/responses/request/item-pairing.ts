@@ -1,5 +1,5 @@
 import type { ResponseItem } from 'openai/resources/responses/responses';
-import { clip, invalidRequest } from '../../common/api-error';
+import { clip, invalidRequest } from '../../../common/api-error';
 
 /**
  * The rules OpenAI checks across the items of a request, each a 400 on `input`: every tool output

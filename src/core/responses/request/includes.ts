@@ -1,4 +1,4 @@
-import { invalidRequest } from '../../common/api-error';
+import { invalidRequest } from '../../../common/api-error';
 import { INCLUDABLE } from './create-schema';
 
 /** `include` values intab can honour; the others name hosted tools that do not exist offline. */

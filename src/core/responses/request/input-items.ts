@@ -7,12 +7,12 @@ import type {
   ResponseOutputText,
   ResponseReasoningItem,
 } from 'openai/resources/responses/responses';
-import { clip, invalidRequest, notFound } from '../../common/api-error';
-import { newId } from '../shared/ids';
-import { checkImageUrl } from '../shared/input-files';
-import { parseOrThrow } from '../shared/validate';
+import { clip, invalidRequest, notFound } from '../../../common/api-error';
+import { newId } from '../../shared/ids';
+import { checkImageUrl } from '../../shared/input-files';
+import { parseOrThrow } from '../../shared/validate';
+import { unsealReasoning } from '../reasoning-events';
 import { type ContentPartParam, type InputItemParam, inputItemSchema, isPlainObject } from './create-schema';
-import { unsealReasoning } from './reasoning-events';
 
 type InputPart = ResponseInputText | ResponseInputImage | ResponseInputFile;
 type OutputPart = ResponseOutputText | ResponseOutputRefusal;
