@@ -223,7 +223,16 @@ export async function deleteConversationMidRun(args: { input: string }): Promise
 
 /** What the origin's storage holds, in bytes. */
 export async function storageUsage(): Promise<number> {
-  return (await navigator.storage.estimate()).usage ?? 0;
+  // The service worker's precache may still be filling Cache Storage after the page is ready, and
+  // it counts against the same quota: wait until the figure holds still for half a second.
+  let last = -1;
+  for (let i = 0; i < 40; i++) {
+    const usage = (await navigator.storage.estimate()).usage ?? 0;
+    if (usage === last) return usage;
+    last = usage;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`storage usage still changing after 20 s (last ${last} bytes)`);
 }
 
 /** The newest stored response, whole (intab's storage listing names it). */
