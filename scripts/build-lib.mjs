@@ -7,6 +7,7 @@
  * import.meta.url), { type: 'module' })`: the app's bundler (Vite, with `intab/vite`) sees that
  * pattern in lib/index.js and bundles the worker, resolving its imports from the app's node_modules.
  * Plain rolldown is used here rather than Vite, whose worker plugin would rewrite that pattern now.
+ * The declarations name web-llm's types through a copy of its type-only files (web-llm-types.mjs).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { builtinModules } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
+import { vendorWebLlmTypes } from './web-llm-types.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const out = resolve(root, 'lib');
@@ -83,5 +85,7 @@ writeFileSync(
 execFileSync(process.execPath, [resolve(root, 'node_modules/typescript/bin/tsc'), '-p', tsconfig], {
   stdio: 'inherit',
 });
+// Apps type-check intab's declarations with `skipLibCheck: false` too; web-llm's own do not pass it.
+vendorWebLlmTypes({ root, types: resolve(out, 'types') });
 const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
 console.log(`lib/: ${Object.keys(ENTRIES).length} entries for ${pkg.name}@${pkg.version}`);
