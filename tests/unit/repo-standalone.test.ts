@@ -40,9 +40,9 @@ describe('the repository stands alone', () => {
   it('every relative Markdown link points at a file in the checkout', () => {
     const broken: string[] = [];
     for (const { file, text } of texts.filter((t) => t.file.endsWith('.md'))) {
-      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      for (const [, target = ''] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
         if (/^([a-z]+:|#)/i.test(target)) continue; // a URL or an anchor
-        const path = resolve(root, dirname(file), target.split('#')[0]);
+        const path = resolve(root, dirname(file), target.split('#')[0] ?? '');
         if (!isInside(root, path) || !existsSync(path)) broken.push(`${file}: ${target}`);
       }
     }
