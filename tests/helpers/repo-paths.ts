@@ -1,7 +1,7 @@
 /**
  * Finds paths in a file's text that lead out of the repository: relative paths that climb above the
  * checkout (read from the file's own folder, as imports, `resolve(here, …)` and Markdown links are)
- * and absolute paths into someone's machine. Used by tests/unit/repo-standalone.test.ts.
+ * and absolute paths into someone's machine. Used by tests/unit/repo/standalone.test.ts.
  *
  * @example
  * findEscapes('/repo', 'README.md', 'see ../shared/DESIGN.md'); // → ['README.md:1: ../shared/DESIGN.md']

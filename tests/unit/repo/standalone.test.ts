@@ -8,9 +8,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findEscapes, isInside } from '../helpers/repo-paths';
+import { findEscapes, isInside } from '../../helpers/repo-paths';
 
-const root = resolve(import.meta.dirname, '../..');
+const root = resolve(import.meta.dirname, '../../..');
 
 /** Tracked files and new ones not ignored yet, so a check passes before the commit as after it. */
 const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
