@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from './harness';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -63,10 +63,17 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
+const started: number[] = [];
+afterEach(() => {
+  // Whatever a failed run left behind must not hold a port for the rest of the suite.
+  for (const pid of started.splice(0)) if (groupAlive(pid)) process.kill(-pid, 'SIGKILL');
+});
+
 describe('npm start', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)('stops on %s sent to npm, its server with it', async (signal) => {
     const port = await freePort();
     const { child, output } = await npmStart(port);
+    started.push(child.pid as number);
     const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
     child.kill(signal); // npm's own pid, as `kill` or a process manager sends it
     await exited;
