@@ -71,6 +71,9 @@ const RUN_LOCK_DRAIN_MS = 2_000;
  * const intab = startIntab();
  * await intab.ready;
  * const res = await fetch('/v1/responses', { method: 'POST', body: JSON.stringify({ model: 'scripted', input: 'hi' }) });
+ *
+ * // Built with esbuild: the app's own service worker, and the worker built from intab/engine-worker.
+ * startIntab({ swUrl: '/sw.js', workerUrl: '/engine-worker.js' });
  */
 export function startIntab(opts: StartIntabOptions = {}): IntabClient {
   if (started) return started;
