@@ -16,6 +16,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
 import { vendorWebLlmTypes } from './web-llm-types.mjs';
+import { isBundled, webXGrammarChunk } from './web-xgrammar-chunk.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const out = resolve(root, 'lib');
@@ -41,9 +42,14 @@ rmSync(out, { recursive: true, force: true });
 const bundle = await rolldown({
   input: Object.fromEntries(Object.entries(ENTRIES).map(([name, src]) => [name, resolve(root, src)])),
   platform: 'neutral',
-  // Every bare import (dependencies, peer dependencies, Node built-ins) stays an import.
-  external: (id) => builtins.has(id) || !(id.startsWith('.') || id.startsWith('/') || /^[A-Za-z]:/.test(id)),
+  // web-xgrammar names its file only in `main`, which the neutral platform does not read by itself.
+  resolve: { mainFields: ['module', 'main'] },
+  // Every bare import (dependencies, peer dependencies, Node built-ins) stays an import, but for the
+  // packages no bundler other than Vite can take as they are (web-xgrammar-chunk.mjs).
+  external: (id) =>
+    builtins.has(id) || !(id.startsWith('.') || id.startsWith('/') || /^[A-Za-z]:/.test(id) || isBundled(id)),
   plugins: [
+    webXGrammarChunk(),
     {
       name: 'intab:lib-worker-url',
       transform(code, id) {
@@ -59,7 +65,10 @@ await bundle.write({
   dir: out,
   format: 'es',
   entryFileNames: '[name].js',
-  chunkFileNames: 'chunks/[name]-[hash].js',
+  chunkFileNames: (chunk) =>
+    chunk.moduleIds.some((id) => id.includes('@mlc-ai/web-xgrammar'))
+      ? 'chunks/web-xgrammar-[hash].js'
+      : 'chunks/[name]-[hash].js',
 });
 await bundle.close();
 

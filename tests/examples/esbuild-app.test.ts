@@ -47,6 +47,8 @@ describe('examples/esbuild-app (esbuild, the app’s own service worker)', () =>
     expect(run.controller).toBe(`${base}/sw.js`);
     // web-llm is a lazy chunk of the worker's; its model list arrives only if the chunk loads.
     expect(listsWebLlmModels(run.models)).toBe(true);
+    // The worker's lazy web-xgrammar chunk loads and refuses a schema it cannot compile.
+    expect(run.schemaRefusal).toBe('invalid_json_schema');
     expect(run.errors).toEqual([]);
     await run.context.close();
   });

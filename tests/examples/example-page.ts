@@ -10,13 +10,21 @@ export interface ExampleRun {
   page: Page;
   /** The text of each `<output>`, by id. */
   outputs: Record<string, string>;
-  /** Uncaught errors and console errors, in order. */
+  /** Uncaught errors and console errors while the page ran, in order. */
   errors: string[];
   /** The ids `GET /v1/models` lists in the page. */
   models: string[];
   /** The script URL of the service worker that controls the page. */
   controller: string | null;
+  /**
+   * The error code of a request to a web-llm model whose JSON schema xgrammar cannot compile:
+   * `invalid_json_schema` when the engine worker loaded its lazy web-xgrammar chunk and ran it.
+   */
+  schemaRefusal: string | null;
 }
+
+/** Valid JSON Schema that intab's own checks pass and xgrammar cannot compile (minimum above maximum). */
+const UNCOMPILABLE = { type: 'object', properties: { n: { type: 'integer', minimum: 5, maximum: 2 } } };
 
 /**
  * Loads `url` and waits until the page says it is done (or reports why it is not).
@@ -43,7 +51,30 @@ export async function runExamplePage(browser: Browser, url: string, timeoutMs = 
     models: ((await (await fetch('/v1/models')).json()) as { data: { id: string }[] }).data.map((m) => m.id),
     controller: navigator.serviceWorker.controller?.scriptURL ?? null,
   }));
-  return { context, page, outputs, errors, models, controller };
+  // What the page reported while it ran; the refused request below logs xgrammar's own complaint.
+  const pageErrors = [...errors];
+  const model = models.find((id) => id.endsWith('-MLC') && !/embed/i.test(id));
+  const schemaRefusal = model
+    ? await page.evaluate(
+        async ({ model, schema }) => {
+          const res = await fetch('/v1/responses', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({
+              model,
+              input: 'x',
+              text: { format: { type: 'json_schema', name: 'n', schema, strict: true } },
+            }),
+          });
+          const body = (await res.json()) as { error?: { code?: string; message?: string } };
+          // A server error says why, so a failure here names it.
+          if (body.error?.code === 'server_error') return `server_error: ${body.error.message}`;
+          return body.error?.code ?? `HTTP ${res.status}`;
+        },
+        { model, schema: UNCOMPILABLE },
+      )
+    : null;
+  return { context, page, outputs, errors: pageErrors, models, controller, schemaRefusal };
 }
 
 /**

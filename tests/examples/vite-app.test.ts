@@ -31,6 +31,8 @@ function expectAnswered(run: ExampleRun, baseUrl: string): void {
   });
   expect(run.controller).toBe(`${baseUrl}/sw.js`);
   expect(listsWebLlmModels(run.models)).toBe(true);
+  // The worker's lazy web-xgrammar chunk loads and refuses a schema it cannot compile.
+  expect(run.schemaRefusal).toBe('invalid_json_schema');
   expect(run.errors).toEqual([]);
 }
 

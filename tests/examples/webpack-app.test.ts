@@ -37,6 +37,8 @@ describe('examples/webpack-app (webpack 5, the app’s own service worker)', () 
     expect(run.controller).toBe(`${app.baseUrl}/sw.js`);
     // The worker's lazy web-llm chunk loaded (webpack's chunk loading works inside the worker).
     expect(listsWebLlmModels(run.models)).toBe(true);
+    // The worker's lazy web-xgrammar chunk loads and refuses a schema it cannot compile.
+    expect(run.schemaRefusal).toBe('invalid_json_schema');
     expect(run.errors).toEqual([]);
     await run.context.close();
   });

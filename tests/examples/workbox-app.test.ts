@@ -35,6 +35,7 @@ describe('examples/workbox-app (its own workbox service worker imports intab/sw)
     const expected = { answer: 'You said: hello from a workbox app', streamed: 'You said: streamed hello' };
     expect(run.outputs).toEqual(expected);
     expect(run.controller).toBe(`${app.baseUrl}/sw.js`);
+    expect(run.schemaRefusal).toBe('invalid_json_schema');
     expect(run.errors).toEqual([]);
     // The app's precache serves the shell offline; intab answers /v1 in the tab.
     await run.context.setOffline(true);

@@ -1,8 +1,9 @@
 /**
  * The package declares what it imports. Every package that the code of intab's entries imports at
- * runtime must be a dependency or a peer dependency: a devDependency is installed here but not in
- * an app, whose bundler then fails on the import (as it did for `@mlc-ai/web-xgrammar`). The
- * examples catch that too, minutes into a run; this names the import at once.
+ * runtime must be a dependency or a peer dependency, or be bundled into lib/ by the build: a
+ * devDependency is installed here but not in an app, whose bundler then fails on the import (as it
+ * did for `@mlc-ai/web-xgrammar`). The examples catch that too, minutes into a run; this names the
+ * import at once.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -13,10 +14,19 @@ const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
 
 /** The package's entries, as scripts/build-lib.mjs builds them. */
 const entries = [
-  ...(readFileSync(resolve(root, 'scripts/build-lib.mjs'), 'utf8')
-    .match(/ENTRIES = \{([\s\S]*?)\};/)?.[1]
-    .matchAll(/'((?:src|sw)\/[^']+\.ts)'/g) ?? []),
+  ...(
+    readFileSync(resolve(root, 'scripts/build-lib.mjs'), 'utf8').match(/ENTRIES = \{([\s\S]*?)\};/)?.[1] ?? ''
+  ).matchAll(/'((?:src|sw)\/[^']+\.ts)'/g),
 ].map((m) => resolve(root, m[1] ?? ''));
+
+/** The packages the build bundles into lib/ instead of leaving them imports. */
+const bundled = [
+  ...(
+    readFileSync(resolve(root, 'scripts/web-xgrammar-chunk.mjs'), 'utf8').match(
+      /BUNDLED = \[([^\]]*)\]/,
+    )?.[1] ?? ''
+  ).matchAll(/'([^']+)'/g),
+].map((m) => m[1] ?? '');
 
 /** Runtime imports of a source file: no `import type`, no comments. */
 function importsOf(code: string): string[] {
@@ -58,13 +68,18 @@ const packageOf = (spec: string) =>
     .join('/');
 
 describe('package.json', () => {
-  it('finds the entries and the files they reach', () => {
+  it('finds the entries, the files they reach and the bundled packages', () => {
     expect(entries).toHaveLength(7);
+    expect(bundled).toEqual(['@mlc-ai/web-xgrammar']);
     expect(shippedImports().size).toBeGreaterThan(50);
   });
 
-  it('lists every package the shipped code imports as a dependency or a peer dependency', () => {
-    const declared = new Set([...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies)]);
+  it('lists every package the shipped code imports as a dependency or a peer dependency, or bundles it', () => {
+    const declared = new Set([
+      ...Object.keys(pkg.dependencies),
+      ...Object.keys(pkg.peerDependencies),
+      ...bundled,
+    ]);
     const missing: string[] = [];
     for (const [file, specs] of shippedImports()) {
       for (const spec of specs) {
@@ -73,6 +88,10 @@ describe('package.json', () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+
+  it('leaves what it bundles out of the dependencies, where apps would install it for nothing', () => {
+    for (const name of bundled) expect(Object.keys(pkg.dependencies)).not.toContain(name);
   });
 
   it('states the Node versions it supports', () => {
