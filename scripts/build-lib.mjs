@@ -16,7 +16,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
 import { vendorWebLlmTypes } from './web-llm-types.mjs';
-import { isBundled, webXGrammarChunk } from './web-xgrammar-chunk.mjs';
+import { isBundled, webXGrammarChunk, writeWebXGrammarNotice } from './web-xgrammar-chunk.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const out = resolve(root, 'lib');
@@ -71,6 +71,7 @@ await bundle.write({
       : 'chunks/[name]-[hash].js',
 });
 await bundle.close();
+writeWebXGrammarNotice({ root, out });
 
 const tsconfig = resolve(root, '.tmp/tsconfig.lib.json');
 mkdirSync(dirname(tsconfig), { recursive: true });

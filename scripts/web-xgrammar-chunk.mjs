@@ -12,6 +12,9 @@
  * rolldown({ external: (id) => !BUNDLED.includes(id), plugins: [webXGrammarChunk()] });
  */
 
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
 /** Packages bundled into lib/ rather than imported (tests/unit/repo/dependencies.test.ts reads this list). */
 export const BUNDLED = ['@mlc-ai/web-xgrammar'];
 
@@ -42,6 +45,25 @@ export function webXGrammarChunk() {
       return { code: `${out}\nexport {};\n`, map: null };
     },
   };
+}
+
+/**
+ * Writes the licence notice that ships with the bundled copy (web-xgrammar is Apache-2.0; its
+ * package carries no licence file, so the terms come from spec/LICENSE, the same licence).
+ */
+export function writeWebXGrammarNotice({ root, out }) {
+  const pkg = JSON.parse(
+    readFileSync(resolve(root, 'node_modules/@mlc-ai/web-xgrammar/package.json'), 'utf8'),
+  );
+  const notice = [
+    `lib/chunks/web-xgrammar-*.js is ${pkg.name} ${pkg.version} (${pkg.license}), from`,
+    'https://github.com/mlc-ai/xgrammar, bundled by intab with its two Node-only expressions replaced',
+    "(scripts/web-xgrammar-chunk.mjs in intab's repository). Its licence follows.",
+    '',
+    readFileSync(resolve(root, 'spec/LICENSE'), 'utf8'),
+  ].join('\n');
+  mkdirSync(resolve(out, 'licenses'), { recursive: true });
+  writeFileSync(resolve(out, 'licenses/web-xgrammar.txt'), notice);
 }
 
 /** Whether a module id is (a file of) a bundled package. */
