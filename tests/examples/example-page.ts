@@ -104,7 +104,10 @@ function watchErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(`uncaught: ${err.message}`));
   page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
+    // The browser's own network log is not the page's: readiness polls /v1/models through early 503s.
+    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) {
+      errors.push(`console: ${msg.text()}`);
+    }
   });
   return errors;
 }
