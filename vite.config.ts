@@ -16,7 +16,7 @@ function manifestLinkPlugin(): Plugin {
  * intab's own Vite plugin: the demo's service worker adds the offline app shell to intab's handler.
  *
  * @example
- * // npm start  →  vite build && vite preview --port ${PORT:-4173} --strictPort
+ * // npm start  →  scripts/start.mjs: vite build, then vite preview on PORT (4173)
  */
 export default defineConfig({
   build: { target: 'es2022' },

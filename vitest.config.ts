@@ -27,8 +27,9 @@ export default defineConfig({
           name: 'examples',
           environment: 'node',
           include: ['tests/examples/**/*.test.ts'],
+          // One npm pack for all of them; then an npm install and a build per example.
+          globalSetup: ['tests/examples/global-setup.ts'],
           testTimeout: 300_000,
-          // npm pack, then an npm install and a Vite build per example.
           hookTimeout: 600_000,
         },
       },

@@ -7,6 +7,7 @@
  * import.meta.url), { type: 'module' })`: the app's bundler (Vite, with `intab/vite`) sees that
  * pattern in lib/index.js and bundles the worker, resolving its imports from the app's node_modules.
  * Plain rolldown is used here rather than Vite, whose worker plugin would rewrite that pattern now.
+ * The declarations name web-llm's types through a copy of its type-only files (web-llm-types.mjs).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,8 @@ import { builtinModules } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
+import { vendorWebLlmTypes } from './web-llm-types.mjs';
+import { isBundled, webXGrammarChunk, writeWebXGrammarNotice } from './web-xgrammar-chunk.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const out = resolve(root, 'lib');
@@ -39,9 +42,14 @@ rmSync(out, { recursive: true, force: true });
 const bundle = await rolldown({
   input: Object.fromEntries(Object.entries(ENTRIES).map(([name, src]) => [name, resolve(root, src)])),
   platform: 'neutral',
-  // Every bare import (dependencies, peer dependencies, Node built-ins) stays an import.
-  external: (id) => builtins.has(id) || !(id.startsWith('.') || id.startsWith('/') || /^[A-Za-z]:/.test(id)),
+  // web-xgrammar names its file only in `main`, which the neutral platform does not read by itself.
+  resolve: { mainFields: ['module', 'main'] },
+  // Every bare import (dependencies, peer dependencies, Node built-ins) stays an import, but for the
+  // packages no bundler other than Vite can take as they are (web-xgrammar-chunk.mjs).
+  external: (id) =>
+    builtins.has(id) || !(id.startsWith('.') || id.startsWith('/') || /^[A-Za-z]:/.test(id) || isBundled(id)),
   plugins: [
+    webXGrammarChunk(),
     {
       name: 'intab:lib-worker-url',
       transform(code, id) {
@@ -57,9 +65,13 @@ await bundle.write({
   dir: out,
   format: 'es',
   entryFileNames: '[name].js',
-  chunkFileNames: 'chunks/[name]-[hash].js',
+  chunkFileNames: (chunk) =>
+    chunk.moduleIds.some((id) => id.includes('@mlc-ai/web-xgrammar'))
+      ? 'chunks/web-xgrammar-[hash].js'
+      : 'chunks/[name]-[hash].js',
 });
 await bundle.close();
+writeWebXGrammarNotice({ root, out });
 
 const tsconfig = resolve(root, '.tmp/tsconfig.lib.json');
 mkdirSync(dirname(tsconfig), { recursive: true });
@@ -83,5 +95,7 @@ writeFileSync(
 execFileSync(process.execPath, [resolve(root, 'node_modules/typescript/bin/tsc'), '-p', tsconfig], {
   stdio: 'inherit',
 });
+// Apps type-check intab's declarations with `skipLibCheck: false` too; web-llm's own do not pass it.
+vendorWebLlmTypes({ root, types: resolve(out, 'types') });
 const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
 console.log(`lib/: ${Object.keys(ENTRIES).length} entries for ${pkg.name}@${pkg.version}`);

@@ -8,7 +8,7 @@ export default defineConfig({
     intab({ serviceWorker: false }),
     VitePWA({
       strategies: 'injectManifest',
-      srcDir: 'src',
+      srcDir: 'src/sw',
       filename: 'sw.ts',
       injectRegister: false, // startIntab() registers it
       manifest: false,

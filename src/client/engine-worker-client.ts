@@ -5,6 +5,7 @@
 import * as Comlink from 'comlink';
 import type { EngineApi, PageToWorkerMessage } from '../worker/protocol';
 import { type EngineWorkerOptions, engineWorkerName } from '../worker/worker-options';
+import { describeWorkerFailure } from './worker-failure';
 
 /** The engine worker, as the page holds it. */
 export interface EngineWorkerHandle {
@@ -13,28 +14,67 @@ export interface EngineWorkerHandle {
   /** A new port into the worker, for the caller to hand to the service worker. */
   connect(): MessagePort;
   worker: Worker;
+  /** The script the worker was started from. */
+  url: string;
+}
+
+/** Where the worker's script is, and who hears about its failures. */
+export interface EngineWorkerStart {
+  /** The script's URL; by default the one the app's bundler made of `new URL('./engine-worker.js', import.meta.url)`. */
+  url?: string | URL;
+  /** Each failure, as one error naming the script and the cause (a bare `Event` says neither). */
+  onError?: (err: Error) => void;
 }
 
 /**
- * Starts the module worker. Vite bundles it (and its lazy web-llm chunk) from this very URL pattern.
+ * Starts the module worker. Vite and webpack bundle it (and its lazy web-llm chunk) from the
+ * `new Worker(new URL(…, import.meta.url))` below, which they must see verbatim; other bundlers
+ * build `intab/engine-worker` as an entry of its own and pass its URL.
  *
  * @example
- * const engine = startEngineWorker();
+ * const engine = startEngineWorker({}, { onError: (err) => console.error(err.message) });
  * const status = await engine.api.gpuStatus();
  */
-export function startEngineWorker(options: EngineWorkerOptions = {}): EngineWorkerHandle {
-  const worker = new Worker(new URL('../worker/engine-worker.ts', import.meta.url), {
-    type: 'module',
-    // The worker opens its store before any message could reach it, so its options ride in the name.
-    name: engineWorkerName(options),
-  });
+export function startEngineWorker(
+  options: EngineWorkerOptions = {},
+  start: EngineWorkerStart = {},
+): EngineWorkerHandle {
+  // The worker opens its store before any message could reach it, so its options ride in the name.
+  const name = engineWorkerName(options);
+  const { worker, url } = start.url
+    ? { worker: new Worker(start.url, { type: 'module', name }), url: new URL(start.url, location.href).href }
+    : recordScriptUrl(
+        () => new Worker(new URL('../worker/engine-worker.ts', import.meta.url), { type: 'module', name }),
+      );
   worker.addEventListener('error', (event) => {
-    console.error('[intab] engine worker failed:', event.message || event);
+    const report = start.onError ?? ((err: Error) => console.error(`[intab] ${err.message}`));
+    void describeWorkerFailure(url, event).then(report);
   });
   const connect = (): MessagePort => {
     const { port1, port2 } = new MessageChannel();
     worker.postMessage({ type: 'connect' } satisfies PageToWorkerMessage, [port1]);
     return port2;
   };
-  return { api: Comlink.wrap<EngineApi>(connect()), connect, worker };
+  return { api: Comlink.wrap<EngineApi>(connect()), connect, worker, url };
+}
+
+/**
+ * Runs `create` and returns the worker with the URL it was created from. That URL is the bundler's
+ * rewrite of the `new URL(…)` inside `create`, and a failed script load never reports it, so the
+ * `Worker` constructor is watched for this one synchronous call. (A `new URL(…)` written anywhere
+ * else would be taken by bundlers for an asset to copy.)
+ */
+function recordScriptUrl(create: () => Worker): { worker: Worker; url: string } {
+  const Native = globalThis.Worker;
+  let url = '';
+  const Watching = function (this: unknown, script: string | URL, opts?: WorkerOptions): Worker {
+    url = new URL(script, location.href).href;
+    return new Native(script, opts);
+  } as unknown as typeof Worker;
+  globalThis.Worker = Watching;
+  try {
+    return { worker: create(), url };
+  } finally {
+    globalThis.Worker = Native;
+  }
 }

@@ -28,8 +28,14 @@ export interface IntabClient {
 }
 
 export interface StartIntabOptions {
-  /** The built service worker; `dist/sw.js` by default. */
+  /** The service worker's script (intab's own or the app's, which calls `installIntab(self)`); `/sw.js` by default. */
   swUrl?: string;
+  /**
+   * The engine worker's script, for bundlers that do not bundle `new Worker(new URL(…, import.meta.url))`
+   * (esbuild, Rollup without a worker plugin, no bundler): build `intab/engine-worker` as a module
+   * entry of its own and give its URL here. Vite (with `intab/vite`) and webpack 5 need nothing.
+   */
+  workerUrl?: string | URL;
   /** Registration scope; `/` by default. The API is served at `{scope}v1/`. */
   scope?: string;
   /** Bound on {@link IntabClient.ready}, including the first install's precache. Default 30 s. */
@@ -65,17 +71,32 @@ const RUN_LOCK_DRAIN_MS = 2_000;
  * const intab = startIntab();
  * await intab.ready;
  * const res = await fetch('/v1/responses', { method: 'POST', body: JSON.stringify({ model: 'scripted', input: 'hi' }) });
+ *
+ * // Built with esbuild: the app's own service worker, and the worker built from intab/engine-worker.
+ * startIntab({ swUrl: '/sw.js', workerUrl: '/engine-worker.js' });
  */
 export function startIntab(opts: StartIntabOptions = {}): IntabClient {
   if (started) return started;
   const channel = openTabChannel();
   const calls = channel ? new LeaderCalls(channel) : null;
   let engine: EngineWorkerHandle | null = null;
+  // A worker that fails to start rejects `ready` with its error; a failure after that is logged.
+  let engineFailed: (err: Error) => void = () => {};
+  const engineFailure = new Promise<never>((_, reject) => {
+    engineFailed = reject;
+  });
+  let settled = false;
   const container = navigator.serviceWorker as ServiceWorkerContainer | undefined;
   // Runs a microtask or more after this function returns, so `broker` below is set by then.
   const election = electLeader(navigator.locks, async () => {
     await runLocksReleased(navigator.locks, RUN_LOCK_DRAIN_MS);
-    const own = startEngineWorker({ store: opts.store, webllm: opts.webllm, server: opts.server });
+    const own = startEngineWorker(
+      { store: opts.store, webllm: opts.webllm, server: opts.server },
+      {
+        url: opts.workerUrl,
+        onError: (err) => (settled ? console.error(`[intab] ${err.message}`) : engineFailed(err)),
+      },
+    );
     engine = own;
     const leaderId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
     if (channel) serveFollowers(channel, { leaderId, api: own.api, handPort: () => broker?.handOver() });
@@ -91,7 +112,11 @@ export function startIntab(opts: StartIntabOptions = {}): IntabClient {
       })
     : null;
 
-  const ready = startServiceWorker(opts, container);
+  const ready = Promise.race([startServiceWorker(opts, container), engineFailure]);
+  const done = () => {
+    settled = true;
+  };
+  ready.then(done, done);
   // Callers that never await `ready` still see why intab did not start, without an unhandled rejection.
   ready.catch((err: unknown) => console.error('[intab] not ready:', err));
 
@@ -137,10 +162,16 @@ async function startServiceWorker(
     );
   }
   const scope = opts.scope ?? '/';
+  const swUrl = new URL(opts.swUrl ?? '/sw.js', location.href).href;
   // `immediate`: workbox-window otherwise waits for the load event, delaying the first install.
-  const wb = new Workbox(opts.swUrl ?? '/sw.js', { scope });
-  const registration = await wb.register({ immediate: true });
-  if (!registration) throw new Error('The service worker could not be registered.');
+  const wb = new Workbox(swUrl, { scope });
+  // Chromium's own message names the script and the cause (`A bad HTTP response code (404)…`).
+  const registration = await wb.register({ immediate: true }).catch((err: unknown) => {
+    throw new Error(
+      `intab's service worker (${swUrl}) could not be registered: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  });
+  if (!registration) throw new Error(`intab's service worker (${swUrl}) could not be registered.`);
   await waitForControl(container, registration, deadline);
   await waitForModels(new URL(scope, location.href), deadline);
 }

@@ -15,7 +15,8 @@ type GpuStatus = Awaited<ReturnType<IntabClient['gpuStatus']>>;
  */
 export function formatGpuStatus(status: GpuStatus): string {
   if (!status.available) {
-    return `WebGPU: unavailable — ${status.reason ?? 'no adapter'}; only the scripted model can run`;
+    // The reason is a sentence of its own (it ends with a period), so it goes last.
+    return `WebGPU: unavailable, only the scripted model can run — ${status.reason ?? 'no adapter.'}`;
   }
   // shader-f16 decides which web-llm builds (q4f16 vs q4f32) can run, so it is worth showing.
   const f16 = status.features.includes('shader-f16') ? 'yes' : 'no';

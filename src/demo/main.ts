@@ -43,7 +43,8 @@ const gpuStatus = el('p', { className: 'status', attrs: { 'data-testid': 'gpu-st
 const picker = createModelPicker(intab);
 // The handlers only run after a click, by which time `session` exists.
 const chat = createChatView({
-  send: (text, instructions) => void session.send(text, instructions),
+  // A finished turn is stored (completed, cancelled or failed): the storage panel shows it at once.
+  send: (text, instructions) => void session.send(text, instructions).then(() => storage.refresh()),
   stop: () => session.stop(),
   newChat: () => session.reset(),
 });

@@ -48,7 +48,9 @@ function workerPlugin(): Plugin {
     name: 'intab:worker',
     config: () => ({
       // Pre-bundling would inline intab and lose `new Worker(new URL('./engine-worker.js', import.meta.url))`.
-      optimizeDeps: { exclude: ['intab'] },
+      // Its CommonJS dependency (ajv, for request schemas) still needs it on the dev server, which
+      // cannot take named imports from CommonJS: `intab > …` pre-bundles it as intab's dependency.
+      optimizeDeps: { exclude: ['intab'], include: ['intab > ajv/dist/2020.js'] },
       worker: {
         // Module workers keep web-llm a lazy chunk of the engine worker instead of inlining it.
         format: 'es',

@@ -38,13 +38,20 @@ describe('demo page', () => {
     await expect
       .poll(() => page.getByTestId('gpu-status').textContent())
       .toMatch(/^WebGPU: (available|unavailable)/);
+    // One readable line: no punctuation piled up where the probe's reason ends (it read "adapter.; only").
+    expect(await page.getByTestId('gpu-status').textContent()).not.toMatch(/[.;:,]\s*[.;:,]/);
     expect(await page.getByTestId('model-select').inputValue()).toBe('scripted');
     expect(await page.evaluate(() => typeof window.OpenAI)).toBe('function');
   });
 
-  it('streams a scripted reply into the chat', async () => {
+  it('streams a scripted reply into the chat, and the storage panel lists it without a Refresh', async () => {
+    const rows = app.page.getByTestId('storage-list').locator('li');
+    const before = await rows.count();
     await send('hello there');
     expect(await lastReply()).toBe('You said: hello there');
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(before + 1);
+    // Newest first: the reply just streamed, stored completed.
+    expect(await rows.first().locator('.storage-detail').textContent()).toBe('completed · scripted');
   });
 
   it('remembers the conversation, and New chat forgets it', async () => {

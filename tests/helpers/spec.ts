@@ -1,5 +1,5 @@
 /**
- * Validates wire objects against the Open Responses OpenAPI spec (../shared/spec), so tests check
+ * Validates wire objects against the Open Responses OpenAPI spec (vendored in spec/), so tests check
  * every JSON body and SSE event the runtime produces against an independent description of the API.
  * Where the spec and the `openai` types disagree, the types win: such differences are listed in
  * {@link SPEC_OVERRIDES} with the reason.
@@ -14,27 +14,12 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
-const here = dirname(fileURLToPath(import.meta.url));
-
-/** The spec lives beside the checkout in ../shared; CI clones with shared/ beside it too. */
-function findSpec(): string {
-  const candidates = [
-    process.env.INTAB_SPEC,
-    resolve(here, '../../../shared/spec/openresponses.openapi.json'),
-    resolve(here, '../../shared/spec/openresponses.openapi.json'),
-  ].filter((p): p is string => Boolean(p));
-  for (const p of candidates) {
-    try {
-      readFileSync(p);
-      return p;
-    } catch {}
-  }
-  throw new Error(`Open Responses spec not found; looked in: ${candidates.join(', ')}`);
-}
+/** The vendored copy (spec/README.md says where it comes from); the repository needs nothing beside it. */
+const SPEC_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '../../spec/openresponses.openapi.json');
 
 // biome-ignore lint/suspicious/noExplicitAny: the spec is untyped JSON
 type Json = any;
-const spec: Json = JSON.parse(readFileSync(findSpec(), 'utf8'));
+const spec: Json = JSON.parse(readFileSync(SPEC_PATH, 'utf8'));
 
 /**
  * Spec schemas loosened where OpenAI's own types (the reference) allow more than the spec does.

@@ -10,8 +10,17 @@ const client = new OpenAI({
   apiKey: 'local',
   dangerouslyAllowBrowser: true,
 });
+
 const response = await client.responses.create({ model: 'scripted', input: 'hello from a workbox app' });
 show('#answer', response.output_text);
+
+const stream = client.responses.stream({ model: 'scripted', input: 'streamed hello' });
+let streamed = '';
+stream.on('response.output_text.delta', (event) => {
+  streamed += event.delta;
+  show('#streamed', streamed);
+});
+await stream.finalResponse();
 document.body.dataset.done = 'true';
 
 function show(selector: string, text: string): void {
