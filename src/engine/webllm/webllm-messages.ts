@@ -7,6 +7,7 @@ import { invalidRequest } from '../../common/api-error';
 import type { ModelFamily } from '../tool-formats/model-family';
 import type { HistoryResult } from '../tool-formats/types';
 import type { ChatContentPart, ChatMessage } from '../types';
+import { userTurnOpener } from './webllm-conv-templates';
 
 interface UserTurn {
   text: string[];
@@ -61,7 +62,7 @@ export function toWebLLMMessages(
   if (opts.family.systemHead)
     system = opts.family.systemHead(opts.toolSection !== null, opts.now ?? new Date()) + system;
   const out: ChatCompletionMessageParam[] = [];
-  if (system !== '') out.push({ role: 'system', content: system });
+  if (system !== '' && !opts.family.systemInLastUser) out.push({ role: 'system', content: system });
 
   let user: UserTurn | null = null;
   let assistant: string[] | null = null;
@@ -88,7 +89,8 @@ export function toWebLLMMessages(
     if (m.role === 'assistant') {
       if (!assistant) flush();
       assistant ??= [];
-      if (m.content) assistant.push(m.content);
+      const callsOnly = opts.family.callsOnly && m.tool_calls?.length;
+      if (m.content && !callsOnly) assistant.push(opts.family.assistantText?.(m.content) ?? m.content);
       if (m.tool_calls?.length) {
         const calls = m.tool_calls.map((c) => ({
           name: c.function.name,
@@ -117,21 +119,29 @@ export function toWebLLMMessages(
       'The input must end with a user message or a function_call_output: local models continue a conversation only from there.',
     );
   }
-  if (opts.toolSection && format.placement === 'last-user') prependToLastUser(out, opts.toolSection);
+  if (opts.family.systemInLastUser && system !== '') editLastUser(out, (text) => `${system}\n\n${text}`);
+  const opener = userTurnOpener(opts.modelId);
+  if (opener) for (const m of out) if (m.role === 'user') editText(m, (text) => opener + text);
+  if (opts.toolSection && format.placement === 'last-user')
+    editLastUser(out, (text) => `${opts.toolSection}${text}`);
   return out;
 }
 
-/** Mistral's templates put `[AVAILABLE_TOOLS]` right before the last user message. */
-function prependToLastUser(out: ChatCompletionMessageParam[], section: string): void {
-  for (let i = out.length - 1; i >= 0; i--) {
-    const m = out[i];
-    if (m?.role !== 'user') continue;
-    if (typeof m.content === 'string') m.content = `${section}${m.content}`;
-    else {
-      const text = m.content.find((p) => p.type === 'text');
-      if (text && text.type === 'text') text.text = `${section}${text.text}`;
-    }
-    return;
+/**
+ * Rewrites the last user message's text: Mistral's templates put `[AVAILABLE_TOOLS]` right before
+ * it and (v3) the system text at its head.
+ */
+function editLastUser(out: ChatCompletionMessageParam[], edit: (text: string) => string): void {
+  const last = out.findLast((m) => m.role === 'user');
+  if (last) editText(last, edit);
+}
+
+function editText(m: ChatCompletionMessageParam, edit: (text: string) => string): void {
+  if (m.role !== 'user') return;
+  if (typeof m.content === 'string') m.content = edit(m.content);
+  else {
+    const text = m.content.find((p) => p.type === 'text');
+    if (text && text.type === 'text') text.text = edit(text.text);
   }
 }
 
