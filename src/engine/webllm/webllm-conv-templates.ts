@@ -80,18 +80,32 @@ const CORRECTIONS: Array<[RegExp, ConvConfig]> = [
     },
   ],
   // web-llm fills only `{system_message}`: its `{function_string}` would reach the model literally.
-  [/^ministral-3/i, { system_template: '[SYSTEM_PROMPT]{system_message}[/SYSTEM_PROMPT]' }],
+  // `[AVAILABLE_TOOLS]` follows the system block, ahead of the first `[INST]`, so intab writes each
+  // user turn's `[INST]` opener (the section goes before the first) and the role template closes it.
+  [
+    /^ministral-3/i,
+    {
+      system_template: '[SYSTEM_PROMPT]{system_message}[/SYSTEM_PROMPT]',
+      role_templates: {
+        user: '{user_message}[/INST]',
+        assistant: '{assistant_message}</s>',
+        tool: '[TOOL_RESULTS]{tool_message}[/TOOL_RESULTS]',
+      } as ConvConfig['role_templates'],
+    },
+  ],
 ];
 
 /**
- * What opens each user turn where the corrected template leaves it to intab (Mistral v3's `[INST] `,
+ * What opens each user turn where the corrected template leaves it to intab (Mistral's `[INST]`,
  * which the tool section must precede); '' elsewhere.
  *
  * @example
  * userTurnOpener('Mistral-7B-Instruct-v0.3-q4f16_1-MLC'); // '[INST] '
+ * userTurnOpener('Ministral-3-3B-Reasoning-2512-q4f16_1-MLC'); // '[INST]'
  */
 export function userTurnOpener(modelId: string): string {
-  return /^mistral-7b-instruct-v0\.3/i.test(modelId) ? '[INST] ' : '';
+  if (/^mistral-7b-instruct-v0\.3/i.test(modelId)) return '[INST] ';
+  return /^ministral-3/i.test(modelId) ? '[INST]' : '';
 }
 
 /**

@@ -55,7 +55,8 @@ export function toWebLLMMessages(
   const lastUser = messages.findLastIndex((m) => m.role === 'user');
   let system = [...callerSystem, ...opts.system].filter(Boolean).join('\n\n');
   if (opts.family.systemHead) system = system.trim(); // Meta's template trims the system text
-  if (opts.toolSection && format.placement !== 'last-user') {
+  const inTurns = format.placement === 'last-user' || format.placement === 'after-system';
+  if (opts.toolSection && !inTurns) {
     const parts = format.placement === 'system' ? [system, opts.toolSection] : [opts.toolSection, system];
     system = parts.filter(Boolean).join(format.separator ?? '\n\n');
   }
@@ -124,12 +125,16 @@ export function toWebLLMMessages(
   if (opener) for (const m of out) if (m.role === 'user') editText(m, (text) => opener + text);
   if (opts.toolSection && format.placement === 'last-user')
     editLastUser(out, (text) => `${opts.toolSection}${text}`);
+  // Ahead of the first message: the first user turn's opener is intab's to write (conv_config).
+  const first = out.find((m) => m.role === 'user');
+  if (opts.toolSection && format.placement === 'after-system' && first)
+    editText(first, (text) => `${opts.toolSection}${text}`);
   return out;
 }
 
 /**
- * Rewrites the last user message's text: Mistral's templates put `[AVAILABLE_TOOLS]` right before
- * it and (v3) the system text at its head.
+ * Rewrites the last user message's text: Mistral's v3 template puts `[AVAILABLE_TOOLS]` right
+ * before it and the system text at its head.
  */
 function editLastUser(out: ChatCompletionMessageParam[], edit: (text: string) => string): void {
   const last = out.findLast((m) => m.role === 'user');

@@ -149,6 +149,13 @@ const GOLDENS: Golden[] = [
     slip: ['[INST] Weather in Paris?[/INST]', '[INST] You are terse.\n\nWeather in Paris?[/INST]'],
     slipIn: 'tools and tool history',
   },
+  {
+    model: 'Ministral-3-3B-Reasoning-2512-q4f16_1-MLC',
+    conv: 'ministral3_reasoning',
+    template: 'mistralai-Ministral-3-14B-Reasoning-2512',
+    native: true,
+    extra: { eos_token: '</s>' },
+  },
 ];
 
 const NOW = new Date(Date.UTC(2024, 6, 26, 12));
