@@ -25,6 +25,7 @@ interface CompactTokenizerJson {
 }
 
 let qwenTokenizer: RealTokenizer | null = null;
+let llamaTokenizer: RealTokenizer | null = null;
 
 /**
  * Qwen3's tokenizer (Qwen2.5, QwQ, Qwen3 and the R1 Qwen distills share its byte-level BPE).
@@ -73,10 +74,25 @@ export function qwen3(): RealTokenizer {
  * llama3Tokenizer().encode('<|eot_id|>'); // [128009]
  */
 export function llama3Tokenizer(): RealTokenizer {
-  return {
+  llamaTokenizer ??= {
     encode: (text) => llama3.encode(text, { bos: false, eos: false }),
     decode: (ids) => llama3.decode(ids),
     vocab: llama3.vocabById,
     stopIds: [llama3.getSpecialTokenId('<|eot_id|>'), llama3.getSpecialTokenId('<|eom_id|>')],
   };
+  return llamaTokenizer;
+}
+
+/**
+ * The real tokenizer a web-llm model was trained with, where the tests have it: Qwen2.5 and Qwen3
+ * (one vocabulary; Qwen3 adds its think tokens) and Llama 3.x. Null for the rest (the Hermes
+ * Llamas give reserved ids to their own markers, which Llama 3's table lacks).
+ *
+ * @example
+ * tokenizerOf('Qwen3-0.6B-q4f16_1-MLC') === qwen3(); // true
+ */
+export function tokenizerOf(model: string): RealTokenizer | null {
+  if (/^qwen(2\.5|3-)/i.test(model)) return qwen3();
+  if (/^llama-3/i.test(model)) return llama3Tokenizer();
+  return null;
 }
