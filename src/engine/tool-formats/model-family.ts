@@ -63,6 +63,11 @@ export interface ModelFamily {
   assistantText?: (text: string) => string;
   /** The template writes only the calls of an assistant turn that has both (Mistral v3). */
   callsOnly?: boolean;
+  /**
+   * The template writes an assistant turn's reasoning back, inside the family's markers, for turns
+   * after the last user message (Qwen3's tool loop: `<think>\n…\n</think>\n\n` before the calls).
+   */
+  reasoningInLoop?: boolean;
 }
 
 const THINK: ReasoningMarkers = { open: '<think>', close: '</think>', prefilled: false };
@@ -92,6 +97,7 @@ const FAMILIES: Array<[RegExp, ModelFamily]> = [
       reasoning: THINK,
       canDisableThinking: true,
       alwaysThinks: true,
+      reasoningInLoop: true,
     },
   ],
   [/^qwq/i, { ...family('qwq', hermesFormat, 'user', true), reasoning: THINK, alwaysThinks: true }],

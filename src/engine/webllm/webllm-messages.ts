@@ -68,13 +68,15 @@ export function toWebLLMMessages(
   let user: UserTurn | null = null;
   let assistant: string[] | null = null;
   let results: HistoryResult[] | null = null;
+  let thinkBlock = '';
   let afterLastUser = false;
   const flush = () => {
     if (user) out.push({ role: 'user', content: userContent(user) });
     if (assistant) {
       const prefix = afterLastUser ? (opts.family.assistantPrefix ?? '') : '';
-      out.push({ role: 'assistant', content: prefix + assistant.join('\n') });
+      out.push({ role: 'assistant', content: prefix + thinkBlock + assistant.join('\n') });
     }
+    thinkBlock = '';
     if (results && opts.family.resultRole === 'tool') {
       // One tool turn per result, as Llama's `ipython` and Ministral's `[TOOL_RESULTS]` turns are.
       for (const r of results)
@@ -90,6 +92,11 @@ export function toWebLLMMessages(
     if (m.role === 'assistant') {
       if (!assistant) flush();
       assistant ??= [];
+      // The think block as the model wrote it, so the history equals what web-llm decoded and keeps
+      // in its KV cache (it reuses the cache only for an identical conversation).
+      const markers = opts.family.reasoning;
+      if (m.reasoning && markers && opts.family.reasoningInLoop && i > lastUser && assistant.length === 0)
+        thinkBlock = `${markers.open}\n${m.reasoning.trim()}\n${markers.close}\n\n`;
       const callsOnly = opts.family.callsOnly && m.tool_calls?.length;
       if (m.content && !callsOnly) assistant.push(opts.family.assistantText?.(m.content) ?? m.content);
       if (m.tool_calls?.length) {
