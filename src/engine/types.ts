@@ -7,7 +7,16 @@
 export type ChatMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string | ChatContentPart[] }
-  | { role: 'assistant'; content: string | null; tool_calls?: ChatToolCall[] }
+  | {
+      role: 'assistant';
+      content: string | null;
+      tool_calls?: ChatToolCall[];
+      /**
+       * What the model reasoned before this turn (a Responses reasoning item's text), for engines
+       * whose model template shows it again (Qwen3 in a tool loop); others ignore it.
+       */
+      reasoning?: string;
+    }
   | { role: 'tool'; content: string; tool_call_id: string; name: string };
 
 export type ChatContentPart =

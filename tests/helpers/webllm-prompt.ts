@@ -13,11 +13,13 @@ import templates from '../fixtures/webllm/conv-templates.json';
 
 interface Conversation {
   appendReplyHeader(role: string): void;
+  finishReply(message: string): void;
   appendEmptyThinkingReplyHeader(role: string, block: string): void;
   getPromptArray(config?: unknown): Array<string | unknown[]>;
 }
 
 interface Internals {
+  compareConversationObject(a: Conversation, b: Conversation): boolean;
   getConversationFromChatCompletionRequest(
     request: ChatCompletionRequest,
     config: { conv_template: unknown; conv_config: unknown },
@@ -34,7 +36,7 @@ function load(): Promise<Internals> {
     const require = createRequire(import.meta.url);
     const entry = require.resolve('@mlc-ai/web-llm');
     const copy = join(dirname(entry), '.intab-test-internals.js');
-    const extra = '\nexport { getConversationFromChatCompletionRequest };\n';
+    const extra = '\nexport { getConversationFromChatCompletionRequest, compareConversationObject };\n';
     writeFileSync(copy, readFileSync(entry, 'utf8') + extra);
     return (await import(pathToFileURL(copy).href)) as Internals;
   })();
@@ -65,4 +67,30 @@ export async function webllmPrompt(name: ConvTemplateName, request: ChatCompleti
     .getPromptArray()
     .map((p) => (typeof p === 'string' ? p : p.filter((x) => typeof x === 'string').join('')))
     .join('');
+}
+
+/**
+ * Whether web-llm would keep its KV cache for `second`: as `preparePrefillInput` decides, the
+ * conversation the pipeline holds after answering `first` with `reply` (the decoded output) must
+ * equal the one `second` builds from all its messages but the last (`compareConversationObject`).
+ *
+ * @example
+ * await webllmReusesCache('qwen3', first, '<think>\n…</think>\n\n<tool_call>…', second); // true
+ */
+export async function webllmReusesCache(
+  name: ConvTemplateName,
+  first: ChatCompletionRequest,
+  reply: string,
+  second: ChatCompletionRequest,
+): Promise<boolean> {
+  const { getConversationFromChatCompletionRequest, compareConversationObject } = await load();
+  const config = (r: ChatCompletionRequest) => ({
+    conv_template: templates[name],
+    conv_config: convConfigFor(r.model ?? '') ?? {},
+  });
+  const held = getConversationFromChatCompletionRequest(structuredClone(first), config(first), true);
+  held.appendReplyHeader('assistant');
+  held.finishReply(reply);
+  const next = getConversationFromChatCompletionRequest(structuredClone(second), config(second), false);
+  return compareConversationObject(held, next);
 }

@@ -4,6 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
+import { llama3Tokenizer, type RealTokenizer } from './tokenizers';
 
 type XGrammar = typeof import('@mlc-ai/web-xgrammar');
 
@@ -46,39 +47,95 @@ export async function structuralTagAccepts(tag: unknown, text: string): Promise<
   }
 }
 
+type ResponseFormatLike = { type?: string; schema?: string; grammar?: string; structural_tag?: unknown };
+type Compiler = Awaited<ReturnType<XGrammar['GrammarCompiler']['createGrammarCompiler']>>;
+type Compiled = Awaited<ReturnType<Compiler['compileGrammar']>>;
+
+const compilers = new Map<RealTokenizer, Promise<Compiler>>();
+
+/**
+ * A `GrammarCompiler` over `tokenizer`'s real vocabulary, built as web-llm builds it for a byte-level
+ * BPE model (`token_postproc_method: 'byte_level'`, no prepended space), once per tokenizer.
+ */
+function compilerFor(tokenizer: RealTokenizer): Promise<Compiler> {
+  let compiler = compilers.get(tokenizer);
+  if (!compiler) {
+    compiler = (async () => {
+      const { GrammarCompiler, TokenizerInfo } = await xgrammar();
+      const info = await TokenizerInfo.createTokenizerInfo(
+        tokenizer.vocab,
+        'byte_level',
+        false,
+        tokenizer.vocab.length,
+        tokenizer.stopIds,
+      );
+      return GrammarCompiler.createGrammarCompiler(info);
+    })();
+    compilers.set(tokenizer, compiler);
+  }
+  return compiler;
+}
+
+/** web-llm's `LLMChatPipeline` compilation of a `response_format`. */
+async function compile(format: ResponseFormatLike, tokenizer: RealTokenizer): Promise<Compiled> {
+  const compiler = await compilerFor(tokenizer);
+  if (format.type === 'json_object')
+    return format.schema === undefined
+      ? compiler.compileBuiltinJSONGrammar()
+      : compiler.compileJSONSchema(format.schema);
+  if (format.type === 'grammar') return compiler.compileGrammar(format.grammar as string);
+  return compiler.compileStructuralTag(format.structural_tag as never);
+}
+
 /**
  * Compiles a `response_format` exactly as web-llm's `LLMChatPipeline` does (a `GrammarCompiler` over
- * a tokenizer's vocabulary; a small stand-in vocabulary here), so an invalid one throws.
+ * the model's real vocabulary: Llama 3's unless told), so an invalid one throws.
  *
  * @example
  * await compileResponseFormat({ type: 'json_object', schema: '{"type":"object"}' });
  */
-export async function compileResponseFormat(format: {
-  type?: string;
-  schema?: string;
-  grammar?: string;
-  structural_tag?: unknown;
-}): Promise<void> {
-  const { GrammarCompiler, TokenizerInfo } = await xgrammar();
-  const vocab = [
-    '<|end|>',
-    ...'{}[]":, \n<>/|_=abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ.-',
-  ];
-  const info = await TokenizerInfo.createTokenizerInfo(vocab, 'raw', false, vocab.length, [0]);
-  const compiler = await GrammarCompiler.createGrammarCompiler(info);
+export async function compileResponseFormat(
+  format: ResponseFormatLike,
+  tokenizer: RealTokenizer = llama3Tokenizer(),
+): Promise<void> {
+  (await compile(format, tokenizer)).dispose();
+}
+
+export interface TokenRun {
+  /** How many of the ids the grammar accepted before refusing one (all of them when none was refused). */
+  accepted: number;
+  /** Every id was accepted, then the tokenizer's stop token, and the grammar ended there. */
+  complete: boolean;
+}
+
+/**
+ * Feeds the real token ids of `text` to a `GrammarMatcher` compiled from `format` over `tokenizer`'s
+ * vocabulary, one token at a time as web-llm's sampler does (each id must be in the mask the
+ * grammar allows), then the stop token.
+ *
+ * @example
+ * await matchTokens(format, qwen3(), '<tool_call>\n{…}\n</tool_call>'); // { accepted: 17, complete: true }
+ */
+export async function matchTokens(
+  format: ResponseFormatLike,
+  tokenizer: RealTokenizer,
+  text: string,
+): Promise<TokenRun> {
+  const { GrammarMatcher } = await xgrammar();
+  const compiled = await compile(format, tokenizer);
+  const matcher = await GrammarMatcher.createGrammarMatcher(compiled, tokenizer.stopIds);
   try {
-    const compiled =
-      format.type === 'json_object'
-        ? format.schema === undefined
-          ? await compiler.compileBuiltinJSONGrammar()
-          : await compiler.compileJSONSchema(format.schema)
-        : format.type === 'grammar'
-          ? await compiler.compileGrammar(format.grammar as string)
-          : await compiler.compileStructuralTag(format.structural_tag as never);
-    compiled.dispose();
+    const ids = tokenizer.encode(text);
+    let accepted = 0;
+    for (const id of ids) {
+      if (!matcher.acceptToken(id)) return { accepted, complete: false };
+      accepted++;
+    }
+    const stop = tokenizer.stopIds[0] as number;
+    return { accepted, complete: matcher.acceptToken(stop) && matcher.isTerminated() };
   } finally {
-    compiler.dispose();
-    info.dispose();
+    matcher.dispose();
+    compiled.dispose();
   }
 }
 
@@ -89,10 +146,7 @@ export async function compileResponseFormat(format: {
  * @example
  * await responseFormatAccepts({ type: 'grammar', grammar: 'root ::= "a"' }, 'a'); // true
  */
-export async function responseFormatAccepts(
-  format: { type?: string; schema?: string; grammar?: string; structural_tag?: unknown },
-  text: string,
-): Promise<boolean> {
+export async function responseFormatAccepts(format: ResponseFormatLike, text: string): Promise<boolean> {
   const { Grammar, Testings } = await xgrammar();
   const grammar =
     format.type === 'grammar'

@@ -34,7 +34,7 @@ export interface ChatDeps {
 export async function createChatCompletion(request: Request, deps: ChatDeps): Promise<Response> {
   const json = await readJsonObject(request, deps.maxBodyBytes);
   const prepared = await prepareChat(json, deps.engine, new URL(request.url).origin);
-  await deps.engine.preflight?.(prepared.model.id, prepared.generate);
+  await preflight(deps.engine, prepared);
   const opts: ChatRunOptions = {
     id: newChatCompletionId(),
     created: Math.floor(deps.now() / 1000),
@@ -47,6 +47,23 @@ export async function createChatCompletion(request: Request, deps: ChatDeps): Pr
   };
   const work = followRequest(request.signal);
   return prepared.stream ? streamChat(prepared, opts, deps, work) : jsonChat(prepared, opts, deps, work);
+}
+
+/** Engines name a request's params as the Responses API does; Chat Completions has its own names. */
+const CHAT_PARAMS: Record<string, string> = {
+  'text.format.schema': 'response_format.json_schema.schema',
+  'text.format': 'response_format',
+};
+
+/** The engine's checks before any header, its errors naming Chat Completions' params. */
+async function preflight(engine: Engine, prepared: PreparedChat): Promise<void> {
+  try {
+    await engine.preflight?.(prepared.model.id, prepared.generate);
+  } catch (e) {
+    const param = e instanceof ApiError && e.param ? CHAT_PARAMS[e.param] : undefined;
+    if (!(e instanceof ApiError) || !param) throw e;
+    throw new ApiError(e.status, e.type, e.code, param, e.message);
+  }
 }
 
 /**

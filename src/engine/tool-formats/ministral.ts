@@ -1,6 +1,7 @@
 /**
  * Ministral 3's (and Mistral's v13 tokenizer's) `[TOOL_CALLS]name[ARGS]{…}`: one marker per call,
- * tools listed in `[AVAILABLE_TOOLS][…][/AVAILABLE_TOOLS]`, results in `[TOOL_RESULTS]…[/TOOL_RESULTS]`
+ * tools listed in `[AVAILABLE_TOOLS][…][/AVAILABLE_TOOLS]` between the system block and the first
+ * message (outside `[SYSTEM_PROMPT]`, as the published template writes them), results in `[TOOL_RESULTS]…[/TOOL_RESULTS]`
  * (web-llm's `ministral3` conversation template wraps tool-role messages in those itself).
  */
 import type { FunctionToolSpec } from '../types';
@@ -17,7 +18,7 @@ const ARGS = '[ARGS]';
  */
 export const ministralFormat: ToolFormat = {
   id: 'ministral',
-  placement: 'system',
+  placement: 'after-system',
   toolSection(tools: FunctionToolSpec[]): string {
     return `[AVAILABLE_TOOLS]${pyJson(tools.map(openAiTool))}[/AVAILABLE_TOOLS]`;
   },

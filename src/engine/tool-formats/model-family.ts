@@ -54,6 +54,20 @@ export interface ModelFamily {
   assistantPrefix?: string;
   /** The system text the family's template writes when the request has none (Qwen2.5, SmolLM2). */
   defaultSystem?: string;
+  /**
+   * The template has no system turn: the system text heads the last user message, followed by a
+   * blank line (Mistral's v3 tokenizer, as mistral_common encodes it).
+   */
+  systemInLastUser?: boolean;
+  /** How the template writes an assistant's text (Mistral v3: a space, then the text trimmed). */
+  assistantText?: (text: string) => string;
+  /** The template writes only the calls of an assistant turn that has both (Mistral v3). */
+  callsOnly?: boolean;
+  /**
+   * The template writes an assistant turn's reasoning back, inside the family's markers, for turns
+   * after the last user message (Qwen3's tool loop: `<think>\n…\n</think>\n\n` before the calls).
+   */
+  reasoningInLoop?: boolean;
 }
 
 const THINK: ReasoningMarkers = { open: '<think>', close: '</think>', prefilled: false };
@@ -83,6 +97,7 @@ const FAMILIES: Array<[RegExp, ModelFamily]> = [
       reasoning: THINK,
       canDisableThinking: true,
       alwaysThinks: true,
+      reasoningInLoop: true,
     },
   ],
   [/^qwq/i, { ...family('qwq', hermesFormat, 'user', true), reasoning: THINK, alwaysThinks: true }],
@@ -122,7 +137,17 @@ const FAMILIES: Array<[RegExp, ModelFamily]> = [
   ],
   [/^llama-3\.[123]/i, { ...family('llama3.1', llama3Format, 'tool', true), systemHead: llama31SystemHead }],
   [/^llama-3-/i, family('llama3', llama3Format, 'user', true)],
-  [/^mistral-7b-instruct-v0\.3/i, family('mistral', mistralFormat, 'user', true)],
+  // Mistral's v3 template: results as bare `[TOOL_RESULTS]` turns (web-llm's tool role, corrected
+  // by conv_config), the system text in the last user turn, ` text</s>` for an assistant's text.
+  [
+    /^mistral-7b-instruct-v0\.3/i,
+    {
+      ...family('mistral', mistralFormat, 'tool', true),
+      systemInLastUser: true,
+      assistantText: (text) => ` ${text.trim()}`,
+      callsOnly: true,
+    },
+  ],
   [
     /^ministral-3/i,
     {

@@ -42,9 +42,10 @@ export interface ToolFormat {
   readonly id: string;
   /**
    * Where the tool section goes: after the system text, before it (Llama 3.1 lists functions first),
-   * or at the start of the last user turn (Mistral).
+   * at the start of the last user turn (Mistral v3), or after the system block, ahead of every
+   * message (Ministral 3: `[/SYSTEM_PROMPT][AVAILABLE_TOOLS]…[/AVAILABLE_TOOLS][INST]`).
    */
-  readonly placement: 'system' | 'system-before' | 'last-user';
+  readonly placement: 'system' | 'system-before' | 'last-user' | 'after-system';
   /** What joins the tool section to the system text; a blank line unless the template glues them. */
   readonly separator?: string;
   /** The tool section: definitions plus how to call them, in the family's own words. */

@@ -59,9 +59,54 @@ const CORRECTIONS: Array<[RegExp, ConvConfig]> = [
   // the reply with `<think>\n`.
   [/^deepseek-r1/i, { system_message: '', role_empty_sep: '<think>\n' }],
   [/^llama-3-/i, NO_DEFAULT_SYSTEM],
+  // Mistral's v3 template: `[INST] text[/INST]` (the system text in the last user turn, written by
+  // intab with the `[INST] ` opener, since `[AVAILABLE_TOOLS]` goes before it), ` text</s>` or
+  // `[TOOL_CALLS] […]</s>` for the assistant, bare `[TOOL_RESULTS]` turns; web-llm's puts a default
+  // system text and the tools inside `[INST]` and closes no assistant turn with `</s>`.
+  [
+    /^mistral-7b-instruct-v0\.3/i,
+    {
+      ...NO_DEFAULT_SYSTEM,
+      system_template: '{system_message}',
+      roles: { user: '', assistant: '', tool: '' } as ConvConfig['roles'],
+      role_templates: {
+        user: '{user_message}[/INST]',
+        assistant: '{assistant_message}</s>',
+        tool: '{tool_message}',
+      } as ConvConfig['role_templates'],
+      role_content_sep: '',
+      role_empty_sep: '',
+      seps: [''],
+    },
+  ],
   // web-llm fills only `{system_message}`: its `{function_string}` would reach the model literally.
-  [/^ministral-3/i, { system_template: '[SYSTEM_PROMPT]{system_message}[/SYSTEM_PROMPT]' }],
+  // `[AVAILABLE_TOOLS]` follows the system block, ahead of the first `[INST]`, so intab writes each
+  // user turn's `[INST]` opener (the section goes before the first) and the role template closes it.
+  [
+    /^ministral-3/i,
+    {
+      system_template: '[SYSTEM_PROMPT]{system_message}[/SYSTEM_PROMPT]',
+      role_templates: {
+        user: '{user_message}[/INST]',
+        assistant: '{assistant_message}</s>',
+        tool: '[TOOL_RESULTS]{tool_message}[/TOOL_RESULTS]',
+      } as ConvConfig['role_templates'],
+    },
+  ],
 ];
+
+/**
+ * What opens each user turn where the corrected template leaves it to intab (Mistral's `[INST]`,
+ * which the tool section must precede); '' elsewhere.
+ *
+ * @example
+ * userTurnOpener('Mistral-7B-Instruct-v0.3-q4f16_1-MLC'); // '[INST] '
+ * userTurnOpener('Ministral-3-3B-Reasoning-2512-q4f16_1-MLC'); // '[INST]'
+ */
+export function userTurnOpener(modelId: string): string {
+  if (/^mistral-7b-instruct-v0\.3/i.test(modelId)) return '[INST] ';
+  return /^ministral-3/i.test(modelId) ? '[INST]' : '';
+}
 
 /**
  * The `conv_config` correcting `modelId`'s web-llm conversation template; undefined where it needs none.

@@ -7,6 +7,7 @@ import { invalidRequest } from '../../common/api-error';
 import type { ModelFamily } from '../tool-formats/model-family';
 import type { HistoryResult } from '../tool-formats/types';
 import type { ChatContentPart, ChatMessage } from '../types';
+import { userTurnOpener } from './webllm-conv-templates';
 
 interface UserTurn {
   text: string[];
@@ -54,25 +55,28 @@ export function toWebLLMMessages(
   const lastUser = messages.findLastIndex((m) => m.role === 'user');
   let system = [...callerSystem, ...opts.system].filter(Boolean).join('\n\n');
   if (opts.family.systemHead) system = system.trim(); // Meta's template trims the system text
-  if (opts.toolSection && format.placement !== 'last-user') {
+  const inTurns = format.placement === 'last-user' || format.placement === 'after-system';
+  if (opts.toolSection && !inTurns) {
     const parts = format.placement === 'system' ? [system, opts.toolSection] : [opts.toolSection, system];
     system = parts.filter(Boolean).join(format.separator ?? '\n\n');
   }
   if (opts.family.systemHead)
     system = opts.family.systemHead(opts.toolSection !== null, opts.now ?? new Date()) + system;
   const out: ChatCompletionMessageParam[] = [];
-  if (system !== '') out.push({ role: 'system', content: system });
+  if (system !== '' && !opts.family.systemInLastUser) out.push({ role: 'system', content: system });
 
   let user: UserTurn | null = null;
   let assistant: string[] | null = null;
   let results: HistoryResult[] | null = null;
+  let thinkBlock = '';
   let afterLastUser = false;
   const flush = () => {
     if (user) out.push({ role: 'user', content: userContent(user) });
     if (assistant) {
       const prefix = afterLastUser ? (opts.family.assistantPrefix ?? '') : '';
-      out.push({ role: 'assistant', content: prefix + assistant.join('\n') });
+      out.push({ role: 'assistant', content: prefix + thinkBlock + assistant.join('\n') });
     }
+    thinkBlock = '';
     if (results && opts.family.resultRole === 'tool') {
       // One tool turn per result, as Llama's `ipython` and Ministral's `[TOOL_RESULTS]` turns are.
       for (const r of results)
@@ -88,7 +92,13 @@ export function toWebLLMMessages(
     if (m.role === 'assistant') {
       if (!assistant) flush();
       assistant ??= [];
-      if (m.content) assistant.push(m.content);
+      // The think block as the model wrote it, so the history equals what web-llm decoded and keeps
+      // in its KV cache (it reuses the cache only for an identical conversation).
+      const markers = opts.family.reasoning;
+      if (m.reasoning && markers && opts.family.reasoningInLoop && i > lastUser && assistant.length === 0)
+        thinkBlock = `${markers.open}\n${m.reasoning.trim()}\n${markers.close}\n\n`;
+      const callsOnly = opts.family.callsOnly && m.tool_calls?.length;
+      if (m.content && !callsOnly) assistant.push(opts.family.assistantText?.(m.content) ?? m.content);
       if (m.tool_calls?.length) {
         const calls = m.tool_calls.map((c) => ({
           name: c.function.name,
@@ -117,21 +127,33 @@ export function toWebLLMMessages(
       'The input must end with a user message or a function_call_output: local models continue a conversation only from there.',
     );
   }
-  if (opts.toolSection && format.placement === 'last-user') prependToLastUser(out, opts.toolSection);
+  if (opts.family.systemInLastUser && system !== '') editLastUser(out, (text) => `${system}\n\n${text}`);
+  const opener = userTurnOpener(opts.modelId);
+  if (opener) for (const m of out) if (m.role === 'user') editText(m, (text) => opener + text);
+  if (opts.toolSection && format.placement === 'last-user')
+    editLastUser(out, (text) => `${opts.toolSection}${text}`);
+  // Ahead of the first message: the first user turn's opener is intab's to write (conv_config).
+  const first = out.find((m) => m.role === 'user');
+  if (opts.toolSection && format.placement === 'after-system' && first)
+    editText(first, (text) => `${opts.toolSection}${text}`);
   return out;
 }
 
-/** Mistral's templates put `[AVAILABLE_TOOLS]` right before the last user message. */
-function prependToLastUser(out: ChatCompletionMessageParam[], section: string): void {
-  for (let i = out.length - 1; i >= 0; i--) {
-    const m = out[i];
-    if (m?.role !== 'user') continue;
-    if (typeof m.content === 'string') m.content = `${section}${m.content}`;
-    else {
-      const text = m.content.find((p) => p.type === 'text');
-      if (text && text.type === 'text') text.text = `${section}${text.text}`;
-    }
-    return;
+/**
+ * Rewrites the last user message's text: Mistral's v3 template puts `[AVAILABLE_TOOLS]` right
+ * before it and the system text at its head.
+ */
+function editLastUser(out: ChatCompletionMessageParam[], edit: (text: string) => string): void {
+  const last = out.findLast((m) => m.role === 'user');
+  if (last) editText(last, edit);
+}
+
+function editText(m: ChatCompletionMessageParam, edit: (text: string) => string): void {
+  if (m.role !== 'user') return;
+  if (typeof m.content === 'string') m.content = edit(m.content);
+  else {
+    const text = m.content.find((p) => p.type === 'text');
+    if (text && text.type === 'text') text.text = edit(text.text);
   }
 }
 

@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { Template } from '@huggingface/jinja';
 import { describe, expect, it } from 'vitest';
+import { mistralCallId } from '../../../src/engine/tool-formats/mistral';
 import type { ChatMessage, FunctionToolSpec } from '../../../src/engine/types';
 import { planChatRequest } from '../../../src/engine/webllm/webllm-request';
 import { request } from '../../helpers/webllm-fakes';
@@ -32,6 +33,10 @@ interface Golden {
   tool?: FunctionToolSpec;
   /** A known slip of the published template, corrected in the expected text: [what it renders, what intab sends]. */
   slip?: [string, string];
+  /** The conversation the slip shows in; every one when absent. */
+  slipIn?: string;
+  /** Call ids as the template requires them (Mistral's nine characters). */
+  callId?: (id: string) => string;
 }
 
 /** NousResearch's template trims each parameter's description, which @huggingface/jinja requires. */
@@ -131,6 +136,26 @@ const GOLDENS: Golden[] = [
     // it, as does NousResearch's function-calling data); web-llm's separator keeps it.
     slip: ['</tool_response><|im_end|><|im_start|>', '</tool_response><|im_end|>\n<|im_start|>'],
   },
+  {
+    model: 'Mistral-7B-Instruct-v0.3-q4f16_1-MLC',
+    conv: 'mistral_default',
+    template: 'mistralai-Mistral-7B-Instruct-v0.3',
+    native: true,
+    extra: { eos_token: '</s>' },
+    callId: mistralCallId,
+    // The template writes the system text only into a user turn that is the last message, so it
+    // drops it once tool results follow; mistral_common (Mistral's reference tokenizer, which the
+    // template mirrors) prepends it to the last user turn wherever that turn is.
+    slip: ['[INST] Weather in Paris?[/INST]', '[INST] You are terse.\n\nWeather in Paris?[/INST]'],
+    slipIn: 'tools and tool history',
+  },
+  {
+    model: 'Ministral-3-3B-Reasoning-2512-q4f16_1-MLC',
+    conv: 'ministral3_reasoning',
+    template: 'mistralai-Ministral-3-14B-Reasoning-2512',
+    native: true,
+    extra: { eos_token: '</s>' },
+  },
 ];
 
 const NOW = new Date(Date.UTC(2024, 6, 26, 12));
@@ -200,19 +225,20 @@ function render(golden: Golden, messages: unknown[], tools: boolean): string {
 }
 
 /** Messages as a Hugging Face client hands them to a template: arguments as objects, content a string. */
-function hfMessages(messages: ChatMessage[]): unknown[] {
-  return messages.map((m) =>
-    m.role === 'assistant' && m.tool_calls
-      ? {
-          ...m,
-          content: m.content ?? '',
-          tool_calls: m.tool_calls.map((c) => ({
-            ...c,
-            function: { ...c.function, arguments: JSON.parse(c.function.arguments) },
-          })),
-        }
-      : m,
-  );
+function hfMessages(messages: ChatMessage[], callId = (id: string) => id): unknown[] {
+  return messages.map((m) => {
+    if (m.role === 'tool') return { ...m, tool_call_id: callId(m.tool_call_id) };
+    if (m.role !== 'assistant' || !m.tool_calls) return m;
+    return {
+      ...m,
+      content: m.content ?? '',
+      tool_calls: m.tool_calls.map((c) => ({
+        ...c,
+        id: callId(c.id),
+        function: { ...c.function, arguments: JSON.parse(c.function.arguments) },
+      })),
+    };
+  });
 }
 
 function folded(messages: { role: string; content: unknown }[]): unknown[] {
@@ -224,7 +250,7 @@ function folded(messages: { role: string; content: unknown }[]): unknown[] {
 
 describe.each(GOLDENS)('$model: web-llm’s prompt is the published template’s', (golden) => {
   const conversations = Object.entries(CONVERSATIONS).filter(([, c]) => c.tools || !golden.toolsOnly);
-  it.each(conversations)('%s', async (_, conversation) => {
+  it.each(conversations)('%s', async (name, conversation) => {
     const { body } = planChatRequest(
       request({
         model: golden.model,
@@ -236,9 +262,10 @@ describe.each(GOLDENS)('$model: web-llm’s prompt is the published template’s
     );
     const sent = body.messages as { role: string; content: unknown }[];
     const expected = golden.native
-      ? render(golden, hfMessages(conversation.messages), conversation.tools)
+      ? render(golden, hfMessages(conversation.messages, golden.callId), conversation.tools)
       : render(golden, golden.foldSystem ? folded(sent) : sent, false);
-    const corrected = golden.slip ? expected.replace(...golden.slip) : expected;
+    const slipped = golden.slip && (golden.slipIn ?? name) === name;
+    const corrected = golden.slip && slipped ? expected.replace(...golden.slip) : expected;
     expect(await webllmPrompt(golden.conv, body)).toBe(corrected);
   });
 });

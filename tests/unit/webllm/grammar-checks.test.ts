@@ -70,6 +70,41 @@ describe('WebLLMEngine.preflight compiles the request’s schemas', () => {
   });
 });
 
+describe('POST /v1/chat/completions names its own params', () => {
+  it('a schema xgrammar cannot compile is a 400 on response_format.json_schema.schema', async () => {
+    const { engine } = setup();
+    const { call } = makeRig({ engine });
+    const res = await call('POST', '/chat/completions', {
+      model: LLAMA,
+      messages: [{ role: 'user', content: 'Weather?' }],
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: 'forecast', schema: BAD_SCHEMA, strict: true },
+      },
+    });
+    expect(res.status).toBe(400);
+    const { error } = (await res.json()) as { error: { code: string; param: string } };
+    expect([error.code, error.param]).toEqual(['invalid_json_schema', 'response_format.json_schema.schema']);
+  });
+
+  it('a tool whose parameters xgrammar cannot compile is a 400 on tools', async () => {
+    const { engine } = setup();
+    const { call } = makeRig({ engine });
+    const res = await call('POST', '/chat/completions', {
+      model: LLAMA,
+      messages: [{ role: 'user', content: 'Weather?' }],
+      // Valid JSON Schema, and satisfiable, so the core's own check lets it through; xgrammar 0.1.27
+      // cannot compile minProperties.
+      tools: [
+        { type: 'function', function: { name: 'bad', parameters: { type: 'object', minProperties: 1 } } },
+      ],
+    });
+    expect(res.status).toBe(400);
+    const { error } = (await res.json()) as { error: { code: string; param: string } };
+    expect([error.code, error.param]).toEqual(['invalid_function_parameters', 'tools']);
+  });
+});
+
 describe('the JSON grammar web-llm receives bounds whitespace', () => {
   const pretty = '{\n  "city": "Paris",\n  "days": 3\n}';
   const looping = `{${' '.repeat(MAX_JSON_WHITESPACE + 1)}"city": "Paris", "days": 3}`;

