@@ -61,6 +61,10 @@ export interface GenerateRequest {
   topP: number | null;
   /** Number of top logprobs to return per token; null = no logprobs. */
   topLogprobs: number | null;
+  /** Chat Completions' `seed`: engines that sample reproducibly use it; null or absent = random. */
+  seed?: number | null;
+  /** Chat Completions' `stop`, for engines that stop natively; the core cuts the text at them anyway. */
+  stop?: string[];
 }
 
 export interface TopLogprob {
@@ -77,6 +81,8 @@ export interface EngineUsage {
   input_tokens: number;
   output_tokens: number;
   reasoning_tokens: number;
+  /** Input tokens the engine found already computed (its KV cache held the prefix); absent = 0. */
+  cached_tokens?: number;
 }
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls';
@@ -103,6 +109,12 @@ export interface ModelInfo {
    * chat only. web-llm's embedding models say `['embeddings']`; `scripted` does both.
    */
   capabilities?: readonly ModelCapability[];
+  /** The engine that serves it (`scripted`, `web-llm`, `wllama`), listed by `/v1/models`. */
+  engine?: string;
+  /** Whether its weights are in the browser's cache already (no download); absent when unknown. */
+  cached?: boolean;
+  /** Where it runs once loaded (`cpu`, `webgpu`); absent before. */
+  device?: string;
 }
 
 /** A kind of work a model does; the core refuses a request a model cannot serve with a 400 on `model`. */
