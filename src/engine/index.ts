@@ -7,6 +7,8 @@
  * const engine = new CompositeEngine([new ScriptedEngine(), new WebLLMEngine()]);
  */
 export { CompositeEngine } from './composite-engine';
+export { LazyEngine } from './lazy-engine';
+export { lazyWebLLMEngine, lazyWllamaEngine } from './lazy-engines';
 export {
   messageText,
   SCRIPTED_CONTEXT_WINDOW,

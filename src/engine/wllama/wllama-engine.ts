@@ -30,12 +30,12 @@ import { wllamaModelFetcher } from './model-fetcher';
 import { type TemplateMessage, toTemplateMessages } from './template-messages';
 import { isInstanceDead, mapGenerateError, mapLoadError, overflowTokens } from './wllama-errors';
 import { type GgufFacts, ggufFacts, loadParams, type WllamaChunk, WllamaInstance } from './wllama-instance';
+import { DEFAULT_CONTEXT, wllamaListing } from './wllama-listing';
 import type { ModelFetcher, WllamaEngineOptions, WllamaLike, WllamaModelSpec } from './wllama-options';
 import { planWllamaRequest, toTokenLogprobs } from './wllama-request';
 
 type WllamaModule = typeof import('@wllama/wllama/esm/index.js');
 
-const DEFAULT_CONTEXT = 4096;
 const DEFAULT_LOAD_TIMEOUT_MS = 120_000;
 const DEFAULT_STALL_MS = 60_000;
 /** How long an aborted generation may take to stop before its instance is discarded. */
@@ -611,18 +611,13 @@ export class WllamaEngine implements Engine {
     const r = this.registered.get(modelId);
     if (!r) return null;
     const inst = this.liveInstance(modelId);
-    const kind = this.kindOf(modelId);
-    return {
-      id: modelId,
-      owned_by: 'wllama',
+    return wllamaListing(r.spec, {
       created: r.created,
-      contextWindow: inst?.runtime.contextSize ?? r.spec.contextSize ?? DEFAULT_CONTEXT,
-      vision: false,
-      capabilities: [kind],
-      engine: 'wllama',
-      cached: r.spec.files ? true : this.cachedUrls.has(absoluteUrl(r.spec.url as string)),
-      ...(inst ? { device: inst.runtime.device } : {}),
-    };
+      kind: this.kindOf(modelId),
+      cached: r.spec.url ? this.cachedUrls.has(absoluteUrl(r.spec.url)) : undefined,
+      contextSize: inst?.runtime.contextSize,
+      device: inst?.runtime.device,
+    });
   }
 
   private async refreshCached(): Promise<void> {
