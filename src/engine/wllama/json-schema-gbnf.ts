@@ -67,7 +67,8 @@ const PRIMITIVES: Record<string, string> = {
   time: '([01] [0-9] | "2" [0-3]) ":" [0-5] [0-9] ":" [0-5] [0-9] ("." [0-9]{1,3})? ("Z" | [+-] ([01] [0-9] | "2" [0-3]) ":" [0-5] [0-9])',
   'date-time': 'date "T" time',
   uuid: '[0-9a-f]{8} "-" [0-9a-f]{4} "-" [0-9a-f]{4} "-" [0-9a-f]{4} "-" [0-9a-f]{12}',
-  email: '[a-z0-9] [a-z0-9._]{0,30} "@" [a-z0-9]{1,20} ("." [a-z0-9]{1,20}){0,2} "." [a-z]{2,6}',
+  email:
+    '[a-z0-9]{1,20} ("." [a-z0-9]{1,20}){0,2} "@" [a-z0-9]{1,20} ("." [a-z0-9]{1,20}){0,2} "." [a-z]{2,6}',
 };
 
 /** Which primitives each primitive uses, so only what a grammar needs is written out. */

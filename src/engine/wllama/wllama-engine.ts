@@ -32,7 +32,7 @@ import { isInstanceDead, mapGenerateError, mapLoadError, overflowTokens } from '
 import { type GgufFacts, ggufFacts, loadParams, type WllamaChunk, WllamaInstance } from './wllama-instance';
 import { DEFAULT_CONTEXT, wllamaListing } from './wllama-listing';
 import type { ModelFetcher, WllamaEngineOptions, WllamaLike, WllamaModelSpec } from './wllama-options';
-import { planWllamaRequest, toTokenLogprobs } from './wllama-request';
+import { type LlamaTokenProbs, planWllamaRequest, toTokenLogprobs } from './wllama-request';
 
 type WllamaModule = typeof import('@wllama/wllama/esm/index.js');
 
@@ -211,7 +211,7 @@ export class WllamaEngine implements Engine {
           const logprobs =
             plan.topLogprobs === null
               ? undefined
-              : toTokenLogprobs(choice.logprobs?.content, plan.topLogprobs);
+              : toTokenLogprobs(choice.logprobs?.content as LlamaTokenProbs[] | undefined, plan.topLogprobs);
           if (delta === '' && !logprobs) continue;
           for (const out of reply.push(delta, logprobs)) yield out;
           if (signal.aborted) return;
@@ -250,18 +250,21 @@ export class WllamaEngine implements Engine {
       const inst = await this.loadShared(modelId, undefined, false);
       const mark = inst.log.mark();
       try {
-        const res = await withTimeout(
-          inst.wllama.createEmbedding({ input: inputs }),
-          this.stallMs(),
-          'llama.cpp (embeddings)',
-        );
-        const byIndex = [...res.data].sort((a, b) => a.index - b.index);
-        return {
-          vectors: byIndex.map((d) =>
-            typeof d.embedding === 'string' ? decodeBase64(d.embedding) : d.embedding,
-          ),
-          tokens: res.usage.prompt_tokens,
-        };
+        // One input per call: wllama answers a list with the last input's vector only.
+        const vectors: number[][] = [];
+        let tokens = 0;
+        for (const input of inputs) {
+          const res = await withTimeout(
+            inst.wllama.createEmbedding({ input }),
+            this.stallMs(),
+            'llama.cpp (embeddings)',
+          );
+          const data = res.data[0];
+          if (!data) throw new Error('llama.cpp returned no embedding.');
+          vectors.push(typeof data.embedding === 'string' ? decodeBase64(data.embedding) : data.embedding);
+          tokens += res.usage.prompt_tokens;
+        }
+        return { vectors, tokens };
       } catch (err) {
         if (err instanceof TimeoutError || isInstanceDead(err)) this.discard(inst, 'embedding failed');
         throw mapGenerateError(err, modelId, inst.log.trouble(mark));

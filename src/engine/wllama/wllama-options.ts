@@ -92,6 +92,8 @@ export type WllamaChatParams = Omit<ChatCompletionParams, 'stream' | 'abortSigna
   /** Token id → bias; `false` bans the token (llama.cpp's -infinity). */
   logit_bias?: Record<string, number | false>;
   stop?: string[];
+  /** Alternatives (`top_probs`) from the candidates the samplers kept, as probabilities. */
+  post_sampling_probs?: boolean;
   stream_options?: { include_usage: boolean };
   return_progress?: boolean;
 };

@@ -93,8 +93,11 @@ export function planWllamaRequest(req: GenerateRequest, model: ModelRuntime): Wl
     params.logprobs = true;
     // llama.cpp samples alternatives only for n_probs > 0; extra ones are dropped when read.
     params.top_logprobs = Math.max(1, topLogprobs);
-    // llama.cpp writes each token's text into the logprobs JSON, and a token that is not valid
-    // UTF-8 by itself aborts the instance there (json.exception.type_error.316): never sample one.
+    // llama.cpp writes each alternative's text into the logprobs JSON, and a token that is not
+    // valid UTF-8 by itself aborts the whole instance there (json.exception.type_error.316). Its
+    // default alternatives come from the raw logits, where no bias reaches; the post-sampling ones
+    // come after the bias below, which keeps every such token out of both the text and the list.
+    params.post_sampling_probs = true;
     if (model.invalidUtf8.length > 0) {
       params.logit_bias = Object.fromEntries(model.invalidUtf8.map((id) => [String(id), false as const]));
     }
@@ -122,24 +125,40 @@ export function allowedTools(tools: FunctionToolSpec[], choice: ToolChoiceSpec):
   return tools;
 }
 
+/** One token's logprobs as llama.cpp sends them: logprobs, or post-sampling probabilities. */
+export type LlamaTokenProbs = Partial<ChatCompletionLogprobsContent> & {
+  token: string;
+  bytes?: number[] | null;
+  prob?: number;
+  top_probs?: Array<{ token: string; bytes?: number[] | null; prob?: number; logprob?: number }>;
+};
+
+/** OpenAI's floor for a logprob too small to tell apart from zero probability. */
+const LOGPROB_FLOOR = -9999;
+
 /**
- * llama.cpp's per-token logprobs as the Engine's, keeping `top` alternatives per token.
+ * llama.cpp's per-token logprobs as the Engine's, keeping `top` alternatives per token. With
+ * `post_sampling_probs` llama.cpp sends probabilities (`prob`, `top_probs`) over the candidates its
+ * samplers kept; they become logprobs here.
  *
  * @example
- * toTokenLogprobs(chunk.choices[0].logprobs?.content, 1);
+ * toTokenLogprobs([{ token: 'Hi', bytes: [72, 105], prob: 0.5, top_probs: [] }], 1); // logprob -0.693…
  */
 export function toTokenLogprobs(
-  content: ChatCompletionLogprobsContent[] | null | undefined,
+  content: LlamaTokenProbs[] | null | undefined,
   top: number,
 ): TokenLogprob[] | undefined {
   if (!content || content.length === 0) return undefined;
+  const logprob = (t: { logprob?: number; prob?: number }) =>
+    t.logprob ??
+    (t.prob !== undefined && t.prob > 0 ? Math.max(Math.log(t.prob), LOGPROB_FLOOR) : LOGPROB_FLOOR);
   return content.map((t) => ({
     token: t.token,
-    logprob: t.logprob,
+    logprob: logprob(t),
     bytes: t.bytes ?? [],
-    top_logprobs: (t.top_logprobs ?? [])
+    top_logprobs: (t.top_logprobs ?? t.top_probs ?? [])
       .slice(0, top)
-      .map((a) => ({ token: a.token, logprob: a.logprob, bytes: a.bytes ?? [] })),
+      .map((a) => ({ token: a.token, logprob: logprob(a), bytes: a.bytes ?? [] })),
   }));
 }
 
