@@ -250,12 +250,14 @@ export class JsonSchemaRules {
       if (min > fixed.length)
         throw new UnsupportedSchemaError(`${path}/minItems`, 'minItems beyond prefixItems is not supported.');
       const rest = items === false ? '' : ` (${sep} ${this.expression(items, `${path}/items`)})*`;
-      const seq = fixed.reduceRight(
-        (acc, item, i) =>
-          i < min ? `${item}${acc ? ` ${sep} ${acc}` : ''}` : `(${item}${acc ? ` ${sep} ${acc}` : ''})?`,
-        '',
-      );
-      return this.g.add(`${this.prefix}arr`, `"[" ${ws} ${seq}${rest} ${ws} "]"`);
+      // Each item after the first comes with its comma; items past minItems may stop the list.
+      let seq = '';
+      for (let i = fixed.length - 1; i >= 0; i--) {
+        const tail = seq === '' ? rest : i + 1 < min ? ` ${sep} ${seq}` : ` (${sep} ${seq})?`;
+        seq = `${fixed[i]}${tail}`;
+      }
+      if (min === 0) seq = `(${seq})?`;
+      return this.g.add(`${this.prefix}arr`, `"[" ${ws} ${seq} ${ws} "]"`);
     }
     const item = this.g.add(`${this.prefix}item`, this.expression(items, `${path}/items`));
     let body: string;

@@ -92,8 +92,9 @@ function emit(n: Node): string {
     case 'class':
       return classExpr(n.ranges, n.negate);
     case 'any':
-      // `.` matches anything but line terminators; inside a JSON string, anything unescaped.
-      return gbnfClass(JSON_UNSAFE, true);
+      // `.` matches anything but line terminators: inside a JSON string, anything that needs no
+      // escape, or an escaped quote or backslash.
+      return `(${gbnfClass(JSON_UNSAFE, true)} | ${gbnfLiteral('\\"')} | ${gbnfLiteral('\\\\')})`;
     default:
       return '""';
   }

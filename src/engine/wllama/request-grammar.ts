@@ -72,7 +72,8 @@ function callsRule(g: GbnfBuilder, req: GrammarRequest): string {
   const oneRegion = tags.every((t) => isListSchema(t.content));
   const limit = req.maxToolCalls ?? MAX_PARALLEL_CALLS;
   if (!req.parallel || oneRegion || limit <= 1) return call;
-  const sep = req.format.id === 'llama3-json' ? '";" " "?' : '"\\n"';
+  // Formats whose calls are the whole reply join them with their own separator (Llama's `; `).
+  const sep = req.format.leading ? gbnfLiteral(req.format.leading.separator) : '"\\n"';
   return g.add('calls', `${call} (${sep} ${call}){0,${limit - 1}}`);
 }
 
