@@ -129,11 +129,11 @@ export class WllamaEngine implements Engine {
     }
   }
 
-  load(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void> {
+  async load(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void> {
     this.registration(modelId);
     const live = this.instances.get(modelId);
-    if (live && !live.dead && !this.pending.has(modelId)) return Promise.resolve();
-    return this.loadShared(modelId, onProgress, true).then(() => {});
+    if (live && !live.dead && !this.pending.has(modelId)) return;
+    await this.loadShared(modelId, onProgress, true);
   }
 
   async *generate(req: GenerateRequest, signal: AbortSignal): AsyncGenerator<EngineChunk> {
