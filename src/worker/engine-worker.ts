@@ -8,7 +8,13 @@
  */
 import * as Comlink from 'comlink';
 import { createResponsesServer } from '../core/index';
-import { CompositeEngine, lazyWebLLMEngine, lazyWllamaEngine, ScriptedEngine } from '../engine/index';
+import {
+  CompositeEngine,
+  EngineChoice,
+  lazyWebLLMEngine,
+  lazyWllamaEngine,
+  ScriptedEngine,
+} from '../engine/index';
 import { openIdbStore } from '../store/index';
 import { createEngineApi } from './engine-api';
 import { probeGpu } from './gpu-status';
@@ -28,7 +34,16 @@ const WLLAMA_WASM_URL = new URL('@wllama/wllama/esm/wasm/wllama.wasm', import.me
 // downloads neither engine.
 const options = workerOptions(self.name);
 const wllama = lazyWllamaEngine({ ...options.wllama, wasmUrl: WLLAMA_WASM_URL });
-const engine = new CompositeEngine([new ScriptedEngine(), lazyWebLLMEngine(options.webllm), wllama]);
+const webllm = lazyWebLLMEngine(options.webllm);
+// GGUF models that name their web-llm build are served by whichever engine suits this machine.
+const choice = new EngineChoice({
+  specs: (options.wllama?.models ?? []).flatMap((m) =>
+    m.webllm ? [{ id: m.id, webllm: m.webllm, engine: m.engine }] : [],
+  ),
+  webllm,
+  wllama,
+});
+const engine = new CompositeEngine([new ScriptedEngine(), choice, webllm, wllama]);
 // The core holds `GET /v1/models` (and so the page's `ready`) until the engines' lists are complete,
 // bounded by CompositeEngine; the wllama engine starts now when the page registered GGUF models.
 void engine.init().then(() => {

@@ -42,6 +42,13 @@ export interface WllamaModelSpec {
   device?: 'auto' | 'cpu' | 'webgpu';
   /** Threads for the CPU backend; default: every core when the page is cross-origin isolated, else 1. */
   threads?: number;
+  /**
+   * web-llm's id for the same model (`Qwen3-0.6B-q4f16_1-MLC`): the id is then served by web-llm
+   * where WebGPU can run that build and by this GGUF elsewhere (see `engine`).
+   */
+  webllm?: string;
+  /** With `webllm`: `auto` (default) picks per machine; `web-llm` or `wllama` fixes the engine. */
+  engine?: 'auto' | 'web-llm' | 'wllama';
   /** Extra llama.cpp load parameters, passed through to wllama's `loadModel` (advanced). */
   loadOptions?: Partial<LoadModelParams>;
 }
