@@ -6,6 +6,7 @@
 import { modelNotFound } from '../common/api-error';
 import type {
   ChatMessage,
+  CountOptions,
   EmbedResult,
   Engine,
   EngineChunk,
@@ -96,9 +97,14 @@ export class EngineChoice implements Engine {
     yield* engine.generate({ ...req, model: id }, signal);
   }
 
-  async countTokens(modelId: string, messages: ChatMessage[], tools?: FunctionToolSpec[]): Promise<number> {
+  async countTokens(
+    modelId: string,
+    messages: ChatMessage[],
+    tools?: FunctionToolSpec[],
+    opts?: CountOptions,
+  ): Promise<number> {
     const [engine, id] = await this.route(modelId);
-    return engine.countTokens(id, messages, tools);
+    return engine.countTokens(id, messages, tools, opts);
   }
 
   async countsExactly(modelId: string): Promise<boolean> {

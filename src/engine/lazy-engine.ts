@@ -6,6 +6,7 @@
 import { ApiError, serviceUnavailable, unsupportedModel } from '../common/api-error';
 import type {
   ChatMessage,
+  CountOptions,
   EmbedResult,
   Engine,
   EngineChunk,
@@ -85,8 +86,13 @@ export class LazyEngine<E extends Engine = Engine> implements Engine {
     yield* (await this.engine()).generate(req, signal);
   }
 
-  async countTokens(modelId: string, messages: ChatMessage[], tools?: FunctionToolSpec[]): Promise<number> {
-    return (await this.engine()).countTokens(modelId, messages, tools);
+  async countTokens(
+    modelId: string,
+    messages: ChatMessage[],
+    tools?: FunctionToolSpec[],
+    opts?: CountOptions,
+  ): Promise<number> {
+    return (await this.engine()).countTokens(modelId, messages, tools, opts);
   }
 
   async countsExactly(modelId: string): Promise<boolean> {

@@ -127,6 +127,12 @@ export interface EmbedResult {
   tokens: number;
 }
 
+/** How {@link Engine.countTokens} must count. */
+export interface CountOptions {
+  /** The exact count, even when it costs a model run. */
+  exact?: boolean;
+}
+
 export interface LoadProgress {
   /** 0..1 */
   progress: number;
@@ -170,8 +176,19 @@ export interface Engine {
    * iterator (it may throw an AbortError or just return).
    */
   generate(req: GenerateRequest, signal: AbortSignal): AsyncIterable<EngineChunk>;
-  /** Counts the tokens `messages` (plus tools) take in the model's own tokenizer. */
-  countTokens(modelId: string, messages: ChatMessage[], tools?: FunctionToolSpec[]): Promise<number>;
+  /**
+   * Counts the tokens `messages` (plus tools) take in the model's own tokenizer. Without
+   * `opts.exact`, an engine whose exact count costs inference (llama.cpp, which has no tokenizer
+   * call in wllama) may answer a bound that is at least the exact count, when that bound already
+   * fits the context window: the core only needs to know the input fits, and usage comes from the
+   * run itself. Routes that report the count (`input_tokens`, compaction) ask for it exact.
+   */
+  countTokens(
+    modelId: string,
+    messages: ChatMessage[],
+    tools?: FunctionToolSpec[],
+    opts?: CountOptions,
+  ): Promise<number>;
   /**
    * Whether `countTokens` is exact for `modelId` now; absent means always. A real model's tokenizer
    * comes with its weights, so before the first load the count is an estimate.

@@ -259,3 +259,15 @@ export async function embeddingsError(
   });
   return { status: res.status, error: (await res.json()).error };
 }
+
+/** `POST /v1/responses/input_tokens`: the count and whether intab says it is exact. */
+export async function inputTokens(
+  body: Record<string, unknown>,
+): Promise<{ count: number; how: string | null }> {
+  const res = await fetch('/v1/responses/input_tokens', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { count: (await res.json()).input_tokens, how: res.headers.get('intab-token-count') };
+}

@@ -15,6 +15,7 @@ import {
   abortThenNext,
   addPickedFile,
   embeddingsError,
+  inputTokens,
   listModels,
   loadWithProgress,
   sdkChat,
@@ -102,8 +103,14 @@ describe('generation', () => {
     const prompt =
       '<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nHello there<|eot_id|>' +
       '<|start_header_id|>assistant<|end_header_id|>\n\n';
-    expect(usage.input_tokens).toBe(llama3Tokenizer.encode(prompt, { bos: false, eos: false }).length);
+    const expected = llama3Tokenizer.encode(prompt, { bos: false, eos: false }).length;
+    expect(usage.input_tokens).toBe(expected);
     expect(usage.output_tokens).toBe(20);
+    // The input_tokens route counts with llama.cpp itself once the model is loaded.
+    expect(await app.page.evaluate(inputTokens, { model: 'tiny', input: 'Hello there' })).toEqual({
+      count: expected,
+      how: 'exact',
+    });
   });
 
   it('streams SSE that passes the spec schemas and the SDK stream helper, deltas adding up to the text', async () => {

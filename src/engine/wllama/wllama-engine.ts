@@ -13,6 +13,7 @@ import {
 } from '../../common/api-error';
 import type {
   ChatMessage,
+  CountOptions,
   EmbedResult,
   Engine,
   EngineChunk,
@@ -76,8 +77,6 @@ export class WllamaEngine implements Engine {
   private readonly pending = new Map<string, PendingLoad>();
   private readonly gate = new Gate();
   private readonly counts = new Map<string, number>();
-  /** KV-cache hits of the count runs, by prompt: a generation right after reports them as its own. */
-  private readonly countRuns = new Map<string, number>();
   private cachedUrls = new Set<string>();
   private lib: Promise<WllamaModule> | null = null;
   private readonly fetcher: ModelFetcher;
@@ -145,9 +144,6 @@ export class WllamaEngine implements Engine {
     try {
       const inst = await this.loadShared(req.model, undefined, false);
       const plan = planWllamaRequest(req, inst.facts);
-      const promptKey = `${req.model}\n${JSON.stringify(plan.params.messages)}`;
-      const countedCache = this.countRuns.get(promptKey);
-      this.countRuns.delete(promptKey);
       const queue = new ChunkQueue<WllamaChunk>();
       const stop = new AbortController();
       let abortedAt = 0;
@@ -221,8 +217,7 @@ export class WllamaEngine implements Engine {
           : undefined;
         for (const out of reply.finish(finishReason, counted)) {
           if (out.type === 'done') {
-            out.usage.cached_tokens =
-              countedCache ?? timings?.cache_n ?? usage?.prompt_tokens_details?.cached_tokens ?? 0;
+            out.usage.cached_tokens = timings?.cache_n ?? usage?.prompt_tokens_details?.cached_tokens ?? 0;
           }
           yield out;
         }
@@ -279,14 +274,18 @@ export class WllamaEngine implements Engine {
   }
 
   /**
-   * Exact once the model is loaded: llama.cpp has no tokenizer call in wllama 3, so the prompt is
-   * run for one token and its `prompt_tokens` read. The prompt stays in llama.cpp's KV cache, so
-   * the generation that usually follows pays nothing more for it. Before a load it is an estimate.
+   * llama.cpp has no tokenizer call in wllama 3, so an exact count runs the prompt for one token
+   * and reads its `prompt_tokens` (the prompt then stays in the KV cache for the generation). That
+   * costs a prefill, so unless `opts.exact` asks for it, a bound is answered when it already fits the
+   * context: every token of a byte-level or byte-fallback vocabulary holds at least one byte, so the
+   * rendered text's UTF-8 length plus the template's markup bounds the count. Before a load: an
+   * estimate.
    */
   async countTokens(
     modelId: string,
     messages: ChatMessage[],
     tools: FunctionToolSpec[] = [],
+    opts: CountOptions = {},
   ): Promise<number> {
     this.registration(modelId);
     const inst = this.liveInstance(modelId);
@@ -301,6 +300,10 @@ export class WllamaEngine implements Engine {
         })
       : null;
     if (!inst || !rendered) return estimateTokens(messages, tools);
+    if (!opts.exact) {
+      const bound = byteBound(rendered);
+      if (bound <= inst.runtime.contextSize) return bound;
+    }
     const key = `${modelId}\n${JSON.stringify(rendered)}`;
     const known = this.counts.get(key);
     if (known !== undefined) return known;
@@ -308,7 +311,7 @@ export class WllamaEngine implements Engine {
     try {
       const live = this.liveInstance(modelId);
       if (!live) return estimateTokens(messages, tools);
-      const n = await this.countRun(live, rendered, key);
+      const n = await this.countRun(live, rendered);
       this.counts.set(key, n);
       if (this.counts.size > COUNT_CACHE) this.counts.delete(this.counts.keys().next().value as string);
       return n;
@@ -318,7 +321,7 @@ export class WllamaEngine implements Engine {
   }
 
   /** One-token run of `messages`; its `prompt_tokens` is the count. */
-  private async countRun(inst: WllamaInstance, messages: TemplateMessage[], key: string): Promise<number> {
+  private async countRun(inst: WllamaInstance, messages: TemplateMessage[]): Promise<number> {
     const queue = new ChunkQueue<WllamaChunk>();
     const mark = inst.log.mark();
     const run = inst.wllama.createChatCompletion({
@@ -339,10 +342,6 @@ export class WllamaEngine implements Engine {
       if (step.kind === 'item') {
         const usage = step.value.usage;
         if (usage) {
-          this.countRuns.set(
-            key,
-            step.value.timings?.cache_n ?? usage.prompt_tokens_details?.cached_tokens ?? 0,
-          );
           await run.catch(() => {});
           return usage.prompt_tokens;
         }
@@ -653,6 +652,19 @@ function estimateTokens(messages: ChatMessage[], tools: FunctionToolSpec[]): num
     if (m.role === 'assistant' && m.tool_calls) chars += JSON.stringify(m.tool_calls).length;
   }
   return Math.ceil(chars / CHARS_PER_TOKEN) + TOKENS_PER_MESSAGE * (messages.length + 1);
+}
+
+/** Template markup per message (role headers, separators) and for the whole prompt, in tokens. */
+const MARKUP_PER_MESSAGE = 16;
+/** Room for text a chat template adds itself (a default system prompt, Llama 3.1's date header). */
+const TEMPLATE_SLACK = 128;
+
+/** At least as many tokens as `messages` take once templated: bytes plus markup. */
+function byteBound(messages: TemplateMessage[]): number {
+  const encoder = new TextEncoder();
+  let n = TEMPLATE_SLACK;
+  for (const m of messages) n += encoder.encode(m.content).length + MARKUP_PER_MESSAGE;
+  return n;
 }
 
 function decodeBase64(b64: string): number[] {

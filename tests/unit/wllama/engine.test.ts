@@ -174,7 +174,7 @@ describe('WllamaEngine', () => {
     expect((await run(engine, req())).at(-1)?.type).toBe('done');
   });
 
-  it('counts exactly once loaded (a one-token run, cached per prompt), estimates before', async () => {
+  it('counts exactly when asked once loaded (a one-token run, cached per prompt), bounds or estimates otherwise', async () => {
     const { engine, fakes } = engineWith();
     const messages = [{ role: 'user' as const, content: 'Hi there, how are you?' }];
     expect(await engine.countsExactly('m')).toBe(false);
@@ -184,9 +184,17 @@ describe('WllamaEngine', () => {
     expect(await engine.countsExactly('m')).toBe(true);
     const fake = fakes[0] as FakeWllama;
     fake.promptTokens = 17;
-    expect(await engine.countTokens('m', messages)).toBe(17);
-    expect(await engine.countTokens('m', messages)).toBe(17);
+    // A bound that fits the context needs no run: bytes plus markup.
+    const bound = await engine.countTokens('m', messages);
+    expect(bound).toBeGreaterThanOrEqual(17);
+    expect(fake.calls).toHaveLength(0);
+    expect(await engine.countTokens('m', messages, [], { exact: true })).toBe(17);
+    expect(await engine.countTokens('m', messages, [], { exact: true })).toBe(17);
     expect(fake.calls).toHaveLength(1);
+    // A bound past the context is not good enough: the run answers.
+    const long = [{ role: 'user' as const, content: 'x'.repeat(5000) }];
+    expect(await engine.countTokens('m', long)).toBe(17);
+    expect(fake.calls).toHaveLength(2);
     expect(fake.calls[0]?.params).toMatchObject({ max_tokens: 1, temperature: 0 });
   });
 
