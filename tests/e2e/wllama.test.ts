@@ -56,6 +56,8 @@ const outputText = (r: Json | null): string =>
     .flatMap((item) => (item.type === 'message' ? (item.content as Json[]) : []))
     .map((c) => String(c.text ?? ''))
     .join('');
+/** The first choice of a chat completion, or an empty object. */
+const choiceOf = (r: { completion: Json | null }): Json => ((r.completion?.choices ?? []) as Json[])[0] ?? {};
 const usageOf = (r: Json | null) =>
   r?.usage as {
     input_tokens: number;
@@ -160,7 +162,7 @@ describe('generation', () => {
       });
     const [a, b, c] = [await ask(42), await ask(42), await ask(7)];
     const text = (r: Awaited<ReturnType<typeof ask>>) =>
-      String(((r.completion?.choices as Json[])[0]?.message as Json).content);
+      String((choiceOf(r).message as Json | undefined)?.content);
     expect(a.error).toBeNull();
     expect(text(a)).toBe(text(b));
     expect(text(a)).not.toBe(text(c));
@@ -181,7 +183,7 @@ describe('generation', () => {
       top_logprobs: 5,
     });
     expect(r.error).toBeNull();
-    const choice = (r.completion?.choices as Json[])[0] as Json;
+    const choice = choiceOf(r);
     const content = (choice.logprobs as { content: { bytes: number[]; top_logprobs: unknown[] }[] }).content;
     expect(content).toHaveLength(120);
     for (const t of content) {
@@ -503,7 +505,7 @@ describe('tool calls in the Llama 3 format', () => {
       temperature: 1,
     });
     expect(r.error).toBeNull();
-    const choice = (r.completion?.choices as Json[])[0] as Json;
+    const choice = choiceOf(r);
     expect(choice.finish_reason).toBe('tool_calls');
     const toolCalls = (choice.message as Json).tool_calls as {
       function: { name: string; arguments: string };
