@@ -16,6 +16,8 @@ export default defineConfig({
           name: 'e2e',
           environment: 'node',
           include: ['tests/e2e/**/*.test.ts'],
+          // The tiny test GGUF the wllama tests run (built once, cached in .cache/models/).
+          globalSetup: ['tests/e2e/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
           // One Chromium at a time on a 2-core machine.

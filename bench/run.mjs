@@ -9,16 +9,18 @@
  * with the same request produced and read inside the engine worker, with the same SSE reader.
  *
  * Options (environment): BENCH_RUNS (default 7), BENCH_TOKENS (default 20000), BENCH_SKIP_BUILD=1 (reuse
- * .tmp/bench-dist), BENCH_NO_MINIFY=1 (for profiling), BENCH_ONLY=sse,floor,first,concurrent,cold,heap (a subset, for profiling; the
+ * .tmp/bench-dist), BENCH_NO_MINIFY=1 (for profiling), BENCH_ONLY=sse,floor,first,concurrent,cold,heap,bytes,wllama (a subset, for profiling; the
  * results file then holds only those figures).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import { resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { build, preview } from 'vite';
+import { ensureTestModel } from '../scripts/build-test-gguf.mjs';
+import { measureScriptedBytes, measureWllama, scriptBytesPlugin } from './wllama.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const outDir = resolve(root, '.tmp/bench-dist');
@@ -78,9 +80,19 @@ async function buildBench() {
       emptyOutDir: true,
       // Readable names in CPU profiles; the timed runs use the production minifier.
       ...(process.env.BENCH_NO_MINIFY ? { minify: false } : {}),
-      rolldownOptions: { input: { bench: resolve(root, 'bench/index.html') } },
+      rolldownOptions: {
+        input: {
+          bench: resolve(root, 'bench/index.html'),
+          wllama: resolve(root, 'bench/wllama.html'),
+          scripted: resolve(root, 'bench/scripted.html'),
+        },
+      },
     },
   });
+  // The ~93M test model is served beside the tiny one (which the app's build copies itself).
+  const { path } = await ensureTestModel('bench');
+  mkdirSync(resolve(outDir, 'test-models'), { recursive: true });
+  copyFileSync(path, resolve(outDir, 'test-models/intab-bench-q8_0.gguf'));
 }
 
 function git(args) {
@@ -159,6 +171,8 @@ function checkStream(read, expectedText, label) {
 
 async function main() {
   const started = Date.now();
+  // The test GGUFs the llama.cpp figures run (built once, cached in .cache/models/).
+  if (runs('wllama')) await ensureTestModel('tiny');
   if (!process.env.BENCH_SKIP_BUILD) await buildBench();
   const port = await freePort();
   const server = await preview({
@@ -166,6 +180,7 @@ async function main() {
     logLevel: 'warn',
     build: { outDir },
     preview: { host: '127.0.0.1', port, strictPort: true },
+    plugins: [scriptBytesPlugin()],
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   const browser = await chromium.launch(CHROMIUM);
@@ -183,6 +198,16 @@ async function main() {
     }
     const bench = (name, ...args) => page.evaluate(([n, a]) => window.intabBench[n](...a), [name, args]);
     const results = await measure(bench, browser, page);
+    if (runs('bytes')) {
+      log('JavaScript of a scripted-only page load …');
+      results.scripted_page_js_kb = await measureScriptedBytes(browser, baseUrl, outDir);
+    }
+    if (runs('wllama')) {
+      const wpage = await (await browser.newContext({ baseURL: baseUrl })).newPage();
+      wpage.on('pageerror', (e) => consoleLines.push(`wllama pageerror: ${e.message}`));
+      await wpage.goto('/bench/wllama.html');
+      Object.assign(results, await measureWllama(wpage, { runs: RUNS }));
+    }
     results.environment = {
       chromium: browser.version(),
       cpus: os.cpus().length,
@@ -510,6 +535,19 @@ function table(r) {
     ['concurrent_streams: total', r.concurrent_streams?.total_ms, 'ms', '8 correct'],
     ['concurrent_streams: tokens/s per stream', r.concurrent_streams?.per_stream_tokens_per_s, '', ''],
     ['worker_heap_growth_mb_per_100k_tokens', r.worker_heap_growth_mb_per_100k_tokens, 'MB', '<= 32'],
+    ['scripted_page_js_kb', r.scripted_page_js_kb, 'kB', '<= 300'],
+    [
+      'wllama_intab_vs_direct (decode tok/s ratio)',
+      r.wllama_intab_vs_direct && { ...r.wllama_intab_vs_direct, p90: '' },
+      '',
+      '>= 0.97',
+    ],
+    [
+      'wllama_first_token_overhead_ms',
+      r.wllama_first_token_overhead_ms && { ...r.wllama_first_token_overhead_ms, p90: '' },
+      'ms',
+      '<= 5',
+    ],
   ]
     .filter(([, s]) => s)
     .map(([name, s, unit, target]) => [
@@ -533,9 +571,10 @@ function table(r) {
 }
 
 function verdict(s, target) {
-  const m = /^<= ([\d.]+)$/.exec(target);
+  const m = /^(<=|>=) ([\d.]+)$/.exec(target);
   if (!m) return '';
-  return s.median <= Number(m[1]) ? 'ok' : 'MISSED';
+  const ok = m[1] === '<=' ? s.median <= Number(m[2]) : s.median >= Number(m[2]);
+  return ok ? 'ok' : 'MISSED';
 }
 
 main().catch((err) => {

@@ -40,6 +40,8 @@ export async function runCall(
   try {
     if (call.method === 'gpuStatus')
       return await withDeadline(api.gpuStatus(), GPU_STATUS_MS, 'The engine worker');
+    if (call.method === 'addModel')
+      return await withDeadline(api.addModel(call.spec), GPU_STATUS_MS, 'The engine worker');
     return await api.loadModel(call.modelId, onProgress ? Comlink.proxy(onProgress) : undefined);
   } catch (err) {
     throw toApiError(err);
@@ -119,7 +121,7 @@ export class LeaderCalls {
     });
     this.#send(callId);
     const bounded =
-      call.method === 'gpuStatus' ? withDeadline(settled, GPU_STATUS_MS, 'The leading tab') : settled;
+      call.method !== 'loadModel' ? withDeadline(settled, GPU_STATUS_MS, 'The leading tab') : settled;
     return bounded.catch((err: unknown) => {
       this.#pending.delete(callId);
       throw toApiError(err);

@@ -7,8 +7,14 @@ import { Workbox } from 'workbox-window';
 import { serviceUnavailable } from '../common/api-error';
 import type { LoadProgress } from '../engine/types';
 import { withDeadline } from '../worker/deadline';
-import { type GpuStatus, LEADER_CHANNEL, type RelayedCall } from '../worker/protocol';
-import type { ServerOptions, StoreOptions, WebLLMOptions } from '../worker/worker-options';
+import {
+  type AddModelSpec,
+  type GpuStatus,
+  LEADER_CHANNEL,
+  type ModelListing,
+  type RelayedCall,
+} from '../worker/protocol';
+import type { ServerOptions, StoreOptions, WebLLMOptions, WllamaOptions } from '../worker/worker-options';
 import { type EngineWorkerHandle, startEngineWorker } from './engine-worker-client';
 import { electLeader, runLocksReleased } from './leader-election';
 import { ACCEPT_MS, LeaderCalls, runCall, serveFollowers, type TabChannel } from './leader-relay';
@@ -23,6 +29,14 @@ export interface IntabClient {
   loadModel(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void>;
   /** WebGPU status of the engine worker, for a status line. */
   gpuStatus(): Promise<GpuStatus>;
+  /**
+   * Serves a GGUF model with the llama.cpp engine from now on (until the engine worker restarts):
+   * a file the user picked (`files`), or a URL. Relative URLs resolve against this page.
+   *
+   * @example
+   * const [file] = input.files; await intab.addModel({ id: 'my-model', files: [file] });
+   */
+  addModel(spec: AddModelSpec): Promise<ModelListing>;
   /** Whether this tab runs the origin's engine worker (it won the leader election). */
   isLeader(): boolean;
 }
@@ -55,6 +69,13 @@ export interface StartIntabOptions {
   webllm?: WebLLMOptions;
   /** The Responses server's own bounds: `streamIdleMs`, how long a stream may go unread before its run stops. */
   server?: ServerOptions;
+  /**
+   * GGUF models for the llama.cpp engine (`@wllama/wllama`, CPU or WebGPU, any browser):
+   * `models: [{ id, url, label?, contextSize?, device?, threads?, kind? }]` (relative URLs resolve
+   * against this page; a split model is named by its first shard), and the bounds
+   * `loadTimeoutMs`, `stallTimeoutMs`, `maxLoaded`.
+   */
+  wllama?: WllamaOptions;
 }
 
 let started: IntabClient | undefined;
@@ -91,7 +112,7 @@ export function startIntab(opts: StartIntabOptions = {}): IntabClient {
   const election = electLeader(navigator.locks, async () => {
     await runLocksReleased(navigator.locks, RUN_LOCK_DRAIN_MS);
     const own = startEngineWorker(
-      { store: opts.store, webllm: opts.webllm, server: opts.server },
+      { store: opts.store, webllm: opts.webllm, server: opts.server, wllama: absoluteUrls(opts.wllama) },
       {
         url: opts.workerUrl,
         onError: (err) => (settled ? console.error(`[intab] ${err.message}`) : engineFailed(err)),
@@ -140,9 +161,22 @@ export function startIntab(opts: StartIntabOptions = {}): IntabClient {
     async gpuStatus() {
       return (await route({ method: 'gpuStatus' })) as GpuStatus;
     },
+    async addModel(spec) {
+      const resolved = spec.url ? { ...spec, url: new URL(spec.url, location.href).href } : spec;
+      return (await route({ method: 'addModel', spec: resolved })) as ModelListing;
+    },
     isLeader: () => election.isLeader,
   };
   return started;
+}
+
+/** The models' URLs made absolute against this page: the worker would resolve them against its script. */
+function absoluteUrls(wllama: WllamaOptions | undefined): WllamaOptions | undefined {
+  if (!wllama?.models) return wllama;
+  return {
+    ...wllama,
+    models: wllama.models.map((m) => (m.url ? { ...m, url: new URL(m.url, location.href).href } : m)),
+  };
 }
 
 /** The tabs' channel, or null where BroadcastChannel is missing (then every tab serves only itself). */

@@ -39,6 +39,8 @@ export class ChatSession {
     private readonly client: OpenAI,
     private readonly view: ChatView,
     private readonly currentModel: () => string,
+    /** A cap on a model's reply, e.g. for a random-weight model that would babble to its context. */
+    private readonly maxOutputTokens: (model: string) => number | undefined = () => undefined,
   ) {}
 
   /** Sends one user turn and streams the reply into the view. Resolves when the turn has ended. */
@@ -56,9 +58,11 @@ export class ChatSession {
       this.view.addError(message);
     };
 
+    const cap = this.maxOutputTokens(model);
     const stream = this.client.responses.stream({
       model,
       input: text,
+      ...(cap ? { max_output_tokens: cap } : {}),
       ...(instructions ? { instructions } : {}),
       ...(this.#previousResponseId ? { previous_response_id: this.#previousResponseId } : {}),
     });

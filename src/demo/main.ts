@@ -20,8 +20,15 @@ declare global {
   }
 }
 
+/** Set by the demo's Vite config: where the tiny test GGUF is served, when it has been built. */
+declare const __INTAB_TEST_MODEL__: string | null;
+const TEST_MODEL_ID = 'tiny-random';
+const testModel = typeof __INTAB_TEST_MODEL__ === 'string' ? __INTAB_TEST_MODEL__ : null;
+
 // First thing: a visitor's first load must install the runtime even if the UI below throws.
-const intab = startIntab();
+const intab = startIntab(
+  testModel ? { wllama: { models: [{ id: TEST_MODEL_ID, url: testModel, contextSize: 2048 }] } } : {},
+);
 window.OpenAI = OpenAI;
 
 // The key is never checked in-tab; the SDK just refuses to run without one.
@@ -40,7 +47,10 @@ const runtimeStatus = el('p', {
 });
 const gpuStatus = el('p', { className: 'status', attrs: { 'data-testid': 'gpu-status' } });
 
-const picker = createModelPicker(intab);
+const picker = createModelPicker(intab, {
+  labels: { [TEST_MODEL_ID]: 'tiny random model (real llama.cpp, gibberish output)' },
+  refresh: () => listModelIds(client),
+});
 // The handlers only run after a click, by which time `session` exists.
 const chat = createChatView({
   // A finished turn is stored (completed, cancelled or failed): the storage panel shows it at once.
@@ -48,7 +58,13 @@ const chat = createChatView({
   stop: () => session.stop(),
   newChat: () => session.reset(),
 });
-const session = new ChatSession(client, chat, () => picker.model);
+// The random model never says it is done: its replies stop at 48 tokens.
+const session = new ChatSession(
+  client,
+  chat,
+  () => picker.model,
+  (model) => (model === TEST_MODEL_ID ? 48 : undefined),
+);
 const storage = createStoragePanel();
 
 byId('app').replaceChildren(

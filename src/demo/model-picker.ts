@@ -1,8 +1,8 @@
 /**
- * The model picker: `scripted` (always there, no GPU) plus whatever `GET /v1/models` lists. Picking a
- * web-llm model downloads and compiles it through `intab.loadModel`, which can take minutes, so the
- * picker shows a `<progress>` bar with web-llm's own progress text and keeps the chat on the previous
- * model until the load has succeeded.
+ * The model picker: `scripted` (always there, no GPU) plus whatever `GET /v1/models` lists, grouped
+ * by engine, and any GGUF file the visitor opens. Picking a real model downloads and loads it through
+ * `intab.loadModel`, which can take minutes, so the picker shows a `<progress>` bar with the engine's
+ * own progress text and keeps the chat on the previous model until the load has succeeded.
  */
 import type OpenAI from 'openai';
 import type { IntabClient } from '../client';
@@ -17,23 +17,37 @@ export interface ModelPicker {
   /** The model the chat should use: the last one that loaded successfully. */
   readonly model: string;
   /** Replaces the list (keeps `scripted` first and the current choice selected). */
-  setModels(ids: string[]): void;
+  setModels(models: ListedModel[]): void;
 }
+
+/** A chat model as `/v1/models` lists it, with intab's `engine` field. */
+export interface ListedModel {
+  id: string;
+  engine?: string;
+}
+
+/** What the picker shows for each engine's group. */
+const GROUPS: Array<[engine: string, label: string]> = [
+  ['wllama', 'llama.cpp (GGUF, CPU, any browser)'],
+  ['auto', 'llama.cpp or WebGPU, whichever this machine runs'],
+  ['web-llm', 'WebGPU (web-llm, downloads weights)'],
+];
 
 /**
  * Lists the ids of the models the chat can use through the SDK, as any OpenAI client would.
  * @example
  * picker.setModels(await listModelIds(client));
  */
-export async function listModelIds(client: OpenAI): Promise<string[]> {
-  const ids: string[] = [];
+export async function listModelIds(client: OpenAI): Promise<ListedModel[]> {
+  const models: ListedModel[] = [];
   // The SDK's page object is async-iterable and follows pagination for us.
   for await (const model of client.models.list()) {
     // OpenAI's model objects do not say what a model does; web-llm's embedding models (listed for
     // /v1/embeddings) all say "embed" in their ids, and cannot chat.
-    if (!/embed/i.test(model.id)) ids.push(model.id);
+    const engine = (model as { engine?: string }).engine;
+    if (!/embed/i.test(model.id)) models.push({ id: model.id, ...(engine ? { engine } : {}) });
   }
-  return ids;
+  return models;
 }
 
 /**
@@ -42,8 +56,12 @@ export async function listModelIds(client: OpenAI): Promise<string[]> {
  * const picker = createModelPicker(intab);
  * toolbar.append(picker.root);
  */
-export function createModelPicker(intab: Pick<IntabClient, 'loadModel'>): ModelPicker {
+export function createModelPicker(
+  intab: Pick<IntabClient, 'loadModel' | 'addModel'>,
+  opts: { labels?: Record<string, string>; refresh?: () => Promise<ListedModel[]> } = {},
+): ModelPicker {
   let active = SCRIPTED_MODEL;
+  let listed: ListedModel[] = [];
   const select = el('select', { attrs: { id: 'model-select', 'data-testid': 'model-select' } });
   const progress = el('progress', {
     attrs: {
@@ -96,23 +114,59 @@ export function createModelPicker(intab: Pick<IntabClient, 'loadModel'>): ModelP
   };
   select.addEventListener('change', () => void load(select.value));
 
-  const setModels = (ids: string[]): void => {
-    const others = [...new Set(ids)].filter((id) => id !== SCRIPTED_MODEL).sort();
-    const group = (label: string, list: string[]): HTMLOptGroupElement =>
+  const setModels = (models: ListedModel[]): void => {
+    listed = models;
+    const others = models.filter((m) => m.id !== SCRIPTED_MODEL);
+    const group = (label: string, list: ListedModel[]): HTMLOptGroupElement =>
       el(
         'optgroup',
         { attrs: { label } },
-        list.map((id) => el('option', { text: id, attrs: { value: id } })),
+        [...list]
+          .sort((a, b) => a.id.localeCompare(b.id))
+          .map((m) => el('option', { text: opts.labels?.[m.id] ?? m.id, attrs: { value: m.id } })),
       );
-    select.replaceChildren(group('No download', [SCRIPTED_MODEL]));
-    if (others.length > 0) select.append(group('WebGPU (web-llm, downloads weights)', others));
+    select.replaceChildren(group('No download', [{ id: SCRIPTED_MODEL }]));
+    for (const [engine, label] of GROUPS) {
+      const members = others.filter((m) => (m.engine ?? 'web-llm') === engine);
+      if (members.length > 0) select.append(group(label, members));
+    }
     select.value = active;
   };
   setModels([]);
 
+  // A GGUF from the visitor's disk, served by llama.cpp under its file name.
+  const fileInput = el('input', {
+    attrs: { type: 'file', accept: '.gguf', hidden: true, 'data-testid': 'gguf-input' },
+  }) as HTMLInputElement;
+  fileInput.addEventListener('change', () => {
+    const files = [...(fileInput.files ?? [])];
+    fileInput.value = '';
+    const first = files[0];
+    if (!first) return;
+    void (async () => {
+      try {
+        const id = first.name.replace(/(-\d{5}-of-\d{5})?\.gguf$/i, '');
+        await intab.addModel({ id, files, label: first.name });
+        setModels(opts.refresh ? await opts.refresh() : [...listed, { id, engine: 'wllama' }]);
+        select.value = id;
+        await load(id);
+      } catch (err) {
+        setStatus(`Could not open ${first.name}: ${errorMessage(err)}`, true);
+      }
+    })();
+  });
+  const openFile = el('button', {
+    className: 'picker__open',
+    text: 'Open a GGUF file…',
+    attrs: { type: 'button', 'data-testid': 'open-gguf' },
+  });
+  openFile.addEventListener('click', () => fileInput.click());
+
   const root = el('div', { className: 'picker' }, [
     el('label', { className: 'picker__label', text: 'Model', attrs: { for: 'model-select' } }),
     select,
+    openFile,
+    fileInput,
     progress,
     status,
   ]);

@@ -1,6 +1,7 @@
 import { modelNotFound, unsupportedModel } from '../common/api-error';
 import type {
   ChatMessage,
+  CountOptions,
   EmbedResult,
   Engine,
   EngineChunk,
@@ -84,9 +85,14 @@ export class CompositeEngine implements Engine {
     return (await this.route(modelId).countsExactly?.(modelId)) ?? true;
   }
 
-  async countTokens(modelId: string, messages: ChatMessage[], tools?: FunctionToolSpec[]): Promise<number> {
+  async countTokens(
+    modelId: string,
+    messages: ChatMessage[],
+    tools?: FunctionToolSpec[],
+    opts?: CountOptions,
+  ): Promise<number> {
     await this.init();
-    return this.route(modelId).countTokens(modelId, messages, tools);
+    return this.route(modelId).countTokens(modelId, messages, tools, opts);
   }
 
   async embed(modelId: string, inputs: string[], dimensions?: number): Promise<EmbedResult> {

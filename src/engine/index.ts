@@ -7,6 +7,9 @@
  * const engine = new CompositeEngine([new ScriptedEngine(), new WebLLMEngine()]);
  */
 export { CompositeEngine } from './composite-engine';
+export { type ChoiceSpec, EngineChoice } from './engine-choice';
+export { LazyEngine } from './lazy-engine';
+export { lazyWebLLMEngine, lazyWllamaEngine } from './lazy-engines';
 export {
   messageText,
   SCRIPTED_CONTEXT_WINDOW,

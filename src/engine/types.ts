@@ -61,6 +61,10 @@ export interface GenerateRequest {
   topP: number | null;
   /** Number of top logprobs to return per token; null = no logprobs. */
   topLogprobs: number | null;
+  /** Chat Completions' `seed`: engines that sample reproducibly use it; null or absent = random. */
+  seed?: number | null;
+  /** Chat Completions' `stop`, for engines that stop natively; the core cuts the text at them anyway. */
+  stop?: string[];
 }
 
 export interface TopLogprob {
@@ -77,6 +81,8 @@ export interface EngineUsage {
   input_tokens: number;
   output_tokens: number;
   reasoning_tokens: number;
+  /** Input tokens the engine found already computed (its KV cache held the prefix); absent = 0. */
+  cached_tokens?: number;
 }
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls';
@@ -103,6 +109,12 @@ export interface ModelInfo {
    * chat only. web-llm's embedding models say `['embeddings']`; `scripted` does both.
    */
   capabilities?: readonly ModelCapability[];
+  /** The engine that serves it (`scripted`, `web-llm`, `wllama`), listed by `/v1/models`. */
+  engine?: string;
+  /** Whether its weights are in the browser's cache already (no download); absent when unknown. */
+  cached?: boolean;
+  /** Where it runs once loaded (`cpu`, `webgpu`); absent before. */
+  device?: string;
 }
 
 /** A kind of work a model does; the core refuses a request a model cannot serve with a 400 on `model`. */
@@ -113,6 +125,12 @@ export interface EmbedResult {
   vectors: number[][];
   /** Input tokens in the model's own tokenizer, for `usage.prompt_tokens`. */
   tokens: number;
+}
+
+/** How {@link Engine.countTokens} must count. */
+export interface CountOptions {
+  /** The exact count, even when it costs a model run. */
+  exact?: boolean;
 }
 
 export interface LoadProgress {
@@ -158,8 +176,19 @@ export interface Engine {
    * iterator (it may throw an AbortError or just return).
    */
   generate(req: GenerateRequest, signal: AbortSignal): AsyncIterable<EngineChunk>;
-  /** Counts the tokens `messages` (plus tools) take in the model's own tokenizer. */
-  countTokens(modelId: string, messages: ChatMessage[], tools?: FunctionToolSpec[]): Promise<number>;
+  /**
+   * Counts the tokens `messages` (plus tools) take in the model's own tokenizer. Without
+   * `opts.exact`, an engine whose exact count costs inference (llama.cpp, which has no tokenizer
+   * call in wllama) may answer a bound that is at least the exact count, when that bound already
+   * fits the context window: the core only needs to know the input fits, and usage comes from the
+   * run itself. Routes that report the count (`input_tokens`, compaction) ask for it exact.
+   */
+  countTokens(
+    modelId: string,
+    messages: ChatMessage[],
+    tools?: FunctionToolSpec[],
+    opts?: CountOptions,
+  ): Promise<number>;
   /**
    * Whether `countTokens` is exact for `modelId` now; absent means always. A real model's tokenizer
    * comes with its weights, so before the first load the count is an estimate.

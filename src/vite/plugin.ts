@@ -11,6 +11,20 @@ import { build, type Plugin, type Rolldown } from 'vite';
 
 /** Hashed chunks of web-llm's ~6 MB library: cached at runtime when a real model is first used, not precached. */
 export const WEB_LLM_CHUNK = 'assets/web-llm-[hash].js';
+/** wllama's JavaScript (llama.cpp's glue), a chunk of its own fetched when a GGUF model is first used. */
+export const WLLAMA_CHUNK = 'assets/wllama-[hash].js';
+/** llama.cpp's WebAssembly is ~9 MB: the precache takes files up to this size. */
+const PRECACHE_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Headers that make the page cross-origin isolated, so llama.cpp gets SharedArrayBuffer and runs
+ * on several threads. Set on every response of the dev and preview servers; production hosts must
+ * send them too (see the README).
+ */
+export const CROSS_ORIGIN_ISOLATION: Readonly<Record<string, string>> = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
 
 export interface ServiceWorkerOptions {
   /** The service worker's source; intab's own minimal one (the `/v1` handler, nothing else) by default. */
@@ -27,6 +41,12 @@ export interface ServiceWorkerOptions {
 export interface IntabPluginOptions {
   /** The service worker to build; `false` when the app has its own and imports `intab/sw` into it. */
   serviceWorker?: ServiceWorkerOptions | false;
+  /**
+   * Send COOP/COEP from the dev and preview servers, making the page cross-origin isolated
+   * (multi-threaded llama.cpp). Default true; false for apps that embed cross-origin resources
+   * without CORP headers.
+   */
+  crossOriginIsolation?: boolean;
 }
 
 /**
@@ -38,6 +58,7 @@ export interface IntabPluginOptions {
  */
 export function intab(opts: IntabPluginOptions = {}): Plugin[] {
   const plugins = [workerPlugin(), apiReachedServerPlugin()];
+  if (opts.crossOriginIsolation !== false) plugins.push(isolationPlugin());
   if (opts.serviceWorker !== false) plugins.push(serviceWorkerPlugin(opts.serviceWorker ?? {}));
   return plugins;
 }
@@ -56,10 +77,11 @@ function workerPlugin(): Plugin {
         format: 'es',
         rolldownOptions: {
           output: {
-            chunkFileNames: (chunk: { moduleIds: string[] }) =>
-              chunk.moduleIds.some((id) => id.includes('@mlc-ai/web-llm'))
-                ? WEB_LLM_CHUNK
-                : 'assets/[name]-[hash].js',
+            chunkFileNames: (chunk: { moduleIds: string[] }) => {
+              if (chunk.moduleIds.some((id) => id.includes('@mlc-ai/web-llm'))) return WEB_LLM_CHUNK;
+              if (chunk.moduleIds.some((id) => id.includes('@wllama/wllama'))) return WLLAMA_CHUNK;
+              return 'assets/[name]-[hash].js';
+            },
           },
         },
       },
@@ -156,11 +178,24 @@ function serviceWorkerPlugin(opts: ServiceWorkerOptions): Plugin {
         globIgnores: [fileName, WEB_LLM_CHUNK.replace('[hash]', '*')],
         // Vite's hashed file names are their own revision.
         dontCacheBustURLsMatching: /^assets\//,
-        maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
+        maximumFileSizeToCacheInBytes: PRECACHE_MAX_BYTES,
       });
       for (const warning of result.warnings) this.warn(warning);
       this.info?.(`${fileName} precaches ${result.count} files (${(result.size / 1024).toFixed(0)} KiB)`);
     },
+  };
+}
+
+/** COOP/COEP on every response of the dev and preview servers (see {@link CROSS_ORIGIN_ISOLATION}). */
+function isolationPlugin(): Plugin {
+  const middleware = (_req: unknown, res: ServerResponse, next: () => void): void => {
+    for (const [name, value] of Object.entries(CROSS_ORIGIN_ISOLATION)) res.setHeader(name, value);
+    next();
+  };
+  return {
+    name: 'intab:cross-origin-isolation',
+    configureServer: (server) => void server.middlewares.use(middleware),
+    configurePreviewServer: (server) => void server.middlewares.use(middleware),
   };
 }
 

@@ -2,9 +2,16 @@
  * The engine worker's comlink API, separated from the worker entry so Node tests can drive it with a
  * fake server. Everything crossing the port is plain data: errors become {@link ApiErrorData}.
  */
-import { toApiErrorData, toErrorResponse } from '../common/api-error';
+import { serviceUnavailable, toApiErrorData, toErrorResponse } from '../common/api-error';
 import type { LoadProgress } from '../engine/types';
-import type { EngineApi, GpuStatus, SerializedRequest, SerializedResponse } from './protocol';
+import type {
+  AddModelSpec,
+  EngineApi,
+  GpuStatus,
+  ModelListing,
+  SerializedRequest,
+  SerializedResponse,
+} from './protocol';
 import { PROTOCOL_VERSION } from './protocol';
 import { deserializeRequest, serializeResponse } from './wire';
 
@@ -13,6 +20,8 @@ export interface EngineApiDeps {
   server: () => Promise<{ fetch(req: Request): Promise<Response> }>;
   load: (modelId: string, onProgress?: (p: LoadProgress) => void) => Promise<void>;
   gpuStatus: () => Promise<GpuStatus>;
+  /** Registers a GGUF model (see {@link EngineApi.addModel}); absent: the worker serves none. */
+  addModel?: (spec: AddModelSpec) => Promise<ModelListing>;
   /** Move bodies as transferred streams (default: when the realm can); false forces the pull fallback. */
   transferStreams?: boolean;
 }
@@ -60,6 +69,15 @@ export function createEngineApi(deps: EngineApiDeps): EngineApi {
           modelId,
           onProgress ? (p) => void Promise.resolve(onProgress(p)).catch(() => {}) : undefined,
         );
+      } catch (err) {
+        throw toApiErrorData(err);
+      }
+    },
+
+    async addModel(spec) {
+      try {
+        if (!deps.addModel) throw serviceUnavailable('This engine worker serves no GGUF models.');
+        return await deps.addModel(spec);
       } catch (err) {
         throw toApiErrorData(err);
       }

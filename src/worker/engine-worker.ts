@@ -8,7 +8,13 @@
  */
 import * as Comlink from 'comlink';
 import { createResponsesServer } from '../core/index';
-import { CompositeEngine, ScriptedEngine, WebLLMEngine } from '../engine/index';
+import {
+  CompositeEngine,
+  EngineChoice,
+  lazyWebLLMEngine,
+  lazyWllamaEngine,
+  ScriptedEngine,
+} from '../engine/index';
 import { openIdbStore } from '../store/index';
 import { createEngineApi } from './engine-api';
 import { probeGpu } from './gpu-status';
@@ -16,11 +22,30 @@ import { isMessage, type PageToWorkerMessage } from './protocol';
 import { webRunLocks } from './run-locks';
 import { workerOptions } from './worker-options';
 
-// Self-hosted models and the weight cache come from the page (startIntab({ webllm })).
-const engine = new CompositeEngine([new ScriptedEngine(), new WebLLMEngine(workerOptions(self.name).webllm)]);
-// web-llm's prebuilt model list comes with its ~6 MB module. Start importing it now, while the store
-// opens: the core holds `GET /v1/models` (and so the page's `ready`) until it is listed, bounded by
-// CompositeEngine; if it fails, only `scripted` (and self-hosted records) are served.
+/**
+ * llama.cpp's WebAssembly, served from the app's own origin: the bundler emits it as an asset (and
+ * the service worker precaches it), so wllama never reaches for its CDN default.
+ */
+const WLLAMA_WASM_URL = new URL('@wllama/wllama/esm/wasm/wllama.wasm', import.meta.url).href;
+
+// Self-hosted models, GGUF models and the weight caches come from the page (startIntab({ webllm,
+// wllama })). Each real engine is its own chunk, fetched when one of its models is first used: web-llm
+// is listed from its prebuilt catalog without its 6 MB module, so a page that only uses `scripted`
+// downloads neither engine.
+const options = workerOptions(self.name);
+const wllama = lazyWllamaEngine({ ...options.wllama, wasmUrl: WLLAMA_WASM_URL });
+const webllm = lazyWebLLMEngine(options.webllm);
+// GGUF models that name their web-llm build are served by whichever engine suits this machine.
+const choice = new EngineChoice({
+  specs: (options.wllama?.models ?? []).flatMap((m) =>
+    m.webllm ? [{ id: m.id, webllm: m.webllm, engine: m.engine }] : [],
+  ),
+  webllm,
+  wllama,
+});
+const engine = new CompositeEngine([new ScriptedEngine(), choice, webllm, wllama]);
+// The core holds `GET /v1/models` (and so the page's `ready`) until the engines' lists are complete,
+// bounded by CompositeEngine; the wllama engine starts now when the page registered GGUF models.
 void engine.init().then(() => {
   const missing = engine.missingReason();
   if (missing) console.error(`[intab] ${missing}`);
@@ -78,6 +103,17 @@ const api = createEngineApi({
   server: getServer,
   load: (modelId, onProgress) => engine.load(modelId, onProgress),
   gpuStatus: () => probeGpu(),
+  addModel: async (spec) => {
+    const added = (await wllama.engine()).addModel(spec);
+    return {
+      id: added.id,
+      object: 'model',
+      created: added.created,
+      owned_by: added.owned_by,
+      engine: 'wllama',
+      cached: added.cached,
+    };
+  },
 });
 
 self.addEventListener('message', (event: MessageEvent) => {

@@ -6,6 +6,7 @@
  */
 import type { ApiErrorData } from '../common/api-error';
 import type { LoadProgress } from '../engine/types';
+import type { WllamaModelSpec } from '../engine/wllama/wllama-options';
 
 /**
  * Bumped whenever the shape of {@link EngineApi} or the messages change. `ping()` returns it so a
@@ -82,6 +83,26 @@ export interface EngineApi {
   /** Loads a model, calling `onProgress` (a `Comlink.proxy`) as weights arrive. */
   loadModel(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void>;
   gpuStatus(): Promise<GpuStatus>;
+  /**
+   * Registers a GGUF model with the llama.cpp engine (a File the user picked, or a URL), replacing
+   * one of the same id; answers its `/v1/models` entry. Pages call it; the service worker never
+   * does, so its protocol is unchanged.
+   */
+  addModel(spec: AddModelSpec): Promise<ModelListing>;
+}
+
+/** A GGUF model to serve: `files` (the user's pick; a File travels by reference) or `url`. */
+export type AddModelSpec = WllamaModelSpec;
+
+/** A model as `GET /v1/models` lists it. */
+export interface ModelListing {
+  id: string;
+  object: 'model';
+  created: number;
+  owned_by: string;
+  engine?: string;
+  cached?: boolean;
+  device?: string;
 }
 
 /** Service worker → page. */
@@ -111,6 +132,7 @@ export const LEADER_CHANNEL = 'intab:engine';
 /** The {@link EngineApi} methods a follower tab calls on the leader's worker through the channel. */
 export type RelayedCall =
   | { method: 'gpuStatus' }
+  | { method: 'addModel'; spec: AddModelSpec }
   | {
       method: 'loadModel';
       modelId: string /** Whether the caller wants `progress` messages. */;

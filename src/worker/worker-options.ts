@@ -1,4 +1,5 @@
 import type { WebLLMEngineOptions } from '../engine/webllm';
+import type { WllamaEngineOptions, WllamaModelSpec } from '../engine/wllama';
 
 /**
  * What a page can configure in web-llm: self-hosted model records, the weight cache, and its bounds
@@ -15,11 +16,20 @@ export interface ServerOptions {
   streamIdleMs?: number;
 }
 
+/**
+ * GGUF models for the llama.cpp engine (wllama) and its bounds. Models given here come by URL (a
+ * File cannot travel in the worker's name; `IntabClient.addModel` sends those).
+ */
+export type WllamaOptions = Pick<WllamaEngineOptions, 'loadTimeoutMs' | 'stallTimeoutMs' | 'maxLoaded'> & {
+  models?: WllamaModelSpec[];
+};
+
 /** Everything the engine worker takes from the page at start-up. */
 export interface EngineWorkerOptions {
   store?: StoreOptions;
   webllm?: WebLLMOptions;
   server?: ServerOptions;
+  wllama?: WllamaOptions;
 }
 
 /** Store limits a page can set for the engine worker (see `openIdbStore`). */
@@ -53,9 +63,10 @@ export function workerOptions(name: string): {
   store: StoreOptions;
   webllm: WebLLMOptions;
   server: ServerOptions;
+  wllama?: WllamaOptions;
 } {
   const json = name.startsWith(`${PREFIX} `) ? name.slice(PREFIX.length + 1) : '';
-  let parsed: { store?: unknown; webllm?: unknown; server?: unknown } = {};
+  let parsed: { store?: unknown; webllm?: unknown; server?: unknown; wllama?: unknown } = {};
   try {
     parsed = json ? JSON.parse(json) : {};
   } catch {}
@@ -63,6 +74,7 @@ export function workerOptions(name: string): {
     store: storeOptions(parsed.store),
     webllm: webllmOptions(parsed.webllm),
     server: serverOptions(parsed.server),
+    wllama: wllamaOptions(parsed.wllama),
   };
 }
 
@@ -98,5 +110,22 @@ function webllmOptions(webllm: unknown): WebLLMOptions {
   if (ms(w.loadTimeoutMs) !== undefined) out.loadTimeoutMs = w.loadTimeoutMs as number;
   if (ms(w.generationStallMs) !== undefined) out.generationStallMs = w.generationStallMs as number;
   if (typeof w.maxQueue === 'number' && w.maxQueue >= 1) out.maxQueue = Math.floor(w.maxQueue);
+  return out;
+}
+
+function wllamaOptions(wllama: unknown): WllamaOptions | undefined {
+  if (typeof wllama !== 'object' || wllama === null) return undefined;
+  const w = wllama as Record<string, unknown>;
+  const out: WllamaOptions = {};
+  // A model needs an id and a URL here; the engine checks the rest when it loads.
+  if (Array.isArray(w.models)) {
+    out.models = w.models.filter(
+      (m): m is WllamaModelSpec => typeof m?.id === 'string' && typeof m?.url === 'string',
+    );
+  }
+  for (const key of ['loadTimeoutMs', 'stallTimeoutMs', 'maxLoaded'] as const) {
+    const v = w[key];
+    if (typeof v === 'number' && v >= 0) out[key] = v;
+  }
   return out;
 }

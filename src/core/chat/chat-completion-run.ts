@@ -166,7 +166,7 @@ export class ChatCompletionRun {
       prompt_tokens: usage.input_tokens,
       completion_tokens: usage.output_tokens,
       total_tokens: usage.input_tokens + usage.output_tokens,
-      prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+      prompt_tokens_details: { cached_tokens: usage.cached_tokens ?? 0, audio_tokens: 0 },
       completion_tokens_details: {
         reasoning_tokens: usage.reasoning_tokens,
         audio_tokens: 0,

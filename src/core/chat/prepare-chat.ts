@@ -98,6 +98,8 @@ export async function prepareChat(
       temperature: body.temperature ?? null,
       topP: body.top_p ?? null,
       topLogprobs: logprobs ? (body.top_logprobs ?? 0) : null,
+      seed: body.seed ?? null,
+      stop: (body.stop ?? []).filter((s) => s !== ''),
     },
   };
 }

@@ -32,6 +32,15 @@ export function getModel(engine: Engine, id: string): Response {
   return jsonResponse(toWireModel(model));
 }
 
-function toWireModel(m: Pick<ModelInfo, 'id' | 'created' | 'owned_by'>) {
-  return { id: m.id, object: 'model', created: m.created, owned_by: m.owned_by };
+function toWireModel(m: ModelInfo) {
+  // intab's own fields (the serving engine, whether the weights are cached, the device) ride along
+  // only where the engine knows them.
+  const extra = { engine: m.engine, cached: m.cached, device: m.device };
+  return {
+    id: m.id,
+    object: 'model',
+    created: m.created,
+    owned_by: m.owned_by,
+    ...Object.fromEntries(Object.entries(extra).filter(([, v]) => v !== undefined)),
+  };
 }

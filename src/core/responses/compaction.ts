@@ -50,7 +50,7 @@ export async function compactResponse(
   const expanded = expandCompactions(history);
   checkToolPairing(expanded);
   const messages = toChatMessages(body.instructions ?? null, expanded, { vision: model.vision });
-  const inputTokens = await deps.engine.countTokens(model.id, messages);
+  const inputTokens = await deps.engine.countTokens(model.id, messages, [], { exact: true });
   const users = expanded.filter((i) => i.type === 'message' && i.role === 'user');
   const compaction = { type: 'compaction' as const, id: newId('cmp'), encrypted_content: encode(expanded) };
   return jsonResponse({

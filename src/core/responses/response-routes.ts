@@ -171,6 +171,7 @@ export async function countInputTokens(
     prepared.model.id,
     prepared.generate.messages,
     prepared.generate.tools,
+    { exact: true },
   );
   // OpenAI's body has no room to say so; a header tells an estimate (no tokenizer loaded yet) apart.
   const exact = (await deps.engine.countsExactly?.(prepared.model.id)) ?? true;

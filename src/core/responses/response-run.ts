@@ -127,7 +127,7 @@ export class ResponseRun {
     this.closeAll(reason === 'length' ? 'incomplete' : 'completed');
     this.response.usage = {
       input_tokens: usage.input_tokens,
-      input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
+      input_tokens_details: { cached_tokens: usage.cached_tokens ?? 0, cache_write_tokens: 0 },
       output_tokens: usage.output_tokens,
       output_tokens_details: { reasoning_tokens: usage.reasoning_tokens },
       total_tokens: usage.input_tokens + usage.output_tokens,

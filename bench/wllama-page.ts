@@ -1,0 +1,150 @@
+/**
+ * The llama.cpp bench page: intab as an app runs it (`startIntab({ wllama })`, the production engine
+ * worker and service worker), and beside it wllama called directly in this page with the same GGUF,
+ * the same load parameters and the same wasm, so each figure compares intab with no intab.
+ * `bench/run.mjs` drives `window.wllamaBench`.
+ */
+import { type ChatCompletionChunk, Wllama } from '@wllama/wllama/esm/index.js';
+import { startIntab } from '../src/client';
+import { loadParams } from '../src/engine/wllama/wllama-instance';
+
+export const MODELS = {
+  tiny: '/test-models/intab-tiny-random.gguf',
+  bench: '/test-models/intab-bench-q8_0.gguf',
+} as const;
+type ModelName = keyof typeof MODELS;
+const CONTEXT = 8192;
+const threads = crossOriginIsolated ? navigator.hardwareConcurrency : 1;
+
+const intab = startIntab({
+  wllama: {
+    stallTimeoutMs: 300_000,
+    loadTimeoutMs: 300_000,
+    models: Object.entries(MODELS).map(([id, url]) => ({
+      id,
+      url,
+      contextSize: CONTEXT,
+      device: 'cpu' as const,
+      threads,
+    })),
+  },
+});
+
+const direct = new Map<ModelName, Wllama>();
+
+/** One generation, timed: first and last token from `t0`, tokens, prompt tokens. */
+export interface Run {
+  firstMs: number;
+  lastMs: number;
+  tokens: number;
+  promptTokens: number;
+  text: string;
+}
+
+async function loadDirect(model: ModelName): Promise<void> {
+  if (direct.has(model)) return;
+  const wllama = new Wllama(
+    { default: new URL('@wllama/wllama/esm/wasm/wllama.wasm', import.meta.url).href },
+    // Logs cross to this page as intab's do to its engine worker (which keeps them for errors).
+    { logger: { debug: () => {}, log: () => {}, warn: () => {}, error: () => {} } },
+  );
+  wllama.setCompat(null);
+  const blob = await (await fetch(MODELS[model])).blob();
+  await wllama.loadModel(
+    [blob],
+    loadParams({ contextSize: CONTEXT, device: 'cpu', threads, embeddings: false }),
+  );
+  direct.set(model, wllama);
+}
+
+async function loadIntab(model: ModelName): Promise<void> {
+  await intab.ready;
+  await intab.loadModel(model);
+}
+
+/** The same chat request straight to wllama, streamed. */
+async function directRun(model: ModelName, prompt: string, tokens: number): Promise<Run> {
+  const wllama = direct.get(model) as Wllama;
+  const out: Run = { firstMs: -1, lastMs: -1, tokens: 0, promptTokens: 0, text: '' };
+  const t0 = performance.now();
+  await wllama.createChatCompletion({
+    messages: [{ role: 'user', content: prompt }],
+    max_tokens: tokens,
+    temperature: 0,
+    seed: 1,
+    stream: true,
+    stream_options: { include_usage: true },
+    onData: (chunk: ChatCompletionChunk) => {
+      const delta = chunk.choices[0]?.delta?.content;
+      if (delta) {
+        const now = performance.now() - t0;
+        if (out.firstMs < 0) out.firstMs = now;
+        out.lastMs = now;
+        out.text += delta;
+      }
+      if (chunk.usage) {
+        out.tokens = chunk.usage.completion_tokens;
+        out.promptTokens = chunk.usage.prompt_tokens;
+      }
+    },
+  } as never);
+  return out;
+}
+
+/** The same request through intab: `POST /v1/responses` streamed via the service worker. */
+async function intabRun(model: ModelName, prompt: string, tokens: number): Promise<Run> {
+  const out: Run = { firstMs: -1, lastMs: -1, tokens: 0, promptTokens: 0, text: '' };
+  const t0 = performance.now();
+  const res = await fetch('/v1/responses', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      model,
+      input: prompt,
+      max_output_tokens: tokens,
+      temperature: 0,
+      stream: true,
+      store: false,
+    }),
+  });
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let end = buffer.indexOf('\n\n');
+    while (end >= 0) {
+      const frame = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      end = buffer.indexOf('\n\n');
+      const data = frame
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trimStart())
+        .join('');
+      if (!data) continue;
+      const event = JSON.parse(data);
+      if (event.type === 'response.output_text.delta') {
+        const now = performance.now() - t0;
+        if (out.firstMs < 0) out.firstMs = now;
+        out.lastMs = now;
+        out.text += event.delta;
+      } else if (event.type === 'response.completed' || event.type === 'response.incomplete') {
+        out.tokens = event.response.usage.output_tokens;
+        out.promptTokens = event.response.usage.input_tokens;
+      } else if (event.type === 'response.failed') throw new Error(JSON.stringify(event.response.error));
+    }
+  }
+  return out;
+}
+
+(window as unknown as { wllamaBench: unknown }).wllamaBench = {
+  ready: intab.ready,
+  loadDirect,
+  loadIntab,
+  directRun,
+  intabRun,
+  threads: () => ({ threads, isolated: crossOriginIsolated }),
+};

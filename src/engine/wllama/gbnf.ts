@@ -1,0 +1,110 @@
+/**
+ * Writing llama.cpp GBNF: literals and character classes escaped the way llama.cpp's grammar parser
+ * reads them, and a builder that names rules uniquely (GBNF rule names are letters, digits and `-`).
+ */
+
+/**
+ * A GBNF string literal matching `text` exactly.
+ *
+ * @example
+ * gbnfLiteral('{"a": 1}'); // '"{\\"a\\": 1}"'
+ */
+export function gbnfLiteral(text: string): string {
+  let out = '"';
+  for (const ch of text) out += escapeChar(ch, '"');
+  return `${out}"`;
+}
+
+/**
+ * One character as it may appear inside a GBNF literal (`quote` '"') or class (`quote` ']').
+ * Everything outside printable ASCII, and every character the parser treats specially, is written
+ * as a hex escape, which llama.cpp's `parse_char` always reads.
+ */
+function escapeChar(ch: string, quote: '"' | ']'): string {
+  const cp = ch.codePointAt(0) as number;
+  if (ch === '\n') return '\\n';
+  if (ch === '\r') return '\\r';
+  if (ch === '\t') return '\\t';
+  if (ch === '\\') return '\\\\';
+  if (ch === quote || (quote === ']' && (ch === '^' || ch === '-' || ch === '['))) return hex(cp);
+  if (cp < 0x20 || cp === 0x7f) return hex(cp);
+  if (cp > 0xffff) return `\\U${cp.toString(16).padStart(8, '0')}`;
+  return ch;
+}
+
+function hex(cp: number): string {
+  return cp <= 0xff ? `\\x${cp.toString(16).padStart(2, '0')}` : `\\u${cp.toString(16).padStart(4, '0')}`;
+}
+
+/** An inclusive range of code points. */
+export type CodeRange = readonly [number, number];
+
+/**
+ * A GBNF character class of `ranges` (negated with `negate`).
+ *
+ * @example
+ * gbnfClass([[0x30, 0x39]]); // '[0-9]'
+ * gbnfClass([[0x22, 0x22], [0x5c, 0x5c]], true); // '[^\\x22\\\\]'
+ */
+export function gbnfClass(ranges: readonly CodeRange[], negate = false): string {
+  const body = ranges
+    .map(([lo, hi]) => {
+      const a = escapeChar(String.fromCodePoint(lo), ']');
+      return lo === hi ? a : `${a}-${escapeChar(String.fromCodePoint(hi), ']')}`;
+    })
+    .join('');
+  return `[${negate ? '^' : ''}${body}]`;
+}
+
+/**
+ * Collects named rules. `add` returns a name not used before (a suffix is added on collision);
+ * `define` reserves a name first and fills it later, for recursive rules.
+ *
+ * @example
+ * const g = new GbnfBuilder();
+ * g.add('root', '"a" | "b"');
+ * g.toString(); // 'root ::= "a" | "b"\n'
+ */
+export class GbnfBuilder {
+  private readonly rules = new Map<string, string>();
+
+  /** Adds a rule under a fresh name derived from `name`; returns that name. */
+  add(name: string, body: string): string {
+    const fresh = this.reserve(name);
+    this.rules.set(fresh, body);
+    return fresh;
+  }
+
+  /** Adds `body` under exactly `name` unless that rule exists already (shared primitives). */
+  shared(name: string, body: string): string {
+    if (!this.rules.has(name)) this.rules.set(name, body);
+    return name;
+  }
+
+  /** A fresh name whose body comes later through {@link fill}. */
+  reserve(name: string): string {
+    const base = sanitize(name);
+    let fresh = base;
+    for (let i = 1; this.rules.has(fresh); i++) fresh = `${base}-${i}`;
+    this.rules.set(fresh, '');
+    return fresh;
+  }
+
+  fill(name: string, body: string): void {
+    this.rules.set(name, body);
+  }
+
+  has(name: string): boolean {
+    return this.rules.has(name);
+  }
+
+  toString(): string {
+    return [...this.rules].map(([name, body]) => `${name} ::= ${body}\n`).join('');
+  }
+}
+
+/** A GBNF rule name: letters, digits and dashes only. */
+function sanitize(name: string): string {
+  const s = name.replace(/[^a-zA-Z0-9-]+/g, '-').replace(/^-+|-+$/g, '');
+  return s === '' ? 'r' : s;
+}

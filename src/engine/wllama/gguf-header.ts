@@ -1,0 +1,197 @@
+/**
+ * Reads a GGUF file's metadata (the key/value section before the tensors) from a Blob, a slice at a
+ * time. llama.cpp keeps array values (the vocabulary) out of the metadata wllama reports, and intab
+ * needs them before and beside the load: the chat template and name for the model family, the
+ * vocabulary for the tokens that are not valid UTF-8 on their own.
+ */
+
+/** A metadata value: numbers as numbers (64-bit ones as bigint), arrays as arrays. */
+export type GgufValue = string | number | bigint | boolean | GgufValue[];
+
+export interface GgufHeader {
+  version: number;
+  tensorCount: number;
+  /** Every key/value pair, in file order. */
+  metadata: Map<string, GgufValue>;
+}
+
+/** Something with `slice(start, end).arrayBuffer()`: a Blob or File. */
+export interface BlobLike {
+  size: number;
+  slice(start?: number, end?: number): { arrayBuffer(): Promise<ArrayBuffer> };
+}
+
+const MAGIC = 0x46554747; // "GGUF", little-endian
+const TYPE = {
+  UINT8: 0,
+  INT8: 1,
+  UINT16: 2,
+  INT16: 3,
+  UINT32: 4,
+  INT32: 5,
+  FLOAT32: 6,
+  BOOL: 7,
+  STRING: 8,
+  ARRAY: 9,
+  UINT64: 10,
+  INT64: 11,
+  FLOAT64: 12,
+} as const;
+
+/** Thrown for a file that is not GGUF or is cut short; the engine turns it into a 400 or a load error. */
+export class GgufFormatError extends Error {
+  override readonly name = 'GgufFormatError';
+}
+
+/** Signals that the buffer ended mid-value: read more and parse again. */
+class NeedMore extends Error {}
+
+/**
+ * Parses the header of a GGUF file. Reads the first `initialBytes` (8 MiB: a 128k vocabulary with
+ * merges takes about 7 MiB) and doubles the window until the metadata fits.
+ *
+ * @example
+ * const { metadata } = await readGgufHeader(file);
+ * metadata.get('general.architecture'); // 'llama'
+ */
+export async function readGgufHeader(blob: BlobLike, initialBytes = 8 << 20): Promise<GgufHeader> {
+  let window = Math.min(initialBytes, blob.size);
+  for (;;) {
+    const bytes = new Uint8Array(await blob.slice(0, window).arrayBuffer());
+    try {
+      return parseGgufHeader(bytes);
+    } catch (err) {
+      if (!(err instanceof NeedMore)) throw err;
+      if (window >= blob.size) throw new GgufFormatError('The GGUF file ends inside its metadata.');
+      window = Math.min(blob.size, window * 2);
+    }
+  }
+}
+
+/**
+ * Parses a GGUF header from bytes that hold at least the whole metadata section.
+ *
+ * @example
+ * parseGgufHeader(new Uint8Array(await blob.arrayBuffer())).metadata.get('tokenizer.chat_template');
+ */
+export function parseGgufHeader(bytes: Uint8Array): GgufHeader {
+  const r = new Reader(bytes);
+  if (bytes.length < 4) throw new NeedMore();
+  if (r.u32() !== MAGIC) throw new GgufFormatError('Not a GGUF file (its first bytes are not "GGUF").');
+  const version = r.u32();
+  if (version < 2 || version > 3) throw new GgufFormatError(`Unsupported GGUF version ${version}.`);
+  const tensorCount = Number(r.u64());
+  const kvCount = Number(r.u64());
+  const metadata = new Map<string, GgufValue>();
+  for (let i = 0; i < kvCount; i++) {
+    const key = r.string();
+    const type = r.u32();
+    metadata.set(key, r.value(type));
+  }
+  return { version, tensorCount, metadata };
+}
+
+class Reader {
+  private readonly view: DataView;
+  private at = 0;
+  private readonly decoder = new TextDecoder('utf-8');
+
+  constructor(private readonly bytes: Uint8Array) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  private need(n: number): void {
+    if (this.at + n > this.bytes.length) throw new NeedMore();
+  }
+
+  u32(): number {
+    this.need(4);
+    const v = this.view.getUint32(this.at, true);
+    this.at += 4;
+    return v;
+  }
+
+  u64(): bigint {
+    this.need(8);
+    const v = this.view.getBigUint64(this.at, true);
+    this.at += 8;
+    return v;
+  }
+
+  string(): string {
+    const n = Number(this.u64());
+    this.need(n);
+    const s = this.decoder.decode(this.bytes.subarray(this.at, this.at + n));
+    this.at += n;
+    return s;
+  }
+
+  value(type: number): GgufValue {
+    switch (type) {
+      case TYPE.STRING:
+        return this.string();
+      case TYPE.ARRAY: {
+        const elementType = this.u32();
+        const count = Number(this.u64());
+        const out: GgufValue[] = new Array(count);
+        for (let i = 0; i < count; i++) out[i] = this.value(elementType);
+        return out;
+      }
+      case TYPE.BOOL:
+        return this.scalar(1, (at) => this.view.getUint8(at) !== 0);
+      case TYPE.UINT8:
+        return this.scalar(1, (at) => this.view.getUint8(at));
+      case TYPE.INT8:
+        return this.scalar(1, (at) => this.view.getInt8(at));
+      case TYPE.UINT16:
+        return this.scalar(2, (at) => this.view.getUint16(at, true));
+      case TYPE.INT16:
+        return this.scalar(2, (at) => this.view.getInt16(at, true));
+      case TYPE.UINT32:
+        return this.scalar(4, (at) => this.view.getUint32(at, true));
+      case TYPE.INT32:
+        return this.scalar(4, (at) => this.view.getInt32(at, true));
+      case TYPE.FLOAT32:
+        return this.scalar(4, (at) => this.view.getFloat32(at, true));
+      case TYPE.UINT64:
+        return this.scalar(8, (at) => this.view.getBigUint64(at, true));
+      case TYPE.INT64:
+        return this.scalar(8, (at) => this.view.getBigInt64(at, true));
+      case TYPE.FLOAT64:
+        return this.scalar(8, (at) => this.view.getFloat64(at, true));
+      default:
+        throw new GgufFormatError(`Unknown GGUF value type ${type}.`);
+    }
+  }
+
+  private scalar<T extends GgufValue>(size: number, read: (at: number) => T): T {
+    this.need(size);
+    const v = read(this.at);
+    this.at += size;
+    return v;
+  }
+}
+
+/**
+ * A metadata string, or undefined when absent or not a string.
+ *
+ * @example
+ * metaString(header, 'general.name'); // 'intab tiny random (Llama 3 vocabulary)'
+ */
+export function metaString(header: GgufHeader, key: string): string | undefined {
+  const v = header.metadata.get(key);
+  return typeof v === 'string' ? v : undefined;
+}
+
+/**
+ * A numeric metadata value as a number, or undefined.
+ *
+ * @example
+ * metaNumber(header, `${arch}.context_length`); // 8192
+ */
+export function metaNumber(header: GgufHeader, key: string): number | undefined {
+  const v = header.metadata.get(key);
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  return undefined;
+}

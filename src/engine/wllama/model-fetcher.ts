@@ -1,0 +1,37 @@
+/**
+ * URL models through wllama's own `ModelManager`: shards downloaded in parallel into its cache
+ * (the Origin Private File System), and found there next time, offline included.
+ */
+import type { LlamaLogger } from './llama-log';
+import type { ModelFetcher } from './wllama-options';
+
+type WllamaModule = typeof import('@wllama/wllama/esm/index.js');
+
+/**
+ * @example
+ * const fetcher = wllamaModelFetcher(() => import('@wllama/wllama/esm/index.js'), log.logger);
+ * const blobs = await fetcher.fetch(url, { progress, signal });
+ */
+export function wllamaModelFetcher(lib: () => Promise<WllamaModule>, logger: LlamaLogger): ModelFetcher {
+  let manager: Promise<InstanceType<WllamaModule['ModelManager']>> | null = null;
+  const get = () => {
+    manager ??= lib().then(
+      ({ ModelManager }) => new ModelManager({ logger, parallelDownloads: 3, allowOffline: true }),
+      (err: unknown) => {
+        manager = null;
+        throw err;
+      },
+    );
+    return manager;
+  };
+  return {
+    async fetch(url, { progress, signal }) {
+      const model = await (await get()).getModelOrDownload({ url }, { progressCallback: progress, signal });
+      return model.open();
+    },
+    async cachedUrls() {
+      const models = await (await get()).getModels();
+      return new Set(models.map((m) => m.url));
+    },
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * Chat history as the messages llama.cpp renders with the GGUF's own chat template (Jinja), with
+ * tools, calls and results written in the model family's native format as plain text: llama.cpp's
+ * own tool handling cannot be combined with a grammar, so intab never hands it `tools`.
+ */
+import { invalidRequest } from '../../common/api-error';
+import type { ModelFamily } from '../tool-formats/model-family';
+import type { HistoryResult } from '../tool-formats/types';
+import type { ChatContentPart, ChatMessage } from '../types';
+
+/** A message as wllama's `createChatCompletion` takes it: text only. */
+export type TemplateMessage =
+  | { role: 'system' | 'user' | 'assistant'; content: string }
+  | { role: 'tool'; content: string; tool_call_id: string };
+
+export interface TemplateOptions {
+  family: ModelFamily;
+  /** Extra system sections (the JSON instruction), after the caller's system text. */
+  system: string[];
+  /** The family's tool section when tools are offered, else null. */
+  toolSection: string | null;
+  modelId: string;
+  /** Token counting renders any history; a generation needs the user or a tool to speak last. */
+  anyLastTurn?: boolean;
+}
+
+/**
+ * Converts the core's messages for a chat template:
+ * - one system message, first, with the extra sections and (by the family's placement) the tools;
+ * - an assistant turn's calls as text in the family's format after its content;
+ * - tool results as `tool` turns where the family's template has that role, else one user turn;
+ * - consecutive turns of one role merged (several templates require strict alternation);
+ * - images refused: no vision projector is loaded with the model.
+ *
+ * @example
+ * toTemplateMessages([{ role: 'user', content: 'Hi' }], { family, system: [], toolSection: null, modelId: 'm' });
+ * // [{ role: 'user', content: 'Hi' }]
+ */
+export function toTemplateMessages(messages: ChatMessage[], opts: TemplateOptions): TemplateMessage[] {
+  const format = opts.family.tools;
+  const callerSystem = messages.flatMap((m) => (m.role === 'system' ? [m.content] : []));
+  let system = [...callerSystem, ...opts.system].filter(Boolean).join('\n\n');
+  if (opts.toolSection && format.placement !== 'last-user') {
+    const parts = format.placement === 'system' ? [system, opts.toolSection] : [opts.toolSection, system];
+    system = parts.filter(Boolean).join(format.separator ?? '\n\n');
+  }
+  const out: TemplateMessage[] = [];
+  if (system !== '') out.push({ role: 'system', content: system });
+
+  let user: string[] | null = null;
+  let assistant: string[] | null = null;
+  let results: HistoryResult[] | null = null;
+  const flush = () => {
+    if (user) out.push({ role: 'user', content: user.join('\n\n') });
+    if (assistant) {
+      out.push({ role: 'assistant', content: (opts.family.assistantPrefix ?? '') + assistant.join('\n') });
+    }
+    if (results && opts.family.resultRole === 'tool') {
+      for (const r of results) {
+        out.push({ role: 'tool', content: format.renderResults([r]), tool_call_id: r.callId });
+      }
+    } else if (results) out.push({ role: 'user', content: format.renderResults(results) });
+    user = null;
+    assistant = null;
+    results = null;
+  };
+  for (const m of messages) {
+    if (m.role === 'system') continue;
+    if (m.role === 'assistant') {
+      if (!assistant) flush();
+      assistant ??= [];
+      if (m.content) assistant.push(m.content);
+      if (m.tool_calls?.length) {
+        const calls = m.tool_calls.map((c) => ({
+          name: c.function.name,
+          arguments: c.function.arguments,
+          callId: c.id,
+        }));
+        assistant.push(format.renderCalls(calls));
+      }
+      continue;
+    }
+    if (m.role === 'tool') {
+      if (!results) flush();
+      results ??= [];
+      results.push({ name: m.name, callId: m.tool_call_id, content: m.content });
+      continue;
+    }
+    if (!user) flush();
+    user ??= [];
+    user.push(userText(m.content, opts.modelId));
+  }
+  flush();
+  const last = out[out.length - 1];
+  if (!opts.anyLastTurn && (!last || (last.role !== 'user' && last.role !== 'tool'))) {
+    throw invalidRequest(
+      'input',
+      'The input must end with a user message or a function_call_output: local models continue a conversation only from there.',
+    );
+  }
+  if (opts.toolSection && format.placement === 'last-user') {
+    const lastUser = out.findLast((m) => m.role === 'user');
+    if (lastUser) lastUser.content = `${opts.toolSection}${lastUser.content}`;
+  }
+  return out;
+}
+
+function userText(content: string | ChatContentPart[], modelId: string): string {
+  if (typeof content === 'string') return content;
+  if (content.some((p) => p.type === 'image_url')) {
+    throw invalidRequest(
+      'input',
+      `The model '${modelId}' does not accept image input (no vision projector is loaded with it).`,
+      'unsupported_value',
+    );
+  }
+  return content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+}

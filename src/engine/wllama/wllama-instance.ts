@@ -1,0 +1,137 @@
+/**
+ * One loaded GGUF model: a `Wllama` (which runs llama.cpp in a worker of its own), what intab read
+ * from the GGUF, and llama.cpp's log. An instance whose worker crashed or stopped answering is
+ * `dead`: the engine drops it and the next request loads a new one.
+ */
+import type { ChatCompletionChunk, LoadModelParams } from '@wllama/wllama/esm/index.js';
+import { detectFamily } from './gguf-family';
+import { type GgufHeader, metaNumber, metaString } from './gguf-header';
+import type { LlamaLog } from './llama-log';
+import { invalidUtf8Tokens } from './utf8-tokens';
+import type { WllamaLike } from './wllama-options';
+import type { ModelRuntime } from './wllama-request';
+
+/** What the GGUF says about itself, read before llama.cpp loads it. */
+export interface GgufFacts extends ModelRuntime {
+  architecture: string;
+  name: string | null;
+  /** `embeddings` when the GGUF declares a pooling type (a sentence-embedding model). */
+  kind: 'chat' | 'embeddings';
+  /** Whether the GGUF names its own pooling type. */
+  pooling: boolean;
+  trainedContext: number | null;
+}
+
+/** Architectures that only embed (encoders); decoders with a pooling type count too. */
+const EMBEDDING_ARCHS = new Set([
+  'bert',
+  'nomic-bert',
+  'nomic-bert-moe',
+  'jina-bert-v2',
+  'jina-bert-v3',
+  't5encoder',
+  'modern-bert',
+]);
+
+/**
+ * The facts intab needs from a GGUF header: family (from the chat template, else the name), the
+ * tokens to keep out of logprobs, whether it embeds, its trained context.
+ *
+ * @example
+ * ggufFacts(await readGgufHeader(file), 'tiny').family.id; // 'llama3'
+ */
+export function ggufFacts(header: GgufHeader, modelId: string): GgufFacts {
+  const architecture = metaString(header, 'general.architecture') ?? 'unknown';
+  const name = metaString(header, 'general.name') ?? null;
+  const tokens = header.metadata.get('tokenizer.ggml.tokens');
+  const vocab = Array.isArray(tokens) ? tokens.filter((t): t is string => typeof t === 'string') : [];
+  const pooling = header.metadata.has(`${architecture}.pooling_type`);
+  return {
+    pooling,
+    architecture,
+    name,
+    family: detectFamily({ chatTemplate: metaString(header, 'tokenizer.chat_template'), name, id: modelId }),
+    invalidUtf8: invalidUtf8Tokens(vocab, metaString(header, 'tokenizer.ggml.model')),
+    kind: pooling || EMBEDDING_ARCHS.has(architecture) ? 'embeddings' : 'chat',
+    trainedContext: metaNumber(header, `${architecture}.context_length`) ?? null,
+  };
+}
+
+/** How llama.cpp was asked to run, and where it really runs. */
+export interface InstanceRuntime {
+  device: 'cpu' | 'webgpu';
+  /** The device asked for, when llama.cpp ended up elsewhere (WebGPU unavailable in its worker). */
+  requested: 'cpu' | 'webgpu';
+  threads: number;
+  multithread: boolean;
+  contextSize: number;
+}
+
+/**
+ * @example
+ * const inst = new WllamaInstance('tiny', wllama, log, facts, runtime);
+ * if (inst.dead) …
+ */
+export class WllamaInstance {
+  /** Why the instance may not be used again, or null while it is healthy. */
+  dead: string | null = null;
+  lastUsed = Date.now();
+
+  constructor(
+    readonly modelId: string,
+    readonly wllama: WllamaLike,
+    readonly log: LlamaLog,
+    readonly facts: GgufFacts,
+    readonly runtime: InstanceRuntime,
+  ) {}
+
+  /**
+   * Ends the instance: terminates its llama.cpp worker (wllama's `exit` terminates, it does not ask),
+   * so a hung worker stops burning a core. Idempotent.
+   */
+  kill(reason: string): void {
+    if (this.dead) return;
+    this.dead = reason;
+    void Promise.resolve()
+      .then(() => this.wllama.exit())
+      .catch(() => {});
+  }
+}
+
+/** The chunk fields the engine reads beyond wllama's typings (llama.cpp's prompt progress, timings). */
+export type WllamaChunk = ChatCompletionChunk & {
+  prompt_progress?: { total: number; cache: number; processed: number };
+  timings?: { cache_n: number; prompt_n: number; predicted_n: number };
+};
+
+/**
+ * The load parameters intab sets: Jinja templates, raw output (intab splits reasoning and calls
+ * itself), a bounded prompt batch (each llama.cpp step stays short, so a stall is noticed), and
+ * the device and threads chosen.
+ *
+ * @example
+ * loadParams({ contextSize: 4096, device: 'cpu', threads: 2, embeddings: false });
+ */
+export function loadParams(opts: {
+  contextSize: number;
+  device: 'cpu' | 'webgpu';
+  threads: number;
+  /** `gguf`: embeddings with the GGUF's own pooling; `mean`: a decoder made to embed by mean pooling. */
+  embeddings: false | 'gguf' | 'mean';
+  extra?: Partial<LoadModelParams>;
+}): LoadModelParams {
+  return {
+    n_ctx: opts.contextSize,
+    n_batch: 512,
+    n_ubatch: 512,
+    n_threads: opts.threads,
+    // 0 also keeps wllama from initialising WebGPU at all in its worker.
+    n_gpu_layers: opts.device === 'webgpu' ? 999 : 0,
+    jinja: true,
+    reasoning_format: 'none',
+    skip_chat_parsing: true,
+    ...(opts.embeddings ? { embeddings: true } : {}),
+    ...(opts.embeddings === 'mean' ? { pooling_type: 'mean' as const } : {}),
+    ...opts.extra,
+  };
+}

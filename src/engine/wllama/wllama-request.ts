@@ -1,0 +1,172 @@
+/**
+ * One `GenerateRequest` as wllama's chat completion parameters, plus how to read its reply: the
+ * messages for the GGUF's chat template, sampling options, the request's grammar, and what keeps
+ * llama.cpp alive while it streams logprobs.
+ */
+import type { ChatCompletionLogprobsContent, ChatCompletionParams } from '@wllama/wllama/esm/index.js';
+import { invalidRequest } from '../../common/api-error';
+import type { ModelFamily } from '../tool-formats/model-family';
+import type {
+  FunctionToolSpec,
+  GenerateRequest,
+  OutputFormatSpec,
+  TokenLogprob,
+  ToolChoiceSpec,
+} from '../types';
+import type { ReplyOptions } from '../webllm/webllm-reply';
+import { GrammarError, requestGrammar } from './request-grammar';
+import { type TemplateMessage, toTemplateMessages } from './template-messages';
+import type { WllamaChatParams } from './wllama-options';
+
+/** llama.cpp's limit on `top_logprobs`. */
+export const WLLAMA_MAX_TOP_LOGPROBS = 20;
+
+/** What the plan needs to know about the loaded model. */
+export interface ModelRuntime {
+  family: ModelFamily;
+  /** Token ids whose text is not valid UTF-8 on its own (banned when logprobs are asked for). */
+  invalidUtf8: readonly number[];
+}
+
+export interface WllamaPlan {
+  params: WllamaChatParams;
+  reply: ReplyOptions;
+  /** Top logprobs to keep per token; null when none were asked for. */
+  topLogprobs: number | null;
+}
+
+/**
+ * Plans the wllama request. Tools are taught in the family's native format (a section in the
+ * system message) and held by the grammar; a JSON format is asked for in words (a model held to
+ * JSON by a grammar alone may write whitespace forever) and by the grammar.
+ *
+ * @example
+ * const { params } = planWllamaRequest(req, { family, invalidUtf8: [] });
+ * await wllama.createChatCompletion({ ...params, stream: true, onData });
+ */
+export function planWllamaRequest(req: GenerateRequest, model: ModelRuntime): WllamaPlan {
+  const family = model.family;
+  const tools = allowedTools(req.tools, req.toolChoice);
+  const forced = tools.length > 0 && req.toolChoice !== 'auto';
+  const effortOff = req.reasoningEffort === 'none' || req.reasoningEffort === 'minimal';
+  // The template writes an empty think block when told (`enable_thinking: false`): nothing of the
+  // reply is reasoning then, and no grammar needs to leave room for it.
+  const disableThinking = family.canDisableThinking && effortOff;
+  const thinking = family.alwaysThinks && !disableThinking ? family.reasoning : null;
+  let grammar: string | null;
+  try {
+    grammar = requestGrammar({
+      format: family.tools,
+      tools,
+      forced,
+      parallel: req.parallelToolCalls,
+      maxToolCalls: req.maxToolCalls ?? null,
+      output: req.format,
+      thinking,
+    });
+  } catch (err) {
+    if (err instanceof GrammarError) throw invalidRequest(err.param, err.message, 'unsupported_value');
+    throw err;
+  }
+  const system = req.format.type === 'text' ? [] : [jsonInstruction(req.format, tools.length > 0)];
+  const topLogprobs = req.topLogprobs === null ? null : Math.min(req.topLogprobs, WLLAMA_MAX_TOP_LOGPROBS);
+  const messages: TemplateMessage[] = toTemplateMessages(req.messages, {
+    family,
+    system,
+    toolSection: tools.length > 0 ? family.tools.toolSection(tools) : null,
+    modelId: req.model,
+  });
+  const params: WllamaChatParams = {
+    messages: messages as ChatCompletionParams['messages'],
+    stream_options: { include_usage: true },
+    // Prompt progress chunks during a long prefill tell the engine llama.cpp is alive.
+    return_progress: true,
+    ...(req.temperature !== null ? { temperature: req.temperature } : {}),
+    ...(req.topP !== null ? { top_p: req.topP } : {}),
+    ...(req.seed != null ? { seed: req.seed } : {}),
+    ...(req.maxOutputTokens !== null ? { max_tokens: req.maxOutputTokens } : {}),
+    ...(req.stop && req.stop.length > 0 ? { stop: req.stop.slice(0, 4) } : {}),
+    ...(grammar ? { grammar } : {}),
+    ...(disableThinking ? { chat_template_kwargs: { enable_thinking: false } } : {}),
+  };
+  if (topLogprobs !== null) {
+    params.logprobs = true;
+    // llama.cpp samples alternatives only for n_probs > 0; extra ones are dropped when read.
+    params.top_logprobs = Math.max(1, topLogprobs);
+    // llama.cpp writes each alternative's text into the logprobs JSON, and a token that is not
+    // valid UTF-8 by itself aborts the whole instance there (json.exception.type_error.316). Its
+    // default alternatives come from the raw logits, where no bias reaches; the post-sampling ones
+    // come after the bias below, which keeps every such token out of both the text and the list.
+    params.post_sampling_probs = true;
+    if (model.invalidUtf8.length > 0) {
+      params.logit_bias = Object.fromEntries(model.invalidUtf8.map((id) => [String(id), false as const]));
+    }
+  }
+  return {
+    params,
+    reply: {
+      reasoning: disableThinking ? null : family.reasoning,
+      format: tools.length > 0 ? family.tools : null,
+      toolNames: tools.map((t) => t.name),
+    },
+    topLogprobs,
+  };
+}
+
+/**
+ * The tools the model may call for this choice; empty when it may call none.
+ *
+ * @example
+ * allowedTools(tools, { name: 'get_weather' }).map((t) => t.name); // ['get_weather']
+ */
+export function allowedTools(tools: FunctionToolSpec[], choice: ToolChoiceSpec): FunctionToolSpec[] {
+  if (choice === 'none') return [];
+  if (typeof choice === 'object') return tools.filter((t) => t.name === choice.name);
+  return tools;
+}
+
+/** One token's logprobs as llama.cpp sends them: logprobs, or post-sampling probabilities. */
+export type LlamaTokenProbs = Partial<ChatCompletionLogprobsContent> & {
+  token: string;
+  bytes?: number[] | null;
+  prob?: number;
+  top_probs?: Array<{ token: string; bytes?: number[] | null; prob?: number; logprob?: number }>;
+};
+
+/** OpenAI's floor for a logprob too small to tell apart from zero probability. */
+const LOGPROB_FLOOR = -9999;
+
+/**
+ * llama.cpp's per-token logprobs as the Engine's, keeping `top` alternatives per token. With
+ * `post_sampling_probs` llama.cpp sends probabilities (`prob`, `top_probs`) over the candidates its
+ * samplers kept; they become logprobs here.
+ *
+ * @example
+ * toTokenLogprobs([{ token: 'Hi', bytes: [72, 105], prob: 0.5, top_probs: [] }], 1); // logprob -0.693…
+ */
+export function toTokenLogprobs(
+  content: LlamaTokenProbs[] | null | undefined,
+  top: number,
+): TokenLogprob[] | undefined {
+  if (!content || content.length === 0) return undefined;
+  const logprob = (t: { logprob?: number; prob?: number }) =>
+    t.logprob ??
+    (t.prob !== undefined && t.prob > 0 ? Math.max(Math.log(t.prob), LOGPROB_FLOOR) : LOGPROB_FLOOR);
+  return content.map((t) => ({
+    token: t.token,
+    logprob: logprob(t),
+    bytes: t.bytes ?? [],
+    top_logprobs: (t.top_logprobs ?? t.top_probs ?? [])
+      .slice(0, top)
+      .map((a) => ({ token: a.token, logprob: logprob(a), bytes: a.bytes ?? [] })),
+  }));
+}
+
+/** The system line that asks for JSON (the grammar alone does not tell the model what it is doing). */
+function jsonInstruction(format: OutputFormatSpec, withTools: boolean): string {
+  const lead = withTools ? 'When you answer without calling a function, answer' : 'Answer';
+  if (format.type === 'json_schema') {
+    return `${lead} in JSON only: one JSON value matching this JSON Schema, with no text before or after it.\n${JSON.stringify(format.schema)}`;
+  }
+  return `${lead} in JSON only: one JSON object, with no text before or after it.`;
+}
