@@ -115,7 +115,14 @@ function objectRules(
   return null;
 }
 
-function isType(type: string, v: unknown): boolean {
+/**
+ * Whether a JSON value is of a JSON Schema `type` (`integer` is a whole number; parsed JSON never
+ * holds a non-finite number).
+ *
+ * @example
+ * isType('integer', 3); // true
+ */
+export function isType(type: string, v: unknown): boolean {
   switch (type) {
     case 'integer':
       return Number.isInteger(v);

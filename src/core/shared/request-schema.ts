@@ -1,7 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { RE2JS } from 're2js';
 import { ApiError, clip } from '../../common/api-error';
-import { usePatternTest } from './json-schema-check';
+import { isType, usePatternTest } from './json-schema-check';
 
 /**
  * The JSON Schemas a request carries (a `json_schema` format, function tools' `parameters`), checked
@@ -172,10 +172,10 @@ class SchemaWalk {
     const types = typeof s.type === 'string' ? [s.type] : Array.isArray(s.type) ? (s.type as string[]) : null;
     if (Array.isArray(s.enum)) {
       if (s.enum.length === 0) return none("'enum' is empty");
-      if (types && !s.enum.some((v) => types.some((t) => hasType(t, v))))
+      if (types && !s.enum.some((v) => types.some((t) => isType(t, v))))
         return none(`no 'enum' value is of type '${types.join("' or '")}'`);
     }
-    if (Object.hasOwn(s, 'const') && types && !types.some((t) => hasType(t, s.const)))
+    if (Object.hasOwn(s, 'const') && types && !types.some((t) => isType(t, s.const)))
       return none(`'const' is not of type '${types.join("' or '")}'`);
     if (s.not === true || (isObject(s.not) && Object.keys(s.not).length === 0))
       return none("'not' excludes every value");
@@ -257,23 +257,6 @@ function resolve(root: unknown, ref: string): unknown {
     else return undefined;
   }
   return node === undefined || isObject(node) || typeof node === 'boolean' ? node : undefined;
-}
-
-function hasType(type: string, v: unknown): boolean {
-  switch (type) {
-    case 'integer':
-      return Number.isInteger(v);
-    case 'number':
-      return typeof v === 'number';
-    case 'object':
-      return isObject(v);
-    case 'array':
-      return Array.isArray(v);
-    case 'null':
-      return v === null;
-    default:
-      return typeof v === type;
-  }
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

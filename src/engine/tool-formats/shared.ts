@@ -2,9 +2,9 @@
  * Pieces several formats share: the OpenAI-style tool definition the templates serialize, the
  * schema of a tool's arguments, and parsing `{"name", "arguments"}` objects.
  */
-import type { FunctionToolSpec } from '../types';
+import type { ChatToolCall, FunctionToolSpec } from '../types';
 import { argumentsText, isRecord, tryJson } from './json-text';
-import type { ParsedToolCall, ToolFormat } from './types';
+import type { HistoryCall, ParsedToolCall, ToolFormat } from './types';
 
 /** A tool's argument schema; tools without one take an object with no fixed properties. */
 export function argumentSchema(tool: FunctionToolSpec): Record<string, unknown> {
@@ -100,4 +100,15 @@ export function wrappedJsonCalls(open: string, close: string): Pick<ToolFormat, 
 export function closingEnd(text: string, close: string): number {
   const at = text.indexOf(close);
   return at < 0 ? -1 : at + close.length;
+}
+
+/**
+ * An assistant turn's tool calls as a format renders them in history (both real engines write past
+ * calls back in the family's own markup).
+ *
+ * @example
+ * format.renderCalls(historyCalls(message.tool_calls));
+ */
+export function historyCalls(calls: readonly ChatToolCall[]): HistoryCall[] {
+  return calls.map((c) => ({ name: c.function.name, arguments: c.function.arguments, callId: c.id }));
 }

@@ -5,6 +5,7 @@
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from '@mlc-ai/web-llm';
 import { invalidRequest } from '../../common/api-error';
 import type { ModelFamily } from '../tool-formats/model-family';
+import { historyCalls } from '../tool-formats/shared';
 import type { HistoryResult } from '../tool-formats/types';
 import type { ChatContentPart, ChatMessage } from '../types';
 import { userTurnOpener } from './webllm-conv-templates';
@@ -100,12 +101,7 @@ export function toWebLLMMessages(
       const callsOnly = opts.family.callsOnly && m.tool_calls?.length;
       if (m.content && !callsOnly) assistant.push(opts.family.assistantText?.(m.content) ?? m.content);
       if (m.tool_calls?.length) {
-        const calls = m.tool_calls.map((c) => ({
-          name: c.function.name,
-          arguments: c.function.arguments,
-          callId: c.id,
-        }));
-        assistant.push(format.renderCalls(calls));
+        assistant.push(format.renderCalls(historyCalls(m.tool_calls)));
       }
       continue;
     }

@@ -5,6 +5,7 @@
  */
 import { invalidRequest } from '../../common/api-error';
 import type { ModelFamily } from '../tool-formats/model-family';
+import { historyCalls } from '../tool-formats/shared';
 import type { HistoryResult } from '../tool-formats/types';
 import type { ChatContentPart, ChatMessage } from '../types';
 
@@ -71,12 +72,7 @@ export function toTemplateMessages(messages: ChatMessage[], opts: TemplateOption
       assistant ??= [];
       if (m.content) assistant.push(m.content);
       if (m.tool_calls?.length) {
-        const calls = m.tool_calls.map((c) => ({
-          name: c.function.name,
-          arguments: c.function.arguments,
-          callId: c.id,
-        }));
-        assistant.push(format.renderCalls(calls));
+        assistant.push(format.renderCalls(historyCalls(m.tool_calls)));
       }
       continue;
     }
