@@ -82,9 +82,9 @@ export class EngineChoice implements Engine {
     return pick;
   }
 
-  async preflight(modelId: string): Promise<void> {
+  async preflight(modelId: string, req?: GenerateRequest): Promise<void> {
     const [engine, id] = await this.route(modelId);
-    await engine.preflight?.(id);
+    await engine.preflight?.(id, req && { ...req, model: id });
   }
 
   async load(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void> {

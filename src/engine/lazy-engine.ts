@@ -74,8 +74,8 @@ export class LazyEngine<E extends Engine = Engine> implements Engine {
     return this.ready?.missingReason?.() ?? null;
   }
 
-  async preflight(modelId: string): Promise<void> {
-    await (await this.engine()).preflight?.(modelId);
+  async preflight(modelId: string, req?: GenerateRequest): Promise<void> {
+    await (await this.engine()).preflight?.(modelId, req);
   }
 
   async load(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void> {

@@ -6,7 +6,7 @@
  */
 import type { ApiErrorData } from '../common/api-error';
 import type { LoadProgress } from '../engine/types';
-import type { WllamaModelSpec } from '../engine/wllama/wllama-options';
+import type { WllamaModelSpec } from '../engine/wllama/wllama-model-spec';
 
 /**
  * Bumped whenever the shape of {@link EngineApi} or the messages change. `ping()` returns it so a

@@ -1,5 +1,5 @@
 import type { WebLLMEngineOptions } from '../engine/webllm';
-import type { WllamaEngineOptions, WllamaModelSpec } from '../engine/wllama';
+import type { WllamaBounds, WllamaModelSpec } from '../engine/wllama/wllama-model-spec';
 
 /**
  * What a page can configure in web-llm: self-hosted model records, the weight cache, and its bounds
@@ -20,7 +20,7 @@ export interface ServerOptions {
  * GGUF models for the llama.cpp engine (wllama) and its bounds. Models given here come by URL (a
  * File cannot travel in the worker's name; `IntabClient.addModel` sends those).
  */
-export type WllamaOptions = Pick<WllamaEngineOptions, 'loadTimeoutMs' | 'stallTimeoutMs' | 'maxLoaded'> & {
+export type WllamaOptions = WllamaBounds & {
   models?: WllamaModelSpec[];
 };
 

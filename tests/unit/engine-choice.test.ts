@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EngineChoice } from '../../src/engine/engine-choice';
+import { LazyEngine } from '../../src/engine/lazy-engine';
 import type { Engine, EngineChunk, GenerateRequest, ModelInfo } from '../../src/engine/types';
 
 function fakeEngine(id: string, name: string): Engine & { seen: string[] } {
@@ -73,5 +74,36 @@ describe('EngineChoice', () => {
     expect(await choice.engineFor('qwen')).toBe('wllama');
     expect(await choice.engineFor('fixed')).toBe('web-llm');
     await expect(choice.load('nope')).rejects.toMatchObject({ code: 'model_not_found' });
+  });
+});
+
+describe('preflight through the wrappers', () => {
+  // web-llm's preflight compiles the request's schemas before any header; a wrapper that drops the
+  // request lets an uncompilable schema reach a model download instead of a 400.
+  function preflightRecorder(id: string): Engine & { preflights: [string, string | undefined][] } {
+    const engine = Object.assign(fakeEngine(id, 'rec'), { preflights: [] as [string, string | undefined][] });
+    engine.preflight = async (modelId, request) => {
+      engine.preflights.push([modelId, request?.model]);
+    };
+    return engine;
+  }
+
+  it('EngineChoice hands the request on, under the chosen engine’s id', async () => {
+    const webllm = preflightRecorder('Qwen3-0.6B-q4f16_1-MLC');
+    const choice = new EngineChoice({
+      specs: [{ id: 'qwen', webllm: 'Qwen3-0.6B-q4f16_1-MLC' }],
+      webllm,
+      wllama: fakeEngine('qwen', 'wllama'),
+      hasWebGpu: async () => true,
+    });
+    await choice.preflight('qwen', req);
+    expect(webllm.preflights).toEqual([['Qwen3-0.6B-q4f16_1-MLC', 'Qwen3-0.6B-q4f16_1-MLC']]);
+  });
+
+  it('LazyEngine hands the request on', async () => {
+    const inner = preflightRecorder('qwen');
+    const lazy = new LazyEngine({ name: 'l', listing: () => inner.models(), create: async () => inner });
+    await lazy.preflight('qwen', req);
+    expect(inner.preflights).toEqual([['qwen', 'qwen']]);
   });
 });
