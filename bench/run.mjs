@@ -20,7 +20,7 @@ import { resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { build, preview } from 'vite';
 import { ensureTestModel } from '../scripts/build-test-gguf.mjs';
-import { measureScriptedBytes, measureWllama, scriptBytesPlugin } from './wllama.mjs';
+import { measureNative, measureScriptedBytes, measureWllama, scriptBytesPlugin } from './wllama.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const outDir = resolve(root, '.tmp/bench-dist');
@@ -207,6 +207,8 @@ async function main() {
       wpage.on('pageerror', (e) => consoleLines.push(`wllama pageerror: ${e.message}`));
       await wpage.goto('/bench/wllama.html');
       Object.assign(results, await measureWllama(wpage, { runs: RUNS }));
+      await wpage.context().close();
+      results.wllama_vs_native = await measureNative(results.wllama_intab_vs_direct);
     }
     results.environment = {
       chromium: browser.version(),

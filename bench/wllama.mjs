@@ -127,12 +127,17 @@ export async function measureWllama(page, { runs = 5 } = {}) {
     threads,
     ...sizes,
   };
-  out.wllama_vs_native = await native(out.wllama_intab_vs_direct.direct_tokens_per_s, threads);
   return out;
 }
 
-/** Native llama.cpp through node-llama-cpp's prebuilt binary, when it is installed. */
-async function native(wasmTps, wasmThreads) {
+/**
+ * Native llama.cpp through node-llama-cpp's prebuilt binary, when it is installed. Run it with the
+ * browser's llama.cpp instances gone: their idle threads would compete for the same cores.
+ *
+ * @example
+ * results.wllama_vs_native = await measureNative(results.wllama_intab_vs_direct);
+ */
+export async function measureNative({ direct_tokens_per_s: wasmTps, threads: wasmThreads }) {
   let lib;
   try {
     lib = await import('node-llama-cpp');

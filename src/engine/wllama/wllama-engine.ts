@@ -180,14 +180,18 @@ export class WllamaEngine implements Engine {
         let usage: ChatCompletionChunk['usage'];
         let timings: WllamaChunk['timings'];
         let finishReason: string | null = null;
+        // Nothing arrives while llama.cpp reads the prompt, one batch per step: the first chunk may
+        // take one stall bound per batch.
+        let wait = this.prefillMs(plan.params.messages as TemplateMessage[]);
         for (;;) {
-          const step = await queue.next(this.stallMs(), signal);
+          const step = await queue.next(wait, signal);
+          wait = this.stallMs();
           if (step.kind === 'aborted') return;
           if (step.kind === 'end') break;
           if (step.kind === 'timeout') {
-            this.discard(inst, `no output for ${this.stallMs()} ms`);
+            this.discard(inst, 'no output in time');
             throw mapGenerateError(
-              new TimeoutError(`no token or prompt progress for ${this.stallMs()} ms`),
+              new TimeoutError(`no token within the stall bound (${this.stallMs()} ms a step)`),
               req.model,
               inst.log.trouble(mark),
             );
@@ -330,7 +334,6 @@ export class WllamaEngine implements Engine {
       temperature: 0,
       stream: true,
       stream_options: { include_usage: true },
-      return_progress: true,
       onData: (c: ChatCompletionChunk) => queue.push(c as WllamaChunk),
     });
     run.then(
@@ -338,7 +341,7 @@ export class WllamaEngine implements Engine {
       (err: unknown) => queue.fail(err),
     );
     for (;;) {
-      const step = await queue.next(this.stallMs());
+      const step = await queue.next(this.prefillMs(messages));
       if (step.kind === 'item') {
         const usage = step.value.usage;
         if (usage) {
@@ -609,6 +612,11 @@ export class WllamaEngine implements Engine {
     return this.opts.stallTimeoutMs ?? DEFAULT_STALL_MS;
   }
 
+  /** The bound on the first chunk: one stall bound per prompt batch llama.cpp must read first. */
+  private prefillMs(messages: TemplateMessage[]): number {
+    return this.stallMs() * Math.max(1, Math.ceil(byteBound(messages) / PROMPT_BATCH));
+  }
+
   private info(modelId: string): ModelInfo | null {
     const r = this.registered.get(modelId);
     if (!r) return null;
@@ -654,6 +662,8 @@ function estimateTokens(messages: ChatMessage[], tools: FunctionToolSpec[]): num
   return Math.ceil(chars / CHARS_PER_TOKEN) + TOKENS_PER_MESSAGE * (messages.length + 1);
 }
 
+/** Prompt tokens llama.cpp reads per step (`n_batch` in loadParams). */
+const PROMPT_BATCH = 512;
 /** Template markup per message (role headers, separators) and for the whole prompt, in tokens. */
 const MARKUP_PER_MESSAGE = 16;
 /** Room for text a chat template adds itself (a default system prompt, Llama 3.1's date header). */

@@ -98,9 +98,8 @@ export class WllamaInstance {
   }
 }
 
-/** The chunk fields the engine reads beyond wllama's typings (llama.cpp's prompt progress, timings). */
+/** The chunk fields the engine reads beyond wllama's typings (llama.cpp's timings). */
 export type WllamaChunk = ChatCompletionChunk & {
-  prompt_progress?: { total: number; cache: number; processed: number };
   timings?: { cache_n: number; prompt_n: number; predicted_n: number };
 };
 

@@ -53,7 +53,6 @@ export type WllamaChatParams = Omit<ChatCompletionParams, 'stream' | 'abortSigna
   /** Alternatives (`top_probs`) from the candidates the samplers kept, as probabilities. */
   post_sampling_probs?: boolean;
   stream_options?: { include_usage: boolean };
-  return_progress?: boolean;
 };
 
 /** The part of wllama's `Wllama` the engine uses. */

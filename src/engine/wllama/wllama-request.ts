@@ -78,9 +78,9 @@ export function planWllamaRequest(req: GenerateRequest, model: ModelRuntime): Wl
   });
   const params: WllamaChatParams = {
     messages: messages as ChatCompletionParams['messages'],
+    // No `return_progress`: each prompt-progress result takes one of wllama's polls, and every poll
+    // runs a llama.cpp step, so the first token would wait one more decode (≈30 ms on a 93M model).
     stream_options: { include_usage: true },
-    // Prompt progress chunks during a long prefill tell the engine llama.cpp is alive.
-    return_progress: true,
     ...(req.temperature !== null ? { temperature: req.temperature } : {}),
     ...(req.topP !== null ? { top_p: req.topP } : {}),
     ...(req.seed != null ? { seed: req.seed } : {}),

@@ -132,7 +132,7 @@ describe('chat-template messages', () => {
 describe('the request plan', () => {
   const runtime = { family: llama3, invalidUtf8: [7, 9] };
 
-  it('maps sampling options, seed, stop and max tokens, and asks for usage and prompt progress', () => {
+  it('maps sampling options, seed, stop and max tokens, and asks for usage', () => {
     const { params } = planWllamaRequest(
       request({ temperature: 0.2, topP: 0.9, seed: 42, stop: ['END'], maxOutputTokens: 30 }),
       runtime,
@@ -144,7 +144,6 @@ describe('the request plan', () => {
       stop: ['END'],
       max_tokens: 30,
       stream_options: { include_usage: true },
-      return_progress: true,
     });
     expect(params.grammar).toBeUndefined();
     const bare = planWllamaRequest(request(), runtime).params;
