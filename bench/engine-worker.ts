@@ -102,7 +102,7 @@ const bench: BenchApi = {
     const t0 = performance.now();
     const res = await s.fetch(localRequest(body));
     if (!res.body) throw new Error(`no body (HTTP ${res.status})`);
-    return readSse(res.body, t0);
+    return readSse(res.body, t0, { paced: true });
   },
   async localJson(body) {
     const s = await getServer();

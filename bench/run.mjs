@@ -9,7 +9,7 @@
  * with the same request produced and read inside the engine worker, with the same SSE reader.
  *
  * Options (environment): BENCH_RUNS (default 7), BENCH_TOKENS (default 20000), BENCH_SKIP_BUILD=1 (reuse
- * .tmp/bench-dist), BENCH_NO_MINIFY=1 (for profiling), BENCH_ONLY=sse,floor,first,concurrent,cold,heap,bytes,wllama (a subset, for profiling; the
+ * .tmp/bench-dist), BENCH_NO_MINIFY=1 (for profiling), BENCH_WLLAMA_THREADS=N (llama.cpp threads on both sides), BENCH_ONLY=sse,floor,first,concurrent,cold,heap,bytes,wllama (a subset, for profiling; the
  * results file then holds only those figures).
  */
 import { execFileSync } from 'node:child_process';
@@ -205,7 +205,9 @@ async function main() {
     if (runs('wllama')) {
       const wpage = await (await browser.newContext({ baseURL: baseUrl })).newPage();
       wpage.on('pageerror', (e) => consoleLines.push(`wllama pageerror: ${e.message}`));
-      await wpage.goto('/bench/wllama.html');
+      // BENCH_WLLAMA_THREADS=1 takes llama.cpp's threads out of the comparison on a busy machine.
+      const threads = process.env.BENCH_WLLAMA_THREADS;
+      await wpage.goto(`/bench/wllama.html${threads ? `#threads=${threads}` : ''}`);
       Object.assign(results, await measureWllama(wpage, { runs: RUNS }));
       await wpage.context().close();
       results.wllama_vs_native = await measureNative(results.wllama_intab_vs_direct);

@@ -14,7 +14,9 @@ export const MODELS = {
 } as const;
 type ModelName = keyof typeof MODELS;
 const CONTEXT = 8192;
-const threads = crossOriginIsolated ? navigator.hardwareConcurrency : 1;
+/** `#threads=N` fixes llama.cpp's threads on both sides (default: every core when isolated). */
+const asked = Number(new URLSearchParams(location.hash.slice(1)).get('threads'));
+const threads = asked > 0 ? asked : crossOriginIsolated ? navigator.hardwareConcurrency : 1;
 
 const intab = startIntab({
   wllama: {
