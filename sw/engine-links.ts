@@ -14,7 +14,7 @@ import * as Comlink from 'comlink';
 import { serviceUnavailable } from '../src/common/api-error';
 import { DeadlineError, withDeadline } from '../src/worker/deadline';
 import { type EngineApi, PROTOCOL_VERSION, type SwToPageMessage } from '../src/worker/protocol';
-import type { SwTiming } from './timing';
+import { type SwTiming, TRUST_MS } from './timing';
 
 /** One port to one engine worker, handed over by the page `clientId` (the leader when it was sent). */
 export interface EngineLink {
@@ -53,11 +53,13 @@ export interface ClientsLike {
  * @example
  * const links = new EngineLinks(self.clients, SW_TIMING);
  * self.addEventListener('message', (e) => e.ports[0] && links.adopt(e.ports[0], clientIdOf(e)));
- * const link = await links.acquire(event.clientId); // or throws a 503 ApiError
+ * const { link } = await links.acquire(event.clientId); // or throws a 503 ApiError
  */
 export class EngineLinks {
   readonly #byClient = new Map<string | null, EngineLink>();
   readonly #ends = new WeakMap<EngineLink, { closed: AbortController; gone: AbortController }>();
+  /** When each link last answered anything (a ping, a call): see {@link SwTiming.trustMs}. */
+  readonly #heard = new WeakMap<EngineLink, number>();
   #newest: EngineLink | null = null;
   #waiters = new Set<(link: EngineLink) => void>();
   /** One outstanding `need-port` at a time: a burst of requests must not make a burst of channels. */
@@ -131,12 +133,13 @@ export class EngineLinks {
   }
 
   /**
-   * A link that answered `ping` just now: the requesting page's own, else the newest, else a fresh
-   * one requested from the page. Rejects with a 503 `ApiError` when no page provides one in time.
-   * The newest is re-read after each miss: a new leader's port may arrive while a ping to the dead
-   * leader is pending.
+   * A live link: the requesting page's own, else the newest, else a fresh one requested from the
+   * page. A link that answered within `trustMs` is taken as it is (`trusted`: the caller checks it
+   * beside its call); any other answers a `ping` first. Rejects with a 503 `ApiError` when no page
+   * provides one in time. The newest is re-read after each miss: a new leader's port may arrive
+   * while a ping to the dead leader is pending.
    */
-  async acquire(clientId: string): Promise<EngineLink> {
+  async acquire(clientId: string): Promise<{ link: EngineLink; trusted: boolean }> {
     const tried = new Set<EngineLink>();
     for (
       let link = this.#byClient.get(clientId) ?? this.#newest;
@@ -144,12 +147,25 @@ export class EngineLinks {
       link = this.#newest
     ) {
       tried.add(link);
-      if (await this.alive(link, this.timing.pingMs)) return link;
+      if (this.#recent(link)) return { link, trusted: true };
+      if (await this.alive(link, this.timing.pingMs)) return { link, trusted: false };
     }
     this.#asking ??= this.#ask(clientId).finally(() => {
       this.#asking = null;
     });
-    return this.#asking;
+    return { link: await this.#asking, trusted: false };
+  }
+
+  /** `link` answered something just now (a call returned): it counts as alive for `trustMs`. */
+  heard(link: EngineLink): void {
+    if (!link.closed.aborted) this.#heard.set(link, performance.now());
+  }
+
+  #recent(link: EngineLink): boolean {
+    const at = this.#heard.get(link);
+    return (
+      !link.closed.aborted && at !== undefined && performance.now() - at < (this.timing.trustMs ?? TRUST_MS)
+    );
   }
 
   /**
@@ -173,11 +189,13 @@ export class EngineLinks {
       link.closed.removeEventListener('abort', listener);
     }
     if (protocol !== PROTOCOL_VERSION) {
+      this.#heard.delete(link);
       throw serviceUnavailable(
         `The engine worker speaks protocol ${protocol} but this service worker speaks ${PROTOCOL_VERSION}; reload the page to finish updating.`,
         'engine_version_mismatch',
       );
     }
+    this.heard(link);
     return true;
   }
 

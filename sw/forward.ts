@@ -41,8 +41,8 @@ export async function forwardToEngine(
       `sw-${Date.now().toString(36)}-${++counter}`,
       DEFAULT_MAX_BODY_BYTES,
     );
-    const link = await links.acquire(clientId);
-    const res = deserializeResponse(await callHandle(link, data, links, timing, request.signal));
+    const { link, trusted } = await links.acquire(clientId);
+    const res = deserializeResponse(await callHandle(link, trusted, data, links, timing, request.signal));
     return isEventStream(res)
       ? endWithLink(res, link)
       : await readWhole(res, link, timing.wholeBodyMs ?? WHOLE_BODY_MS);
@@ -156,6 +156,7 @@ function concat(chunks: Uint8Array[]): Uint8Array<ArrayBuffer> {
  */
 function callHandle(
   link: EngineLink,
+  trusted: boolean,
   data: SerializedRequest,
   links: EngineLinks,
   timing: SwTiming,
@@ -179,6 +180,7 @@ function callHandle(
 
     link.api.handle(Comlink.transfer(data, requestTransferables(data))).then(
       (res) => {
+        links.heard(link);
         if (!settle(() => resolve(res))) discardBody(res, 'The service worker gave up on this request.');
       },
       (err: unknown) => settle(() => reject(err)),
@@ -195,9 +197,9 @@ function callHandle(
         ),
       );
     }, timing.handleMs);
-    const heartbeat = setInterval(() => {
+    const check = (ms: number): void => {
       links
-        .alive(link, timing.heartbeatPingMs)
+        .alive(link, ms)
         .then(
           (ok) =>
             ok ||
@@ -212,7 +214,11 @@ function callHandle(
             ),
           giveUp,
         );
-    }, timing.heartbeatMs);
+    };
+    // A link taken on trust (it answered moments ago) gets its ping now, beside the call, bounded as
+    // acquire's would have been; any other was pinged just before.
+    if (trusted) check(timing.pingMs);
+    const heartbeat = setInterval(() => check(timing.heartbeatPingMs), timing.heartbeatMs);
     const onAbort = (): void => giveUp(signal.reason);
     signal.addEventListener('abort', onAbort);
     // The link was dropped (its tab closed, it missed a ping, or it was replaced): our end of its

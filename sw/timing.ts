@@ -5,6 +5,13 @@
 export interface SwTiming {
   /** A live engine port answers `ping` in well under a millisecond; this only has to beat a busy worker. */
   pingMs: number;
+  /**
+   * A link that answered within this long is used without a ping first: the ping is a round trip
+   * on every request's path (about a millisecond, the largest part of a request's time in the
+   * service worker), and the call then checks the link at once, beside the request. Default
+   * {@link TRUST_MS}; 0 pings before every request.
+   */
+  trustMs?: number;
   /** How long a page may take to hand over a port after `need-port` (it creates a MessageChannel). */
   portWaitMs: number;
   /**
@@ -25,6 +32,9 @@ export interface SwTiming {
   wholeBodyMs?: number;
 }
 
+/** See {@link SwTiming.trustMs}: back-to-back requests (a tool loop, a chat) skip the ping. */
+export const TRUST_MS = 2_000;
+
 /** See {@link SwTiming.wholeBodyMs}: well past any answer that is ready when its headers are. */
 export const WHOLE_BODY_MS = 10_000;
 
@@ -34,5 +44,6 @@ export const SW_TIMING: SwTiming = {
   handleMs: 270_000,
   heartbeatMs: 5_000,
   heartbeatPingMs: 10_000,
+  trustMs: TRUST_MS,
   wholeBodyMs: WHOLE_BODY_MS,
 };

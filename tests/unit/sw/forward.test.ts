@@ -120,6 +120,65 @@ describe('forwardToEngine', () => {
     expect(p.asked).toEqual([{ type: 'need-port' }]);
   });
 
+  it('takes a link that answered moments ago without a ping first, and checks it beside the call', async () => {
+    const calls: string[] = [];
+    const counting = (worker: (port: MessagePort) => void) => (port: MessagePort) => {
+      // A second listener on the same port: it sees each comlink message as the worker does.
+      port.addEventListener('message', (e: MessageEvent) => {
+        const path = (e.data as { path?: string[] }).path;
+        if (path?.[0]) calls.push(path[0]);
+      });
+      worker(port);
+    };
+    for (const [trustMs, order] of [
+      [undefined, ['ping', 'handle', 'handle', 'ping']],
+      [0, ['ping', 'handle', 'ping', 'handle']],
+    ] as const) {
+      calls.length = 0;
+      const timing = { ...fast, heartbeatMs: 60_000, ...(trustMs === undefined ? {} : { trustMs }) };
+      let links!: EngineLinks;
+      const p = page(() => links, counting(engineWorker(async () => json({ ok: true }))));
+      links = new EngineLinks(clientsOf(p.client), timing);
+      for (let i = 0; i < 2; i++) {
+        expect((await forwardToEngine(get('/v1/models'), 'page-1', links, timing)).status).toBe(200);
+      }
+      await expect.poll(() => calls.length).toBe(4);
+      expect(calls).toEqual(order);
+    }
+  });
+
+  it('answers a retryable 503 within pingMs when a link it trusted has died, then asks for a new port', async () => {
+    let ports = 0;
+    const worker = engineWorker(async () => json({ ok: true }));
+    let links!: EngineLinks;
+    const p = page(
+      () => links,
+      (port) => {
+        // The first port's worker answers once, then goes silent (its tab froze or crashed).
+        if (++ports === 1) {
+          let calls = 0;
+          const real = port.postMessage.bind(port);
+          port.postMessage = (...args: Parameters<MessagePort['postMessage']>) => {
+            if (++calls <= 2) real(...args);
+          };
+        }
+        worker(port);
+      },
+    );
+    const timing = { ...fast, handleMs: 5_000, heartbeatMs: 60_000 };
+    links = new EngineLinks(clientsOf(p.client), timing);
+    expect((await forwardToEngine(get('/v1/models'), 'page-1', links, timing)).status).toBe(200);
+
+    const started = Date.now();
+    const res = await forwardToEngine(get('/v1/models'), 'page-1', links, timing);
+    expect(await errorOf(res)).toEqual({ status: 503, code: 'engine_unavailable', type: 'server_error' });
+    expect(res.headers.get('x-should-retry')).toBe('true');
+    expect(Date.now() - started).toBeLessThan(timing.pingMs + 500);
+
+    expect((await forwardToEngine(get('/v1/models'), 'page-1', links, timing)).status).toBe(200);
+    expect(p.asked).toEqual([{ type: 'need-port' }, { type: 'need-port' }]);
+  });
+
   it('answers 503 engine_version_mismatch to a worker of another deploy', async () => {
     let links!: EngineLinks;
     const p = page(
