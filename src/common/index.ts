@@ -1,10 +1,11 @@
 /**
  * What every layer shares and nothing below it: the one error type, {@link ApiError}, and its
- * plain-data form for crossing workers. The core, the engines and the store all import from here,
- * never from each other upward.
+ * plain-data form for crossing workers; and {@link pace}, which keeps big requests from holding the
+ * event loop. The core, the engines and the store all import from here, never from each other upward.
  *
  * @example
  * import { ApiError, invalidRequest } from './';
  * throw invalidRequest('temperature', 'Invalid value for temperature.', 'invalid_value');
  */
 export * from './api-error';
+export * from './pace';

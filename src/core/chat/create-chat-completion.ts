@@ -3,6 +3,7 @@ import type { Engine, LoadProgress } from '../../engine/types';
 import { EventQueue } from '../shared/event-queue';
 import { jsonResponse, readJsonObject } from '../shared/http';
 import { newChatCompletionId } from '../shared/ids';
+import type { FileFetcher } from '../shared/input-files';
 import { followRequest, holdJson, type RequestWork, untilAborted, within } from '../shared/json-hold';
 import { loadComment, SSE_HEADERS, type SseFrame } from '../shared/sse';
 import { sseBody } from '../shared/sse-body';
@@ -18,6 +19,8 @@ export interface ChatDeps {
   jsonHoldMs: number;
   /** A stream left unread this long is abandoned and its generation stops (see `sseBody`). */
   streamIdleMs?: number;
+  /** Reads `blob:` image URLs before the run (see `readBlobImage`); without it the engine does. */
+  fetchFile?: FileFetcher;
 }
 
 /**
@@ -33,7 +36,10 @@ export interface ChatDeps {
  */
 export async function createChatCompletion(request: Request, deps: ChatDeps): Promise<Response> {
   const json = await readJsonObject(request, deps.maxBodyBytes);
-  const prepared = await prepareChat(json, deps.engine, new URL(request.url).origin);
+  const prepared = await prepareChat(json, deps.engine, new URL(request.url).origin, {
+    fetchFile: deps.fetchFile,
+    maxBytes: deps.maxBodyBytes,
+  });
   await preflight(deps.engine, prepared);
   const opts: ChatRunOptions = {
     id: newChatCompletionId(),

@@ -1,5 +1,6 @@
 import { invalidRequest } from '../../common/api-error';
-import type { Engine, GenerateRequest, ModelInfo, OutputFormatSpec } from '../../engine/types';
+import type { ChatMessage, Engine, GenerateRequest, ModelInfo, OutputFormatSpec } from '../../engine/types';
+import { type FileFetcher, readBlobImage } from '../shared/input-files';
 import { requireJsonMention } from '../shared/json-mode';
 import { findModel } from '../shared/lookups';
 import { parseOrThrow } from '../shared/validate';
@@ -37,6 +38,7 @@ export async function prepareChat(
   json: unknown,
   engine: Engine,
   origin: string | null = null,
+  files: { fetchFile?: FileFetcher; maxBytes?: number } = {},
 ): Promise<PreparedChat> {
   const body = parseOrThrow(chatCompletionSchema, json);
   const model = findModel(engine, body.model);
@@ -62,7 +64,10 @@ export async function prepareChat(
         param: 'response_format',
       });
   }
-  const messages = toEngineMessages(body.messages, { vision: model.vision, modelId: model.id, origin });
+  const messages = await readBlobImages(
+    toEngineMessages(body.messages, { vision: model.vision, modelId: model.id, origin }),
+    { ...files, origin },
+  );
   requireJsonMention(messages, format, 'chat');
   const allowed = choice.allowed;
   // Truncation is never automatic here: Chat Completions has no `truncation`, and OpenAI answers an
@@ -102,6 +107,43 @@ export async function prepareChat(
       stop: (body.stop ?? []).filter((s) => s !== ''),
     },
   };
+}
+
+/**
+ * The `blob:` image URLs as `data:` URLs, read now (see `readBlobImage`): one that holds no image is
+ * a 400 on its `image_url.url`. Without a fetcher they go to the engine as they are. Messages and
+ * their parts are one to one with the request's, so the indexes are the request's.
+ */
+async function readBlobImages(
+  messages: ChatMessage[],
+  files: { fetchFile?: FileFetcher; maxBytes?: number; origin: string | null },
+): Promise<ChatMessage[]> {
+  if (!files.fetchFile) return messages;
+  const out: ChatMessage[] = [];
+  for (const [i, m] of messages.entries()) {
+    if (m.role !== 'user' || typeof m.content === 'string') {
+      out.push(m);
+      continue;
+    }
+    const content = await Promise.all(
+      m.content.map(async (p, j) =>
+        p.type === 'image_url' && p.image_url.url.startsWith('blob:')
+          ? {
+              ...p,
+              image_url: {
+                url: await readBlobImage(
+                  p.image_url.url,
+                  `messages[${i}].content[${j}].image_url.url`,
+                  files,
+                ),
+              },
+            }
+          : p,
+      ),
+    );
+    out.push({ ...m, content });
+  }
+  return out;
 }
 
 /** Refuses, each with a 400 on its param, what a local model cannot do as asked. */

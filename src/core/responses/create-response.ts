@@ -1,6 +1,7 @@
 import type { ConversationItem } from 'openai/resources/conversations/items';
 import type { Response as ApiResponse, ResponseItem } from 'openai/resources/responses/responses';
 import { type ApiError, invalidRequest, toApiError, toErrorResponse } from '../../common/api-error';
+import { pace } from '../../common/pace';
 import type { Engine, GenerateRequest, LoadProgress } from '../../engine/types';
 import type { ResponseStore, StoredResponse } from '../../store/types';
 import { EventQueue } from '../shared/event-queue';
@@ -43,8 +44,13 @@ export interface CreateDeps {
  * const res = await createResponse(new Request(url, { method: 'POST', body }), deps);
  */
 export async function createResponse(request: Request, deps: CreateDeps): Promise<Response> {
+  // Each step below can take tens of milliseconds on a request near 1 MB: pace() lets the loop turn
+  // between them when they add up (see common/pace.ts).
+  await pace();
   const json = await readJsonObject(request, deps.maxBodyBytes);
+  await pace();
   const prepared = await prepareCreate(json, { ...deps, origin: new URL(request.url).origin });
+  await pace();
   const { body } = prepared;
   if (body.background && body.store === false) {
     throw invalidRequest('background', "Background mode requires 'store' to be true.", 'invalid_value');
@@ -59,6 +65,7 @@ export async function createResponse(request: Request, deps: CreateDeps): Promis
   if (prepared.conversationId) response.conversation = { id: prepared.conversationId };
   const persist = body.store !== false;
   if (persist) await deps.store.putResponse(record(response, prepared));
+  await pace();
   if (body.background) return backgroundRun(response, prepared, deps);
   return body.stream
     ? streamRun(response, prepared, deps, persist, request.signal)
@@ -121,6 +128,7 @@ async function finishRun(
   }
   try {
     await log?.close();
+    await pace();
     if (writeFinal) await deps.store.putResponse(record(run.response, prepared), { durable: true });
   } catch (err) {
     // Every event has gone out already: the reader hears of it in-band, and the record says so.
@@ -195,6 +203,8 @@ async function drive(
     }
     for await (const chunk of engine.generate(req, signal)) {
       if (signal.aborted) break;
+      // An engine that never waits (the scripted one) would run the whole answer in one turn.
+      await pace();
       if (chunk.type !== 'done') {
         run.push(chunk);
         continue;
@@ -202,6 +212,7 @@ async function drive(
       if (chunk.finishReason !== 'length') {
         const problem = strictOutputError(req.format, run.response);
         if (problem) throw problem;
+        await pace();
       }
       run.close(chunk.finishReason, chunk.usage);
       await beforeEnd();
@@ -316,8 +327,10 @@ async function jsonRun(
   const finished = (async () => {
     const sinks = { log: null, writeFinal: false, live };
     const error = await execute(run, prepared, deps, work.signal, sinks);
+    await pace();
     const failure =
       persist && !live?.deleted ? ((await storeJsonResult(response, prepared, deps, error)) ?? error) : error;
+    await pace();
     return failure ? toErrorResponse(failure) : jsonResponse(response);
   })()
     .catch(toErrorResponse)

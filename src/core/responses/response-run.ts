@@ -311,8 +311,14 @@ export class ResponseRun {
       this.send({ type: 'response.output_item.done', output_index: msg.outputIndex, item: clone(msg.item) });
   }
 
+  /**
+   * The response as it is now. Only `output` changes in place (the run appends items and text to
+   * it); every other field is replaced whole or never changes, and the request's echo (instructions,
+   * tools, the json_schema) can be most of a 1 MB request: deep-cloning it for each of the three
+   * snapshots of a run held the event loop for tens of milliseconds. So those are shared, read-only.
+   */
   snapshot(): ResponseObject {
-    return clone(this.response);
+    return { ...this.response, output: clone(this.response.output) };
   }
 
   private send(event: Unnumbered<StreamEvent> | Record<string, unknown>): void {

@@ -1,4 +1,5 @@
 import { invalidRequest } from '../../common/api-error';
+import { pace } from '../../common/pace';
 import { readBodyCapped } from './capped-read';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from './json-depth';
 
@@ -27,6 +28,7 @@ export async function readJsonObject(request: Request, maxBytes: number): Promis
   const bytes = await readBodyCapped(request, maxBytes);
   const text = new TextDecoder().decode(bytes);
   if (jsonDepthExceeds(text)) throw invalidRequest(null, TOO_DEEP);
+  await pace();
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

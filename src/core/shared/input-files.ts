@@ -1,5 +1,6 @@
 import type { ResponseItem } from 'openai/resources/responses/responses';
 import { type ApiError, clip, invalidRequest } from '../../common/api-error';
+import { imageMimeOf } from '../../engine/image-bytes';
 import { isApiPath } from './api-paths';
 import { DEFAULT_MAX_BODY_BYTES, readStreamCapped } from './capped-read';
 
@@ -123,20 +124,65 @@ export async function inlineFileUrls(
         : item.type === 'function_call_output' && Array.isArray(item.output)
           ? { key: 'output', list: item.output as unknown[] }
           : null;
-    if (!parts?.list.some(needsFetch)) {
+    // Blob images of this request's own input only: an earlier turn's blob URL is likely revoked
+    // by now, and its error would name no param (the engine still reads it, as before).
+    const ownBlobImage = (p: unknown) => i >= firstInput && opts.fetchFile !== undefined && isBlobImage(p);
+    if (!parts?.list.some((p) => needsFetch(p) || ownBlobImage(p))) {
       out.push(item);
       continue;
     }
     const list = await Promise.all(
-      parts.list.map((p, j) => {
+      parts.list.map(async (p, j) => {
+        const at = `input[${i - firstInput}].${parts.key}[${j}]`;
+        if (ownBlobImage(p)) {
+          const part = p as { image_url: string };
+          return { ...part, image_url: await readBlobImage(part.image_url, `${at}.image_url`, opts) };
+        }
         if (!needsFetch(p)) return p;
-        const param = i >= firstInput ? `input[${i - firstInput}].${parts.key}[${j}].file_url` : null;
-        return inlinePart(p as FilePart, opts, param);
+        return inlinePart(p as FilePart, opts, i >= firstInput ? `${at}.file_url` : null);
       }),
     );
     out.push({ ...item, [parts.key]: list } as ResponseItem);
   }
   return out;
+}
+
+function isBlobImage(p: unknown): boolean {
+  const part = p as { type?: string; image_url?: unknown };
+  return (
+    part.type === 'input_image' && typeof part.image_url === 'string' && part.image_url.startsWith('blob:')
+  );
+}
+
+/**
+ * Reads a `blob:` image URL (one {@link checkImageUrl} let through) into a `data:` URL, while the
+ * page still holds the blob. A blob may hold anything the page put there: what is not an image by
+ * its bytes, or cannot be read (revoked), is a 400 `invalid_value` on `param` now, before the run,
+ * not an engine failure mid-stream (or a picture of text handed to the model). Needs `fetchFile`.
+ *
+ * @example
+ * const url = await readBlobImage(blobUrl, 'messages[0].content[1].image_url.url', { fetchFile: fetch, origin });
+ */
+export async function readBlobImage(raw: string, param: string, opts: FileUrlOptions): Promise<string> {
+  const refuse = (why: string) => invalidRequest(param, `Invalid '${param}'. ${why}`, 'invalid_value');
+  const res = opts.fetchFile ? await opts.fetchFile(raw).catch(() => null) : null;
+  if (!res?.ok) throw refuse(`The image at '${clip(raw)}' could not be read (was its blob URL revoked?).`);
+  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const bytes = await readStreamCapped(res.body, maxBytes, () =>
+    refuse(
+      `The image at '${clip(raw)}' is larger than ${maxBytes} bytes, the most an image URL may bring in.`,
+    ),
+  );
+  const mime = imageMimeOf(bytes);
+  if (!mime) {
+    const declared = (res.headers.get('content-type') ?? '').split(';')[0]?.trim() || 'no type';
+    throw refuse(
+      `The blob at '${clip(raw)}' is not an image (${clip(declared)}, ${bytes.length} bytes): expected PNG, JPEG, WebP or GIF data.`,
+    );
+  }
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return `data:${mime};base64,${btoa(bin)}`;
 }
 
 function needsFetch(p: unknown): boolean {

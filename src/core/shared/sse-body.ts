@@ -1,3 +1,4 @@
+import { pace } from '../../common/pace';
 import { encodeSseFrame, type SseFrame } from './sse';
 
 /**
@@ -67,6 +68,9 @@ export function sseBody(
         }
         const { done, value } = await it.next();
         if (done || cancelled) break;
+        // The first and last events carry the whole response (a 1 MB request's echo, each).
+        await pace();
+        if (cancelled) break;
         const frame = encodeSseFrame(value);
         frames.push(frame);
         size += frame.length;

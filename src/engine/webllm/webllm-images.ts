@@ -3,6 +3,7 @@
  * (`UnsupportedImageURLError` otherwise), but pages hand over `blob:` URLs and relative paths.
  */
 import { invalidRequest } from '../../common/api-error';
+import { imageMimeOf } from '../image-bytes';
 import type { ChatMessage } from '../types';
 
 /**
@@ -56,8 +57,18 @@ async function blobToDataUrl(url: string): Promise<string> {
     throw invalidRequest('input', `Could not read the image at '${url}' (was its blob URL revoked?).`);
   }
   const bytes = new Uint8Array(await blob.arrayBuffer());
+  // The core reads a request's blob images first where it has a fetcher (a 400 on the exact
+  // image_url); this is the read for runtimes without one, and for earlier turns' images.
+  const mime = imageMimeOf(bytes);
+  if (!mime) {
+    throw invalidRequest(
+      'input',
+      `The blob at '${url}' is not an image (${blob.type || 'no type'}, ${bytes.length} bytes): expected PNG, JPEG, WebP or GIF data.`,
+      'invalid_value',
+    );
+  }
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000)
     binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return `data:${blob.type || 'image/png'};base64,${btoa(binary)}`;
+  return `data:${mime};base64,${btoa(binary)}`;
 }

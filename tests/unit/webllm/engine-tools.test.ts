@@ -185,6 +185,18 @@ describe('WebLLMEngine message rules web-llm enforces', () => {
       'http://localhost:4173/app/img/cat.png',
     ]);
   });
+  it('a blob: that holds no image is a 400 invalid_value, before any GPU work', async () => {
+    // Where the core had no fetcher to read it first (see tests/integration/blob-images).
+    const { engine, fakes } = setup();
+    const blobUrl = URL.createObjectURL(new Blob(['just text'], { type: 'image/png' }));
+    const content = [{ type: 'image_url' as const, image_url: { url: blobUrl } }];
+    const err = await rejection(
+      engine.generate(request({ model: PHI_V, messages: [{ role: 'user', content }] }), signal()),
+    );
+    expect(err).toMatchObject({ status: 400, param: 'input', code: 'invalid_value' });
+    expect((err as Error).message).toMatch(/is not an image \(image\/png, 9 bytes\)/);
+    expect(fakes).toHaveLength(0);
+  });
 });
 
 describe('WebLLMEngine reasoning', () => {

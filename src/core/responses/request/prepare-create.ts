@@ -1,5 +1,6 @@
 import type { FunctionTool, ResponseItem } from 'openai/resources/responses/responses';
 import { invalidRequest } from '../../../common/api-error';
+import { pace } from '../../../common/pace';
 import type {
   ChatMessage,
   Engine,
@@ -57,13 +58,16 @@ export async function prepareCreate(
   },
   opts: { fit: boolean } = { fit: true },
 ): Promise<PreparedCreate> {
+  // Each step's cost grows with the request; pace() lets the loop turn between them (common/pace.ts).
   const body = parseOrThrow(createResponseSchema, json);
+  await pace();
   const model = findModel(deps.engine, body.model);
   checkLocalOptions(body);
   const include = parseInclude(body);
   const tools = parseTools(body);
   const toolChoice = parseToolChoice(body, tools);
   await checkSchemas(body, tools);
+  await pace();
 
   if (body.conversation != null && body.previous_response_id != null) {
     throw invalidRequest(
@@ -83,6 +87,7 @@ export async function prepareCreate(
     { origin: deps.origin ?? null },
   );
   checkUniqueIds(input);
+  await pace();
   const inputItems = [...history, ...input];
   const expanded = expandCompactions(inputItems);
   checkToolPairing(expanded);
@@ -99,6 +104,7 @@ export async function prepareCreate(
   });
   requireJsonMention(messages, toFormat(body));
   const specs = toolChoice.allowed.map(toSpec);
+  await pace();
   if (opts.fit) messages = await fitContext(messages, specs, model, body, deps.engine);
 
   return {
@@ -140,10 +146,11 @@ async function checkSchemas(body: CreateResponseBody, tools: FunctionTool[]): Pr
   if (!tools.some((t) => t.parameters != null) && f?.type !== 'json_schema') return;
   // A chunk of its own (ajv and re2js), loaded by the first request that carries a schema.
   const { checkRequestSchema } = await import('../../shared/request-schema');
-  tools.forEach((t, i) => {
-    if (t.parameters != null)
-      checkRequestSchema(t.parameters, { kind: 'function', name: t.name, param: `tools[${i}].parameters` });
-  });
+  for (const [i, t] of tools.entries()) {
+    if (t.parameters == null) continue;
+    checkRequestSchema(t.parameters, { kind: 'function', name: t.name, param: `tools[${i}].parameters` });
+    await pace();
+  }
   if (f?.type === 'json_schema')
     checkRequestSchema(f.schema, { kind: 'response_format', name: f.name, param: 'text.format.schema' });
 }
@@ -189,6 +196,7 @@ async function fitContext(
     while (kept[i]?.role === 'tool') kept.splice(i, 1);
     count = await engine.countTokens(model.id, kept, tools);
     if (count <= budget) return kept;
+    await pace();
   }
   throw invalidRequest(
     'input',

@@ -1,0 +1,51 @@
+/**
+ * Keeps big requests from holding the event loop (issue 15: no input under 1 MB may block it for
+ * 100 ms). A request runs as one chain of microtasks from its body read to its last byte unless
+ * something really waits; the core sits in the engine worker beside the port that answers every
+ * other request of the page, and the scripted engine never waits at all. So the steps whose cost
+ * grows with the input call {@link pace} between them: it returns at once while the current turn
+ * of the loop is young, and yields a macrotask once it has run for {@link PACE_BUDGET_MS}. A
+ * small request never yields (nothing changes for it); a 1 MB one yields a few times, a
+ * millisecond each.
+ */
+
+/** How long one turn of the loop may run before {@link pace} yields. */
+export const PACE_BUDGET_MS = 15;
+
+/** When the current turn started, as first seen by {@link pace}; null once the loop has turned. */
+let turnStart: number | null = null;
+
+/**
+ * Yields to the event loop if the current turn has run for {@link PACE_BUDGET_MS}; else resolves
+ * at once (a microtask). The first call in a turn starts its clock, so call it where a request's
+ * work begins as well as between its big steps.
+ *
+ * @example
+ * const json = await readJsonObject(request, max);
+ * await pace();
+ * const prepared = await prepareCreate(json, deps);
+ */
+export async function pace(): Promise<void> {
+  const now = performance.now();
+  if (turnStart === null) return startTurn(now);
+  if (now - turnStart < PACE_BUDGET_MS) return;
+  await nextTurn();
+  startTurn(performance.now());
+}
+
+function startTurn(now: number): void {
+  turnStart = now;
+  // A timer runs only between turns: once it has, the next pace() starts a new clock.
+  setTimeout(() => {
+    turnStart = null;
+  }, 0);
+}
+
+type YieldingScheduler = { yield?: () => Promise<void> };
+
+/** A macrotask: `scheduler.yield()` where there is one (Chromium, pages and workers), else a timer. */
+function nextTurn(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: YieldingScheduler }).scheduler;
+  if (typeof scheduler?.yield === 'function') return scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
