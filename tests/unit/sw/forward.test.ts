@@ -157,10 +157,10 @@ describe('forwardToEngine', () => {
         // The first port's worker answers once, then goes silent (its tab froze or crashed).
         if (++ports === 1) {
           let calls = 0;
-          const real = port.postMessage.bind(port);
-          port.postMessage = (...args: Parameters<MessagePort['postMessage']>) => {
-            if (++calls <= 2) real(...args);
-          };
+          const real = port.postMessage.bind(port) as (message: unknown, transfer: Transferable[]) => void;
+          port.postMessage = ((message: unknown, transfer: Transferable[] = []) => {
+            if (++calls <= 2) real(message, transfer);
+          }) as MessagePort['postMessage'];
         }
         worker(port);
       },
