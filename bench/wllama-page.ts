@@ -14,7 +14,11 @@ export const MODELS = {
 } as const;
 type ModelName = keyof typeof MODELS;
 const CONTEXT = 8192;
-/** `#threads=N` fixes llama.cpp's threads on both sides (default: every core when isolated). */
+/**
+ * `#threads=N` fixes llama.cpp's threads on both sides. Without it intab is given none (its default,
+ * no tuning: every core when the page is cross-origin isolated, else 1) and the direct side takes the
+ * same count.
+ */
 const asked = Number(new URLSearchParams(location.hash.slice(1)).get('threads'));
 const threads = asked > 0 ? asked : crossOriginIsolated ? navigator.hardwareConcurrency : 1;
 
@@ -27,7 +31,7 @@ const intab = startIntab({
       url,
       contextSize: CONTEXT,
       device: 'cpu' as const,
-      threads,
+      ...(asked > 0 ? { threads } : {}),
     })),
   },
 });

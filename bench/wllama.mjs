@@ -46,12 +46,14 @@ export async function measureWllama(page, { runs = 5 } = {}) {
     await bench('loadDirect', model);
   }
 
-  // intab over direct: the ~93M model, a short prompt, 64 greedy tokens; order alternates.
-  log(`wllama: intab vs direct × ${runs} …`);
+  // intab over direct: the ~93M model, a short prompt, 64 greedy tokens; order alternates. Twice the
+  // runs: on 2 cores one pair's ratio swings by ±10 % (llama.cpp's threads share them with everything).
+  const pairs = runs * 2;
+  log(`wllama: intab vs direct × ${pairs} …`);
   const ratio = [];
   const intabTps = [];
   const directTps = [];
-  for (let i = 0; i < runs + 1; i++) {
+  for (let i = 0; i < pairs + 1; i++) {
     const p = prompt(128, 1000 + i);
     const viaIntab = i % 2 === 0 ? await bench('intabRun', 'bench', p, 64) : null;
     const viaDirect = await bench('directRun', 'bench', p, 64);
