@@ -19,6 +19,7 @@ import {
   serviceUnavailable,
   unsupportedModel,
 } from '../../common/api-error';
+import { allowedTools } from '../tool-formats/request-plan';
 import type {
   ChatMessage,
   EmbedResult,
@@ -39,7 +40,7 @@ import { inlineImageUrls } from './webllm-images';
 import { dedupeRecords, isEmbeddingRecord, toModelInfos } from './webllm-models';
 import { modelsToLoad, pairKey } from './webllm-pairing';
 import { ReplyAssembler } from './webllm-reply';
-import { allowedTools, planChatRequest, toTokenLogprobs } from './webllm-request';
+import { planChatRequest, toTokenLogprobs } from './webllm-request';
 import {
   countChatTokens,
   filledContext,

@@ -7,14 +7,9 @@ import type {
   ResponseFormat,
 } from '@mlc-ai/web-llm';
 import { familyOf } from '../tool-formats/model-family';
+import { jsonInstruction, planToolsAndThinking } from '../tool-formats/request-plan';
 import { jsonAfterThinking, toolStructuralTag } from '../tool-formats/structural-tag';
-import type {
-  FunctionToolSpec,
-  GenerateRequest,
-  OutputFormatSpec,
-  TokenLogprob,
-  ToolChoiceSpec,
-} from '../types';
+import type { GenerateRequest, OutputFormatSpec, TokenLogprob } from '../types';
 import { toWebLLMMessages } from './webllm-messages';
 import type { ReplyOptions } from './webllm-reply';
 
@@ -45,13 +40,9 @@ export function planChatRequest(
   opts: { now?: Date } = {},
 ): ChatPlan {
   const family = familyOf(req.model);
-  const tools = allowedTools(req.tools, req.toolChoice);
-  const forced = tools.length > 0 && req.toolChoice !== 'auto';
-  const effortOff = req.reasoningEffort === 'none' || req.reasoningEffort === 'minimal';
   // Thinking off where web-llm can turn it off (it pre-fills an empty block, as Qwen3's template
   // does); a model that thinks anyway keeps its block free ahead of any grammar.
-  const disableThinking = family.canDisableThinking && effortOff;
-  const thinking = family.alwaysThinks && !disableThinking ? family.reasoning : null;
+  const { tools, forced, disableThinking, thinking } = planToolsAndThinking(req, family);
   let responseFormat: ResponseFormat | undefined;
   if (tools.length > 0) {
     const tag = toolStructuralTag(family.tools, tools, {
@@ -105,18 +96,6 @@ export function planChatRequest(
 }
 
 /**
- * The tools the model may call for this choice; empty when it may call none.
- *
- * @example
- * allowedTools(tools, { name: 'get_weather' }).map((t) => t.name); // ['get_weather']
- */
-export function allowedTools(tools: FunctionToolSpec[], choice: ToolChoiceSpec): FunctionToolSpec[] {
-  if (choice === 'none') return [];
-  if (typeof choice === 'object') return tools.filter((t) => t.name === choice.name);
-  return tools;
-}
-
-/**
  * The Responses `text.format` as web-llm's `response_format`; undefined for plain text.
  *
  * @example
@@ -148,13 +127,4 @@ export function toTokenLogprobs(
       .slice(0, top)
       .map((a) => ({ token: a.token, logprob: a.logprob, bytes: a.bytes ?? [] })),
   }));
-}
-
-/** The system line that asks for JSON; web-llm's docs require it alongside the grammar. */
-function jsonInstruction(format: OutputFormatSpec, withTools: boolean): string {
-  const lead = withTools ? 'When you answer without calling a function, answer' : 'Answer';
-  if (format.type === 'json_schema') {
-    return `${lead} in JSON only: one JSON value matching this JSON Schema, with no text before or after it.\n${JSON.stringify(format.schema)}`;
-  }
-  return `${lead} in JSON only: one JSON object, with no text before or after it.`;
 }

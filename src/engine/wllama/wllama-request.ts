@@ -6,13 +6,8 @@
 import type { ChatCompletionLogprobsContent, ChatCompletionParams } from '@wllama/wllama/esm/index.js';
 import { invalidRequest } from '../../common/api-error';
 import type { ModelFamily } from '../tool-formats/model-family';
-import type {
-  FunctionToolSpec,
-  GenerateRequest,
-  OutputFormatSpec,
-  TokenLogprob,
-  ToolChoiceSpec,
-} from '../types';
+import { jsonInstruction, planToolsAndThinking } from '../tool-formats/request-plan';
+import type { GenerateRequest, TokenLogprob } from '../types';
 import type { ReplyOptions } from '../webllm/webllm-reply';
 import { GrammarError, requestGrammar } from './request-grammar';
 import { type TemplateMessage, toTemplateMessages } from './template-messages';
@@ -46,13 +41,7 @@ export interface WllamaPlan {
  */
 export function planWllamaRequest(req: GenerateRequest, model: ModelRuntime): WllamaPlan {
   const family = model.family;
-  const tools = allowedTools(req.tools, req.toolChoice);
-  const forced = tools.length > 0 && req.toolChoice !== 'auto';
-  const effortOff = req.reasoningEffort === 'none' || req.reasoningEffort === 'minimal';
-  // The template writes an empty think block when told (`enable_thinking: false`): nothing of the
-  // reply is reasoning then, and no grammar needs to leave room for it.
-  const disableThinking = family.canDisableThinking && effortOff;
-  const thinking = family.alwaysThinks && !disableThinking ? family.reasoning : null;
+  const { tools, forced, disableThinking, thinking } = planToolsAndThinking(req, family);
   let grammar: string | null;
   try {
     grammar = requestGrammar({
@@ -113,18 +102,6 @@ export function planWllamaRequest(req: GenerateRequest, model: ModelRuntime): Wl
   };
 }
 
-/**
- * The tools the model may call for this choice; empty when it may call none.
- *
- * @example
- * allowedTools(tools, { name: 'get_weather' }).map((t) => t.name); // ['get_weather']
- */
-export function allowedTools(tools: FunctionToolSpec[], choice: ToolChoiceSpec): FunctionToolSpec[] {
-  if (choice === 'none') return [];
-  if (typeof choice === 'object') return tools.filter((t) => t.name === choice.name);
-  return tools;
-}
-
 /** One token's logprobs as llama.cpp sends them: logprobs, or post-sampling probabilities. */
 export type LlamaTokenProbs = Partial<ChatCompletionLogprobsContent> & {
   token: string;
@@ -160,13 +137,4 @@ export function toTokenLogprobs(
       .slice(0, top)
       .map((a) => ({ token: a.token, logprob: logprob(a), bytes: a.bytes ?? [] })),
   }));
-}
-
-/** The system line that asks for JSON (the grammar alone does not tell the model what it is doing). */
-function jsonInstruction(format: OutputFormatSpec, withTools: boolean): string {
-  const lead = withTools ? 'When you answer without calling a function, answer' : 'Answer';
-  if (format.type === 'json_schema') {
-    return `${lead} in JSON only: one JSON value matching this JSON Schema, with no text before or after it.\n${JSON.stringify(format.schema)}`;
-  }
-  return `${lead} in JSON only: one JSON object, with no text before or after it.`;
 }
