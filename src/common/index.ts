@@ -1,6 +1,6 @@
 /**
  * What every layer shares and nothing below it: the one error type, {@link ApiError}, and its
- * plain-data form for crossing workers; and {@link pace}, which keeps big requests from holding the
+ * plain-data form for crossing workers; base64 over bytes; and {@link pace}, which keeps big requests from holding the
  * event loop. The core, the engines and the store all import from here, never from each other upward.
  *
  * @example
@@ -8,4 +8,5 @@
  * throw invalidRequest('temperature', 'Invalid value for temperature.', 'invalid_value');
  */
 export * from './api-error';
+export * from './base64';
 export * from './pace';

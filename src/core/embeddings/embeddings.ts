@@ -1,6 +1,7 @@
 import type { CreateEmbeddingResponse } from 'openai/resources/embeddings';
 import { z } from 'zod';
 import { ApiError, invalidRequest, toErrorResponse, unsupportedModel } from '../../common/api-error';
+import { bytesToBase64 } from '../../common/base64';
 import type { Engine } from '../../engine/types';
 import { jsonResponse, readJsonObject } from '../shared/http';
 import { holdJson, untilAborted } from '../shared/json-hold';
@@ -117,10 +118,5 @@ function textInputs(input: string | (string | number | number[])[]): string[] {
 export function float32Base64(vector: number[]): string {
   const view = new DataView(new ArrayBuffer(vector.length * 4));
   for (const [i, x] of vector.entries()) view.setFloat32(i * 4, x, true);
-  const bytes = new Uint8Array(view.buffer);
-  let binary = '';
-  // String.fromCharCode on a whole large vector would overflow the argument list.
-  for (let i = 0; i < bytes.length; i += 0x8000)
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
+  return bytesToBase64(new Uint8Array(view.buffer));
 }

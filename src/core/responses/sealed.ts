@@ -4,6 +4,7 @@
  * them as OpenAI's, and versioned by prefix, so a foreign or altered string is recognised.
  */
 
+import { base64ToBytes, bytesToBase64 } from '../../common/base64';
 import { parseJsonBounded } from '../shared/json-depth';
 
 /**
@@ -13,10 +14,7 @@ import { parseJsonBounded } from '../shared/json-depth';
  * seal('intab.rs.v1.', { content: [] }) // → 'intab.rs.v1.eyJjb250ZW50IjpbXX0='
  */
 export function seal(prefix: string, value: unknown): string {
-  const bytes = new TextEncoder().encode(JSON.stringify(value));
-  let bin = '';
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return prefix + btoa(bin);
+  return prefix + bytesToBase64(new TextEncoder().encode(JSON.stringify(value)));
 }
 
 /**
@@ -28,9 +26,9 @@ export function seal(prefix: string, value: unknown): string {
 export function unseal(prefix: string, sealed: string): unknown {
   if (!sealed.startsWith(prefix)) return undefined;
   try {
-    const bin = atob(sealed.slice(prefix.length));
+    const bytes = base64ToBytes(sealed.slice(prefix.length));
     // Clients hand these back, so they are outside input: bounded in depth like a request body.
-    return parseJsonBounded(new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0))));
+    return parseJsonBounded(new TextDecoder().decode(bytes));
   } catch {
     return undefined;
   }

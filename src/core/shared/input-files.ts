@@ -1,5 +1,6 @@
 import type { ResponseItem } from 'openai/resources/responses/responses';
 import { type ApiError, clip, invalidRequest } from '../../common/api-error';
+import { base64ToBytes, bytesToBase64 } from '../../common/base64';
 import { imageMimeOf } from '../../engine/image-bytes';
 import { isApiPath } from './api-paths';
 import { DEFAULT_MAX_BODY_BYTES, readStreamCapped } from './capped-read';
@@ -98,8 +99,7 @@ function fileMime(declared: string, filename: string | undefined): string {
 }
 
 function decodeBase64Utf8(payload: string): string {
-  const bytes = Uint8Array.from(atob(payload), (c) => c.charCodeAt(0));
-  return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  return new TextDecoder('utf-8', { fatal: true }).decode(base64ToBytes(payload));
 }
 
 /**
@@ -180,9 +180,7 @@ export async function readBlobImage(raw: string, param: string, opts: FileUrlOpt
       `The blob at '${clip(raw)}' is not an image (${clip(declared)}, ${bytes.length} bytes): expected PNG, JPEG, WebP or GIF data.`,
     );
   }
-  let bin = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return `data:${mime};base64,${btoa(bin)}`;
+  return `data:${mime};base64,${bytesToBase64(bytes)}`;
 }
 
 function needsFetch(p: unknown): boolean {
@@ -241,10 +239,8 @@ async function inlinePart(p: FilePart, opts: FileUrlOptions, param: string | nul
       'file_too_large',
     ),
   );
-  let bin = '';
-  for (const b of bytes) bin += String.fromCharCode(b);
   const filename = p.filename ?? url.pathname.split('/').pop() ?? undefined;
-  return { ...p, filename: filename || undefined, file_data: `data:${mime};base64,${btoa(bin)}` };
+  return { ...p, filename: filename || undefined, file_data: `data:${mime};base64,${bytesToBase64(bytes)}` };
 }
 
 /**

@@ -3,6 +3,7 @@
  * (`UnsupportedImageURLError` otherwise), but pages hand over `blob:` URLs and relative paths.
  */
 import { invalidRequest } from '../../common/api-error';
+import { bytesToBase64 } from '../../common/base64';
 import { imageMimeOf } from '../image-bytes';
 import type { ChatMessage } from '../types';
 
@@ -67,8 +68,5 @@ async function blobToDataUrl(url: string): Promise<string> {
       'invalid_value',
     );
   }
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000)
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return `data:${mime};base64,${btoa(binary)}`;
+  return `data:${mime};base64,${bytesToBase64(bytes)}`;
 }

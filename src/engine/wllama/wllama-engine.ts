@@ -11,6 +11,7 @@ import {
   serviceUnavailable,
   unsupportedModel,
 } from '../../common/api-error';
+import { base64ToBytes } from '../../common/base64';
 import type {
   ChatMessage,
   CountOptions,
@@ -678,8 +679,7 @@ function byteBound(messages: TemplateMessage[]): number {
 }
 
 function decodeBase64(b64: string): number[] {
-  const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-  return [...new Float32Array(bytes.buffer)];
+  return [...new Float32Array(base64ToBytes(b64).buffer)];
 }
 
 function safe<T>(read: () => T, fallback: T): T {
