@@ -15,6 +15,7 @@ import type {
   LoadProgress,
   ModelInfo,
 } from './types';
+import { webGpuHas } from './webllm/webllm-webgpu';
 
 /** A model id served by web-llm or wllama. */
 export interface ChoiceSpec {
@@ -124,19 +125,5 @@ export class EngineChoice implements Engine {
     return (await this.engineFor(modelId)) === 'web-llm'
       ? [this.opts.webllm, spec.webllm]
       : [this.opts.wllama, spec.id];
-  }
-}
-
-async function webGpuHas(features: string[]): Promise<boolean> {
-  const gpu = (globalThis.navigator as Navigator | undefined)?.gpu;
-  if (!gpu) return false;
-  try {
-    const adapter = await Promise.race([
-      gpu.requestAdapter(),
-      new Promise<null>((resolve) => setTimeout(() => resolve(null), 5_000)),
-    ]);
-    return adapter !== null && features.every((f) => adapter.features.has(f));
-  } catch {
-    return false;
   }
 }

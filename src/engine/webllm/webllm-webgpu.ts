@@ -70,6 +70,22 @@ export function requireFeatures(adapter: AdapterLike, required: readonly string[
   }
 }
 
+/**
+ * Whether this browser has a WebGPU adapter with every one of `features`; false where it has none,
+ * or the probe fails or hangs (bounded as {@link probeWebGPU}). For choices, not for errors.
+ *
+ * @example
+ * await webGpuHas(['shader-f16']); // false on SwiftShader
+ */
+export async function webGpuHas(features: readonly string[], probe?: GpuProbe): Promise<boolean> {
+  try {
+    const adapter = await probeWebGPU(probe);
+    return features.every((f) => adapter.features?.has(f) === true);
+  } catch {
+    return false;
+  }
+}
+
 function toRequest(probe: GpuProbe | undefined): (() => Promise<unknown>) | null {
   if (typeof probe === 'function') return probe;
   // Workers expose `navigator.gpu` too (WorkerNavigator); Node has a navigator without it.

@@ -25,6 +25,7 @@ import type {
 } from '../types';
 import { Gate, StallTimeoutError, withStallTimeout } from '../webllm/webllm-gate';
 import { ReplyAssembler } from '../webllm/webllm-reply';
+import { webGpuHas } from '../webllm/webllm-webgpu';
 import { ChunkQueue, TimeoutError, withTimeout } from './chunk-queue';
 import { GgufFormatError, readGgufHeader } from './gguf-header';
 import { LlamaLog } from './llama-log';
@@ -534,16 +535,8 @@ export class WllamaEngine implements Engine {
     return (await this.webGpuF16()) ? 'webgpu' : 'cpu';
   }
 
-  private async webGpuF16(): Promise<boolean> {
-    if (this.opts.hasWebGpuF16) return this.opts.hasWebGpuF16();
-    const gpu = (globalThis.navigator as Navigator | undefined)?.gpu;
-    if (!gpu) return false;
-    try {
-      const adapter = await withTimeout(gpu.requestAdapter(), 5_000, 'navigator.gpu.requestAdapter()');
-      return adapter?.features.has('shader-f16') ?? false;
-    } catch {
-      return false;
-    }
+  private webGpuF16(): Promise<boolean> {
+    return this.opts.hasWebGpuF16?.() ?? webGpuHas(['shader-f16']);
   }
 
   private async createWllama(config: WllamaConfig): Promise<WllamaLike> {
