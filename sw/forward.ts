@@ -6,7 +6,7 @@
  */
 import * as Comlink from 'comlink';
 import { ApiError, serviceUnavailable, toErrorResponse } from '../src/common/api-error';
-import { DEFAULT_MAX_BODY_BYTES } from '../src/core/shared/capped-read';
+import { concatBytes, DEFAULT_MAX_BODY_BYTES } from '../src/core/shared/capped-read';
 import type { SerializedRequest, SerializedResponse } from '../src/worker/protocol';
 import { deserializeResponse, discardBody, requestTransferables, serializeRequest } from '../src/worker/wire';
 import type { EngineLink, EngineLinks } from './engine-links';
@@ -103,7 +103,7 @@ async function readWhole(res: Response, link: EngineLink, ms: number): Promise<R
         return retryable(toErrorResponse(link.gone.reason));
       }
       if (step === LATE) return endWithLink(new Response(resumed(chunks, next, reader), head), link);
-      if (step.done) return new Response(concat(chunks), head);
+      if (step.done) return new Response(concatBytes(chunks), head);
       chunks.push(step.value);
       next = reader.read();
       next.catch(() => {});
@@ -136,16 +136,6 @@ function resumed(
     },
     cancel: (reason) => reader.cancel(reason),
   });
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(new ArrayBuffer(chunks.reduce((n, c) => n + c.byteLength, 0)));
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
 }
 
 /**

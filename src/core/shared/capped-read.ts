@@ -36,7 +36,17 @@ export async function readStreamCapped(
     }
     chunks.push(value);
   }
-  const out = new Uint8Array(total);
+  return concatBytes(chunks);
+}
+
+/**
+ * The chunks of a body, one after another, in one array.
+ *
+ * @example
+ * concatBytes([new Uint8Array([1]), new Uint8Array([2, 3])]) // → Uint8Array [1, 2, 3]
+ */
+export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
   let offset = 0;
   for (const c of chunks) {
     out.set(c, offset);
