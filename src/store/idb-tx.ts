@@ -56,10 +56,32 @@ export class TxRunner {
         // Already finished or aborted: nothing left to roll back.
       }
       await done.catch(noop);
-      throw toStorageError(tx.error ?? err);
+      const error = toStorageError(tx.error ?? err);
+      if (error.code === 'storage_quota_exceeded') await this.releaseAborted(stores[0]);
+      throw error;
+    }
+  }
+
+  /**
+   * After a write overflowed the quota, Chromium goes on counting the bytes that write put on disk
+   * (megabytes, for a big record) until another transaction commits. Until then, every write is
+   * refused, even the few kilobytes that mark the response `failed`. A commit that adds nothing
+   * (deleting a key no record has) needs no quota, and lets the count drop back.
+   */
+  private async releaseAborted(store: IntabStoreName | undefined): Promise<void> {
+    if (!store || this.state.closedReason) return;
+    try {
+      const tx = this.db.transaction(store, 'readwrite');
+      quiet(tx.objectStore(store).delete(NO_SUCH_KEY));
+      await tx.done;
+    } catch {
+      // Nothing to release, or no connection left: the caller's error says what matters.
     }
   }
 }
+
+/** A key no store holds: every store's keys are ids (`resp_…`) or arrays starting with one. */
+const NO_SUCH_KEY = '';
 
 /**
  * Write requests are checked through `tx.done`; this keeps their own rejections from going unhandled.

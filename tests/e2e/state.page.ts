@@ -235,10 +235,12 @@ export async function storageUsage(): Promise<number> {
   throw new Error(`storage usage still changing after 20 s (last ${last} bytes)`);
 }
 
-/** The newest stored response, whole (intab's storage listing names it). */
-export async function newestStored(): Promise<Json> {
-  const listing = (await (await fetch('/v1/intab/storage?limit=1')).json()) as {
+/** The `limit` newest stored responses, whole (intab's storage listing names them). */
+export async function recentStored(limit: number): Promise<Json[]> {
+  const listing = (await (await fetch(`/v1/intab/storage?limit=${limit}`)).json()) as {
     responses: { id: string }[];
   };
-  return (await (await fetch(`/v1/responses/${listing.responses[0]?.id}`)).json()) as Json;
+  return Promise.all(
+    listing.responses.map(async (r) => (await (await fetch(`/v1/responses/${r.id}`)).json()) as Json),
+  );
 }

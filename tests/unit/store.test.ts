@@ -1,7 +1,7 @@
 // idb looks up IDBRequest, IDBTransaction, IDBKeyRange… as globals; every test still gets its own
 // IDBFactory so no state leaks between cases.
 import 'fake-indexeddb/auto';
-import { IDBDatabase as FakeDatabase, IDBFactory } from 'fake-indexeddb';
+import { IDBDatabase as FakeDatabase, IDBObjectStore as FakeObjectStore, IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../src/common/api-error';
 import { openDatabase } from '../../src/store/idb-schema';
@@ -247,6 +247,26 @@ describe('IdbStore', () => {
         expect((await store.getResponse('resp_a'))?.response.status).toBe('completed');
       },
     );
+
+    it('commits a write that changes nothing after a quota failure, and only after one', async () => {
+      // Chromium counts an aborted write's bytes until some transaction commits (see TxRunner).
+      await store.putResponse(makeStoredResponse('resp_a', { status: 'in_progress' }));
+      const transaction = vi.spyOn(FakeDatabase.prototype, 'transaction');
+      const committed = vi.spyOn(FakeObjectStore.prototype, 'delete');
+      failNthPut(1, 'abort');
+      await expect(store.putResponse(makeStoredResponse('resp_a'), { durable: true })).rejects.toMatchObject({
+        code: 'storage_quota_exceeded',
+      });
+      expect(transaction.mock.calls.map(([, mode]) => mode)).toEqual(['readwrite', 'readwrite']);
+      expect(committed).toHaveBeenCalledTimes(1);
+      expect((await store.getResponse('resp_a'))?.response.status).toBe('in_progress');
+      transaction.mockClear();
+      failNthPut(1, 'abort', () => new DOMException('disk on fire', 'UnknownError'));
+      await expect(store.putResponse(makeStoredResponse('resp_a'))).rejects.toMatchObject({
+        code: 'storage_error',
+      });
+      expect(transaction).toHaveBeenCalledTimes(1);
+    });
 
     it.each(['throw', 'abort'] as const)(
       'keeps earlier events when a later batch fails (%s)',
