@@ -12,8 +12,8 @@
 import './idb-counter';
 import * as Comlink from 'comlink';
 import { createResponsesServer, type ResponsesServer } from '../src/core/index';
-import { SSE_HEADERS } from '../src/core/shared/sse';
-import { SSE_COALESCE_LIMIT } from '../src/core/shared/sse-body';
+import { SSE_HEADERS } from '../src/core/plumbing/sse';
+import { SSE_COALESCE_LIMIT } from '../src/core/plumbing/sse-body';
 import { CompositeEngine, ScriptedEngine } from '../src/engine/index';
 import { openIdbStore } from '../src/store/index';
 import { createEngineApi } from '../src/worker/engine-api';

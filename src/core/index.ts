@@ -1,4 +1,5 @@
 export * from '../common/api-error';
+export { encodeSseComment, encodeSseEvent, type SseComment } from './plumbing/sse';
 export type { ResponseObject, RunLocks } from './responses';
 export {
   createResponsesServer,
@@ -6,4 +7,3 @@ export {
   type ResponsesServer,
   type ResponsesServerOptions,
 } from './server';
-export { encodeSseComment, encodeSseEvent, type SseComment } from './shared/sse';

@@ -15,6 +15,9 @@ import {
 } from './conversations';
 import { createEmbeddings } from './embeddings';
 import { getModel, listModels } from './models';
+import { routePath } from './plumbing/api-paths';
+import { DEFAULT_MAX_BODY_BYTES } from './plumbing/capped-read';
+import type { FileFetcher } from './plumbing/input-files';
 import {
   cancelResponse,
   compactResponse,
@@ -27,9 +30,6 @@ import {
   type RunLocks,
   retrieveResponse,
 } from './responses';
-import { routePath } from './shared/api-paths';
-import { DEFAULT_MAX_BODY_BYTES } from './shared/capped-read';
-import type { FileFetcher } from './shared/input-files';
 import { listStorage } from './storage-routes';
 
 export interface ResponsesServerOptions {

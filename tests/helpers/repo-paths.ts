@@ -4,7 +4,7 @@
  * and absolute paths into someone's machine. Used by tests/unit/repo/standalone.test.ts.
  *
  * @example
- * findEscapes('/repo', 'README.md', 'see ../shared/DESIGN.md'); // → ['README.md:1: ../shared/DESIGN.md']
+ * findEscapes('/repo', 'README.md', 'see ../elsewhere/DESIGN.md'); // → ['README.md:1: ../elsewhere/DESIGN.md']
  */
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 

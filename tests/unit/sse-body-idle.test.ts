@@ -3,8 +3,8 @@
  * stopped mid-stream, and Chromium tells the worker's stream nothing) is given up on after `idleMs`.
  */
 import { describe, expect, it, vi } from 'vitest';
+import { sseBody } from '../../src/core/plumbing/sse-body';
 import type { StreamEvent } from '../../src/core/responses/response-run';
-import { sseBody } from '../../src/core/shared/sse-body';
 import { makeDeltaEvents } from './fixtures/response-fixture';
 
 /** A producer that pushes one event every `everyMs`, as a model generating tokens does. */

@@ -2,10 +2,10 @@
 // written where, never how long it takes (timings belong to `npm run bench`).
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { describe, expect, it, vi } from 'vitest';
+import { encodeSseEvent } from '../../src/core/plumbing/sse';
+import { SSE_COALESCE_LIMIT, sseBody } from '../../src/core/plumbing/sse-body';
 import { EVENT_LOG_MAX_BATCH, EventLog } from '../../src/core/responses/event-log';
 import type { StreamEvent } from '../../src/core/responses/response-run';
-import { encodeSseEvent } from '../../src/core/shared/sse';
-import { SSE_COALESCE_LIMIT, sseBody } from '../../src/core/shared/sse-body';
 import { MemoryStore } from '../../src/store/index';
 import { makeDeltaEvents, makeStoredResponse } from './fixtures/response-fixture';
 

@@ -1,6 +1,6 @@
 import { clip, invalidRequest } from '../../common/api-error';
 import type { FunctionToolSpec, ToolChoiceSpec } from '../../engine/types';
-import { parseOrThrow } from '../shared/validate';
+import { parseOrThrow } from '../plumbing/validate';
 import { type ChatCompletionBody, chatFunctionToolSchema } from './chat-schema';
 
 /**

@@ -1,13 +1,13 @@
 import { ApiError, toApiError, toErrorResponse } from '../../common/api-error';
 import type { Engine, LoadProgress } from '../../engine/types';
-import { EventQueue } from '../shared/event-queue';
-import { jsonResponse, readJsonObject } from '../shared/http';
-import { newChatCompletionId } from '../shared/ids';
-import type { FileFetcher } from '../shared/input-files';
-import { followRequest, holdJson, type RequestWork, untilAborted, within } from '../shared/json-hold';
-import { loadComment, SSE_HEADERS, type SseFrame } from '../shared/sse';
-import { sseBody } from '../shared/sse-body';
-import { strictTextError } from '../shared/strict-output';
+import { EventQueue } from '../plumbing/event-queue';
+import { jsonResponse, readJsonObject } from '../plumbing/http';
+import { newChatCompletionId } from '../plumbing/ids';
+import type { FileFetcher } from '../plumbing/input-files';
+import { followRequest, holdJson, type RequestWork, untilAborted, within } from '../plumbing/json-hold';
+import { loadComment, SSE_HEADERS, type SseFrame } from '../plumbing/sse';
+import { sseBody } from '../plumbing/sse-body';
+import { strictTextError } from '../plumbing/strict-output';
 import { ChatCompletionRun, type ChatRunOptions } from './chat-completion-run';
 import { type PreparedChat, prepareChat } from './prepare-chat';
 

@@ -1,9 +1,9 @@
 import { invalidRequest } from '../../common/api-error';
 import type { ChatMessage, Engine, GenerateRequest, ModelInfo, OutputFormatSpec } from '../../engine/types';
-import { type FileFetcher, readBlobImage } from '../shared/input-files';
-import { requireJsonMention } from '../shared/json-mode';
-import { findModel } from '../shared/lookups';
-import { parseOrThrow } from '../shared/validate';
+import { type FileFetcher, readBlobImage } from '../plumbing/input-files';
+import { requireJsonMention } from '../plumbing/json-mode';
+import { findModel } from '../plumbing/lookups';
+import { parseOrThrow } from '../plumbing/validate';
 import { toEngineMessages } from './chat-messages';
 import { type ChatCompletionBody, chatCompletionSchema } from './chat-schema';
 import { parseChatToolChoice, parseChatTools } from './chat-tools';
@@ -48,7 +48,7 @@ export async function prepareChat(
   const format = toFormat(body);
   if (tools.some((t) => t.parameters != null) || format.type === 'json_schema') {
     // A chunk of its own (ajv and re2js), loaded by the first request that carries a schema.
-    const { checkRequestSchema } = await import('../shared/request-schema');
+    const { checkRequestSchema } = await import('../plumbing/request-schema');
     tools.forEach((t, i) => {
       if (t.parameters != null)
         checkRequestSchema(t.parameters, {

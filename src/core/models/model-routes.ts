@@ -1,6 +1,6 @@
 import { ApiError, clip } from '../../common/api-error';
 import type { Engine, ModelInfo } from '../../engine/types';
-import { jsonResponse } from '../shared/http';
+import { jsonResponse } from '../plumbing/http';
 
 /**
  * `GET /v1/models`: every model the engine serves, in OpenAI's list shape.

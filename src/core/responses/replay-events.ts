@@ -5,7 +5,7 @@ import type {
 } from 'openai/resources/responses/responses';
 import { ApiError } from '../../common/api-error';
 import type { TokenLogprob } from '../../engine/types';
-import { newId } from '../shared/ids';
+import { newId } from '../plumbing/ids';
 import type { ResponseObject } from './response-object';
 import { type IdPrefix, ResponseRun, type StreamEvent } from './response-run';
 

@@ -1,11 +1,11 @@
 import { clip, invalidRequest, notFound } from '../../common/api-error';
 import type { Engine } from '../../engine/types';
 import type { ResponseStore, StoredResponse } from '../../store/types';
-import { jsonResponse, readJsonObject } from '../shared/http';
-import { listBody, parseListParams } from '../shared/list-params';
-import { SSE_HEADERS } from '../shared/sse';
-import { sseBody } from '../shared/sse-body';
-import { parseOrThrow } from '../shared/validate';
+import { jsonResponse, readJsonObject } from '../plumbing/http';
+import { listBody, parseListParams } from '../plumbing/list-params';
+import { SSE_HEADERS } from '../plumbing/sse';
+import { sseBody } from '../plumbing/sse-body';
+import { parseOrThrow } from '../plumbing/validate';
 import type { LiveRuns } from './live-runs';
 import { rebuildEvents, terminalEvent } from './replay-events';
 import { createResponseSchema } from './request/create-schema';

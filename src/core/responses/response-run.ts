@@ -8,7 +8,7 @@ import type {
 } from 'openai/resources/responses/responses';
 import type { ApiError } from '../../common/api-error';
 import type { EngineChunk, EngineUsage, FinishReason, TokenLogprob } from '../../engine/types';
-import { newId } from '../shared/ids';
+import { newId } from '../plumbing/ids';
 import { emitFunctionCall } from './function-call-events';
 import { OpenReasoning, type ReasoningOptions } from './reasoning-events';
 import type { ResponseObject } from './response-object';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonObjectSchema, metadataSchema } from '../../shared/validate';
+import { jsonObjectSchema, metadataSchema } from '../../plumbing/validate';
 
 /**
  * The `POST /v1/responses` body, validated at the boundary. Strict objects, so an unknown parameter

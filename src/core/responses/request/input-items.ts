@@ -8,9 +8,9 @@ import type {
   ResponseReasoningItem,
 } from 'openai/resources/responses/responses';
 import { clip, invalidRequest, notFound } from '../../../common/api-error';
-import { newId } from '../../shared/ids';
-import { checkImageUrl } from '../../shared/input-files';
-import { parseOrThrow } from '../../shared/validate';
+import { newId } from '../../plumbing/ids';
+import { checkImageUrl } from '../../plumbing/input-files';
+import { parseOrThrow } from '../../plumbing/validate';
 import { unsealReasoning } from '../reasoning-events';
 import { type ContentPartParam, type InputItemParam, inputItemSchema, isPlainObject } from './create-schema';
 

@@ -10,10 +10,10 @@ import type {
   OutputFormatSpec,
 } from '../../../engine/types';
 import type { ResponseStore } from '../../../store/types';
-import { type FileFetcher, inlineFileUrls } from '../../shared/input-files';
-import { requireJsonMention } from '../../shared/json-mode';
-import { conversationHistory, findModel, previousHistory } from '../../shared/lookups';
-import { parseOrThrow } from '../../shared/validate';
+import { type FileFetcher, inlineFileUrls } from '../../plumbing/input-files';
+import { requireJsonMention } from '../../plumbing/json-mode';
+import { conversationHistory, findModel, previousHistory } from '../../plumbing/lookups';
+import { parseOrThrow } from '../../plumbing/validate';
 import { expandCompactions } from '../compaction';
 import type { RunOptions } from '../response-run';
 import { type CreateResponseBody, createResponseSchema } from './create-schema';
@@ -145,7 +145,7 @@ async function checkSchemas(body: CreateResponseBody, tools: FunctionTool[]): Pr
   const f = body.text?.format;
   if (!tools.some((t) => t.parameters != null) && f?.type !== 'json_schema') return;
   // A chunk of its own (ajv and re2js), loaded by the first request that carries a schema.
-  const { checkRequestSchema } = await import('../../shared/request-schema');
+  const { checkRequestSchema } = await import('../../plumbing/request-schema');
   for (const [i, t] of tools.entries()) {
     if (t.parameters == null) continue;
     checkRequestSchema(t.parameters, { kind: 'function', name: t.name, param: `tools[${i}].parameters` });

@@ -1,7 +1,7 @@
 import type { ResponseItem } from 'openai/resources/responses/responses';
 import { clip, invalidRequest } from '../../../common/api-error';
 import type { ChatContentPart, ChatMessage } from '../../../engine/types';
-import { fileText } from '../../shared/input-files';
+import { fileText } from '../../plumbing/input-files';
 
 export interface ChatTranslationOptions {
   /** Whether the model takes images; when false an image part is a 400 naming the part. */

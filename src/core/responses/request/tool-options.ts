@@ -1,7 +1,7 @@
 import type { FunctionTool } from 'openai/resources/responses/responses';
 import { clip, invalidRequest } from '../../../common/api-error';
 import type { FunctionToolSpec, ToolChoiceSpec } from '../../../engine/types';
-import { parseOrThrow } from '../../shared/validate';
+import { parseOrThrow } from '../../plumbing/validate';
 import { type CreateResponseBody, functionToolSchema } from './create-schema';
 
 /**
