@@ -5,6 +5,9 @@
  * not), and the web-llm engine with it where it reads them itself.
  */
 
+/** The formats {@link imageMimeOf} recognises, as an error message names them. */
+export const IMAGE_FORMATS = 'PNG, JPEG, WebP, GIF, BMP or AVIF';
+
 /**
  * The MIME type of an image in one of the formats OpenAI accepts (PNG, JPEG, WebP, GIF) or that the
  * browser decodes for a local model (BMP, AVIF), from its first bytes; null for anything else.

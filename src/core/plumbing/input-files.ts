@@ -1,7 +1,7 @@
 import type { ResponseItem } from 'openai/resources/responses/responses';
 import { type ApiError, clip, invalidRequest } from '../../common/api-error';
 import { base64ToBytes, bytesToBase64 } from '../../common/base64';
-import { imageMimeOf } from '../../engine/image-bytes';
+import { IMAGE_FORMATS, imageMimeOf } from '../../engine/image-bytes';
 import { isApiPath } from './api-paths';
 import { DEFAULT_MAX_BODY_BYTES, readStreamCapped } from './capped-read';
 
@@ -177,7 +177,7 @@ export async function readBlobImage(raw: string, param: string, opts: FileUrlOpt
   if (!mime) {
     const declared = (res.headers.get('content-type') ?? '').split(';')[0]?.trim() || 'no type';
     throw refuse(
-      `The blob at '${clip(raw)}' is not an image (${clip(declared)}, ${bytes.length} bytes): expected PNG, JPEG, WebP or GIF data.`,
+      `The blob at '${clip(raw)}' is not an image (${clip(declared)}, ${bytes.length} bytes): expected ${IMAGE_FORMATS} data.`,
     );
   }
   return `data:${mime};base64,${bytesToBase64(bytes)}`;

@@ -4,7 +4,7 @@
  */
 import { invalidRequest } from '../../common/api-error';
 import { bytesToBase64 } from '../../common/base64';
-import { imageMimeOf } from '../image-bytes';
+import { IMAGE_FORMATS, imageMimeOf } from '../image-bytes';
 import type { ChatMessage } from '../types';
 
 /**
@@ -64,7 +64,7 @@ async function blobToDataUrl(url: string): Promise<string> {
   if (!mime) {
     throw invalidRequest(
       'input',
-      `The blob at '${url}' is not an image (${blob.type || 'no type'}, ${bytes.length} bytes): expected PNG, JPEG, WebP or GIF data.`,
+      `The blob at '${url}' is not an image (${blob.type || 'no type'}, ${bytes.length} bytes): expected ${IMAGE_FORMATS} data.`,
       'invalid_value',
     );
   }
