@@ -55,8 +55,9 @@ export interface WllamaBounds {
   /** A load fails when the download or llama.cpp makes no progress for this long (ms). Default 120 000. */
   loadTimeoutMs?: number;
   /**
-   * A generation fails when llama.cpp produces nothing (no token, no prompt progress) for this long
-   * (ms); the instance is then discarded and the next request starts a new one. Default 60 000.
+   * A generation fails when llama.cpp produces no token for this long (ms), the first token being
+   * allowed this long per 512-token prompt batch it reads before it; the instance is then discarded
+   * and the next request starts a new one. Default 60 000.
    */
   stallTimeoutMs?: number;
   /** How many models stay loaded at once (least recently used goes first). Default 2. */
