@@ -6,7 +6,7 @@
  */
 import { type ChatCompletionChunk, Wllama } from '@wllama/wllama/esm/index.js';
 import { startIntab } from '../src/client';
-import { loadParams } from '../src/engine/wllama/wllama-instance';
+import { defaultThreads, loadParams } from '../src/engine/wllama/wllama-instance';
 
 export const MODELS = {
   tiny: '/test-models/intab-tiny-random.gguf',
@@ -20,7 +20,7 @@ const CONTEXT = 8192;
  * same count.
  */
 const asked = Number(new URLSearchParams(location.hash.slice(1)).get('threads'));
-const threads = asked > 0 ? asked : crossOriginIsolated ? navigator.hardwareConcurrency : 1;
+const threads = asked > 0 ? asked : defaultThreads();
 
 const intab = startIntab({
   wllama: {

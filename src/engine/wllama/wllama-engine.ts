@@ -32,7 +32,14 @@ import { LlamaLog } from './llama-log';
 import { wllamaModelFetcher } from './model-fetcher';
 import { type TemplateMessage, toTemplateMessages } from './template-messages';
 import { isInstanceDead, mapGenerateError, mapLoadError, overflowTokens } from './wllama-errors';
-import { type GgufFacts, ggufFacts, loadParams, type WllamaChunk, WllamaInstance } from './wllama-instance';
+import {
+  defaultThreads,
+  type GgufFacts,
+  ggufFacts,
+  loadParams,
+  type WllamaChunk,
+  WllamaInstance,
+} from './wllama-instance';
 import { DEFAULT_CONTEXT, wllamaListing } from './wllama-listing';
 import type { ModelFetcher, WllamaEngineOptions, WllamaLike, WllamaModelSpec } from './wllama-options';
 import { type LlamaTokenProbs, planWllamaRequest, toTokenLogprobs } from './wllama-request';
@@ -631,12 +638,6 @@ export class WllamaEngine implements Engine {
       // Unknown cache state lists models as not cached; nothing else depends on it.
     }
   }
-}
-
-/** Every core when the page is cross-origin isolated (SharedArrayBuffer: llama.cpp's threads), else 1. */
-function defaultThreads(): number {
-  if (!(globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated) return 1;
-  return Math.max(1, globalThis.navigator?.hardwareConcurrency ?? 1);
 }
 
 /** A URL made absolute against the origin (workers resolve relative URLs against their script). */

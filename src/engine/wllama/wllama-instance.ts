@@ -104,6 +104,18 @@ export type WllamaChunk = ChatCompletionChunk & {
 };
 
 /**
+ * llama.cpp's threads where a model names none: every core when the page is cross-origin isolated
+ * (SharedArrayBuffer carries llama.cpp's threads), else 1.
+ *
+ * @example
+ * loadParams({ contextSize: 4096, device: 'cpu', threads: spec.threads ?? defaultThreads(), embeddings: false });
+ */
+export function defaultThreads(): number {
+  if (!(globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated) return 1;
+  return Math.max(1, globalThis.navigator?.hardwareConcurrency ?? 1);
+}
+
+/**
  * The load parameters intab sets: Jinja templates, raw output (intab splits reasoning and calls
  * itself), a bounded prompt batch (each llama.cpp step stays short, so a stall is noticed), and
  * the device and threads chosen.
