@@ -81,17 +81,23 @@ export function superviseEngine(opts: SuperviseOptions): SupervisedEngine {
     if (!stopped) timer = setTimeout(() => void probe(), intervalMs);
   };
 
+  /** Whether the running worker ever answered: one that never did has a broken script, not a stuck request. */
+  let alive = false;
   const probe = async (): Promise<void> => {
     const watched = handle;
     if (!watched || stopped) return;
     const answered = await answersWithin(watched.api.ping(), stuckMs);
     if (stopped || watched !== handle) return;
-    if (!answered) await replace(watched);
+    if (answered) alive = true;
+    // A worker that never answered is left alone: its `error` event says why, and a new one would
+    // fail the same way.
+    else if (alive) await replace(watched);
     schedule();
   };
 
   const replace = async (stuck: EngineWorkerHandle): Promise<void> => {
     handle = null;
+    alive = false;
     stuck.worker.terminate();
     console.warn(`[intab] the engine worker answered nothing for ${stuckMs} ms; restarting it.`);
     generation.abort(

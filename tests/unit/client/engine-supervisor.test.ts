@@ -107,6 +107,26 @@ describe('superviseEngine', () => {
     }
   });
 
+  it('never restarts a worker that has not answered once (a script that failed to load)', async () => {
+    const broken = fakeWorker('w1', () => Number.POSITIVE_INFINITY);
+    let starts = 0;
+    const engine = superviseEngine({
+      start: () => {
+        starts++;
+        return broken.handle;
+      },
+      stuckMs: 50,
+      intervalMs: 10,
+    });
+    try {
+      await sleep(400);
+      expect(starts).toBe(1);
+      expect(broken.state.terminated).toBe(false);
+    } finally {
+      engine.stop();
+    }
+  });
+
   it('waits for the replacement before running a call made while it starts', async () => {
     let stuck = false;
     const first = fakeWorker('w1', () => (stuck ? Number.POSITIVE_INFINITY : 1));
@@ -123,6 +143,7 @@ describe('superviseEngine', () => {
       beforeRestart: () => drained,
     });
     try {
+      await sleep(50); // it answers a ping or two first
       stuck = true;
       await expect.poll(() => first.state.terminated, { timeout: 1_000 }).toBe(true);
       expect(engine.current()).toBeNull();
