@@ -46,7 +46,10 @@ export interface SupervisedEngine {
 export interface SuperviseOptions {
   /** Starts a worker (the first and each replacement). */
   start: () => EngineWorkerHandle;
-  /** How long a ping may go unanswered before the worker counts as stuck. Default {@link STUCK_WORKER_MS}. */
+  /**
+   * How long a ping may go unanswered before the worker counts as stuck. Default
+   * {@link STUCK_WORKER_MS}; 0 turns the watch off.
+   */
   stuckMs?: number;
   /** Pause between an answered ping and the next. Default {@link WATCH_INTERVAL_MS}. */
   intervalMs?: number;
@@ -78,7 +81,7 @@ export function superviseEngine(opts: SuperviseOptions): SupervisedEngine {
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   const schedule = (): void => {
-    if (!stopped) timer = setTimeout(() => void probe(), intervalMs);
+    if (!stopped && stuckMs > 0) timer = setTimeout(() => void probe(), intervalMs);
   };
 
   /** Whether the running worker ever answered: one that never did has a broken script, not a stuck request. */

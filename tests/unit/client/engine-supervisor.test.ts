@@ -127,6 +127,21 @@ describe('superviseEngine', () => {
     }
   });
 
+  it('does not watch at all with stuckMs 0', async () => {
+    let pings = 0;
+    const worker = fakeWorker('w1', () => {
+      pings++;
+      return Number.POSITIVE_INFINITY;
+    });
+    const engine = superviseEngine({ start: () => worker.handle, stuckMs: 0, intervalMs: 5 });
+    try {
+      await sleep(100);
+      expect(pings).toBe(0);
+    } finally {
+      engine.stop();
+    }
+  });
+
   it('waits for the replacement before running a call made while it starts', async () => {
     let stuck = false;
     const first = fakeWorker('w1', () => (stuck ? Number.POSITIVE_INFINITY : 1));
