@@ -136,8 +136,10 @@ export class EngineLinks {
    * it with a 503, rather than when its port closes or a new leader hands over a port.
    */
   leave(clientId: string | null): void {
-    const link = this.#byClient.get(clientId);
-    if (link) this.drop(link, 'The tab that ran the engine closed; retry the request.', true);
+    const links = [this.#byClient.get(clientId), ...this.#retired].filter((l) => l?.clientId === clientId);
+    for (const link of links) {
+      if (link) this.drop(link, 'The tab that ran the engine closed; retry the request.', true);
+    }
   }
 
   /**
@@ -172,6 +174,7 @@ export class EngineLinks {
    * call that holds it only a few microtasks after the ping let go.
    */
   #closeIfIdle(link: EngineLink): void {
+    if (!this.#retired.has(link)) return;
     setTimeout(() => {
       if (this.#retired.has(link) && !this.#uses.get(link)) this.drop(link, 'The engine port was replaced.');
     }, 0);

@@ -173,6 +173,32 @@ describe('a worker its tab restarted', () => {
   });
 });
 
+describe('a retired link (a newer port from the same tab took over)', () => {
+  it('still ends its stream when that tab leaves', async () => {
+    const links = new EngineLinks(clients(quietTab), timing);
+    const stalled = createEngineApi({
+      server: async () => ({
+        fetch: async () =>
+          new Response(
+            new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('data: 1\n\n')) }),
+            { headers: { 'content-type': 'text/event-stream' } },
+          ),
+      }),
+      load: async () => {},
+      gpuStatus: async () => ({ available: false, adapter: null, features: [] }),
+    });
+    const connect = (port: MessagePort) => Comlink.expose(stalled, port);
+    adoptFrom(links, connect);
+    const res = await forwardToEngine(get('/v1/responses/resp_1?stream=true'), 'tab-1', links, timing);
+    const reader = res.body?.getReader();
+    expect((await reader?.read())?.done).toBe(false);
+    adoptFrom(links, connect); // retires the first link, whose body is still streaming
+    const next = reader?.read();
+    links.leave('tab-1');
+    await expect(next).rejects.toMatchObject({ status: 503 });
+  });
+});
+
 describe('start-up: a request made while the runtime starts', () => {
   it('is answered when a second port from the same tab arrives while it is in flight on the first', async () => {
     // What the e2e probe saw 7 times in 8: the tab hands a port on `controllerchange` and another in
