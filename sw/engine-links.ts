@@ -9,12 +9,21 @@
  * port that arrives, whoever sent it. When the leader's tab closes, its link fails `ping` (or its
  * port fires `close`) and the next request asks again, by which time a new leader has usually
  * handed over a port of its own already.
+ *
+ * Busy is not dead (issue 27): a worker in the middle of a long step answers a ping late. A late
+ * ping drops the link only when the tab that handed it over is gone (`clients.get` no longer finds
+ * it); while that tab is open, the ping gets until `busyMs`, because the tab itself restarts a
+ * worker that stays silent past its own, shorter bound (`stuckWorkerMs`) and hands over a port
+ * marked `restarted`, which ends the old worker's links here. A second port from the same tab
+ * (its `controllerchange` handover crossing the answer to a `need-port`) leads to the same worker:
+ * it takes over new requests, and the first one is retired, not dropped, so a call in flight on it
+ * still gets its answer.
  */
 import * as Comlink from 'comlink';
 import { serviceUnavailable } from '../src/common/api-error';
 import { DeadlineError, withDeadline } from '../src/worker/deadline';
 import { type EngineApi, PROTOCOL_VERSION, type SwToPageMessage } from '../src/worker/protocol';
-import { type SwTiming, TRUST_MS } from './timing';
+import { BUSY_MS, type SwTiming, TRUST_MS } from './timing';
 
 /** One port to one engine worker, handed over by the page `clientId` (the leader when it was sent). */
 export interface EngineLink {
@@ -64,6 +73,10 @@ export class EngineLinks {
   #waiters = new Set<(link: EngineLink) => void>();
   /** One outstanding `need-port` at a time: a burst of requests must not make a burst of channels. */
   #asking: Promise<EngineLink> | null = null;
+  /** Calls and pings in flight on each link: a retired link's port closes when its last one ends. */
+  readonly #uses = new WeakMap<EngineLink, number>();
+  /** Links replaced by a newer port from the same tab (same worker), kept open for what is in flight. */
+  readonly #retired = new Set<EngineLink>();
 
   constructor(
     private readonly clients: ClientsLike,
@@ -73,9 +86,15 @@ export class EngineLinks {
   /**
    * Takes a port a page sent; it becomes that page's link and the default for every other page. A
    * port from an elected leader (`leader`) supersedes every other page's link: Web Locks let only
-   * one tab lead, so a new leader means the previous one's tab is gone (closed or reloaded).
+   * one tab lead, so a new leader means the previous one's tab is gone (closed or reloaded). A port
+   * marked `restarted` comes from a tab that replaced a stuck engine worker: its earlier links led to
+   * the terminated worker, so they end now, bodies included.
    */
-  adopt(port: MessagePort, clientId: string | null, opts: { leader?: boolean } = {}): EngineLink {
+  adopt(
+    port: MessagePort,
+    clientId: string | null,
+    opts: { leader?: boolean; restarted?: boolean } = {},
+  ): EngineLink {
     const ends = { closed: new AbortController(), gone: new AbortController() };
     const link: EngineLink = {
       api: Comlink.wrap<EngineApi>(port),
@@ -85,9 +104,16 @@ export class EngineLinks {
       gone: ends.gone.signal,
     };
     this.#ends.set(link, ends);
-    for (const old of [...this.#byClient.values()]) {
-      if (old.clientId === clientId) this.drop(old, 'The engine port was replaced; retry the request.');
-      else if (opts.leader) {
+    for (const old of [...this.#byClient.values(), ...this.#retired]) {
+      if (old.clientId === clientId) {
+        if (opts.restarted) {
+          this.drop(
+            old,
+            'The engine worker stopped answering and its tab restarted it; retry the request.',
+            true,
+          );
+        } else this.#retire(old);
+      } else if (opts.leader) {
         this.drop(
           old,
           'The tab that ran the engine closed; another tab runs it now. Retry the request.',
@@ -110,8 +136,48 @@ export class EngineLinks {
    * it with a 503, rather than when its port closes or a new leader hands over a port.
    */
   leave(clientId: string | null): void {
-    const link = this.#byClient.get(clientId);
-    if (link) this.drop(link, 'The tab that ran the engine closed; retry the request.', true);
+    const links = [this.#byClient.get(clientId), ...this.#retired].filter((l) => l?.clientId === clientId);
+    for (const link of links) {
+      if (link) this.drop(link, 'The tab that ran the engine closed; retry the request.', true);
+    }
+  }
+
+  /**
+   * Marks `link` busy until the returned function is called (once). A retired link's port closes
+   * when its last call or ping ends.
+   *
+   * @example
+   * const release = links.hold(link);
+   * try { await link.api.handle(data); } finally { release(); }
+   */
+  hold(link: EngineLink): () => void {
+    this.#uses.set(link, (this.#uses.get(link) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#uses.set(link, (this.#uses.get(link) ?? 1) - 1);
+      this.#closeIfIdle(link);
+    };
+  }
+
+  /** New requests stop using `link` (a newer port of the same tab took over); what is in flight goes on. */
+  #retire(link: EngineLink): void {
+    if (this.#byClient.get(link.clientId) === link) this.#byClient.delete(link.clientId);
+    if (this.#newest === link) this.#newest = [...this.#byClient.values()].at(-1) ?? null;
+    this.#retired.add(link);
+    this.#closeIfIdle(link);
+  }
+
+  /**
+   * Closes a retired link nothing uses, a task later: a ping that just answered hands its link to a
+   * call that holds it only a few microtasks after the ping let go.
+   */
+  #closeIfIdle(link: EngineLink): void {
+    if (!this.#retired.has(link)) return;
+    setTimeout(() => {
+      if (this.#retired.has(link) && !this.#uses.get(link)) this.drop(link, 'The engine port was replaced.');
+    }, 0);
   }
 
   /**
@@ -125,6 +191,7 @@ export class EngineLinks {
   ): void {
     if (this.#byClient.get(link.clientId) === link) this.#byClient.delete(link.clientId);
     if (this.#newest === link) this.#newest = [...this.#byClient.values()].at(-1) ?? null;
+    this.#retired.delete(link);
     const ends = this.#ends.get(link);
     const reason = serviceUnavailable(why);
     ends?.closed.abort(reason);
@@ -169,24 +236,37 @@ export class EngineLinks {
   }
 
   /**
-   * Pings `link`; a link that does not answer within `ms` is dropped. A link dropped meanwhile (e.g.
-   * replaced by a new leader's) answers false at once. A stale protocol throws.
+   * Pings `link`. One that does not answer within `ms` is dropped when the tab that handed it over
+   * is gone; while that tab is open its worker is busy, not dead, and the same ping gets until
+   * `busyMs` (counted from when it was sent) before the link is dropped. A link dropped meanwhile
+   * (e.g. replaced by a new leader's or a restarted worker's) answers false at once. A stale protocol
+   * throws.
    */
   async alive(link: EngineLink, ms: number): Promise<boolean> {
+    if (link.closed.aborted) return false;
     let protocol: number;
     let listener = (): void => {};
     const closed = new Promise<never>((_, reject) => {
       listener = () => reject(link.closed.reason);
     });
     link.closed.addEventListener('abort', listener);
+    const release = this.hold(link);
+    const sent = performance.now();
     try {
-      if (link.closed.aborted) return false;
-      ({ protocol } = await withDeadline(Promise.race([link.api.ping(), closed]), ms, 'The engine worker'));
+      const pong = Promise.race([link.api.ping(), closed]);
+      try {
+        ({ protocol } = await withDeadline(pong, ms, 'The engine worker'));
+      } catch (err) {
+        const rest = (this.timing.busyMs ?? BUSY_MS) - (performance.now() - sent);
+        if (!(err instanceof DeadlineError) || rest <= 0 || !(await this.#tabOpen(link))) throw err;
+        ({ protocol } = await withDeadline(pong, rest, 'The engine worker'));
+      }
     } catch {
       this.drop(link);
       return false;
     } finally {
       link.closed.removeEventListener('abort', listener);
+      release();
     }
     if (protocol !== PROTOCOL_VERSION) {
       this.#heard.delete(link);
@@ -197,6 +277,16 @@ export class EngineLinks {
     }
     this.heard(link);
     return true;
+  }
+
+  /** Whether the page that handed `link` over is still open (then it answers for its worker). */
+  async #tabOpen(link: EngineLink): Promise<boolean> {
+    if (!link.clientId || link.closed.aborted) return false;
+    try {
+      return (await this.clients.get(link.clientId)) !== undefined;
+    } catch {
+      return false;
+    }
   }
 
   async #ask(clientId: string): Promise<EngineLink> {

@@ -152,11 +152,15 @@ function callHandle(
   timing: SwTiming,
   signal: AbortSignal,
 ): Promise<SerializedResponse> {
+  // Held while the call is pending: a link retired meanwhile (a newer port from the same tab) keeps
+  // its port open until this call is answered.
+  const release = links.hold(link);
   return new Promise((resolve, reject) => {
     let settled = false;
     const settle = (fn: () => void): boolean => {
       if (settled) return false;
       settled = true;
+      release();
       clearTimeout(deadline);
       clearInterval(heartbeat);
       signal.removeEventListener('abort', onAbort);
@@ -187,9 +191,16 @@ function callHandle(
         ),
       );
     }, timing.handleMs);
+    // One check at a time: a busy worker's pings may take up to busyMs, longer than the heartbeat.
+    let checking = false;
     const check = (ms: number): void => {
+      if (checking) return;
+      checking = true;
       links
         .alive(link, ms)
+        .finally(() => {
+          checking = false;
+        })
         .then(
           (ok) =>
             ok ||
@@ -206,7 +217,8 @@ function callHandle(
         );
     };
     // A link taken on trust (it answered moments ago) gets its ping now, beside the call, bounded as
-    // acquire's would have been; any other was pinged just before.
+    // acquire's would have been (a busy worker whose tab is open gets until busyMs, see `alive`);
+    // any other was pinged just before.
     if (trusted) check(timing.pingMs);
     const heartbeat = setInterval(() => check(timing.heartbeatPingMs), timing.heartbeatMs);
     const onAbort = (): void => giveUp(signal.reason);

@@ -102,7 +102,10 @@ export function installIntab(scope: IntabScope, opts: InstallIntabOptions = {}):
   scope.addEventListener('message', (event) => {
     const port = event.ports[0];
     if (isMessage<Extract<PageToSwMessage, { type: 'port' }>>(event.data, 'port') && port) {
-      links.adopt(port, clientIdOf(event.source), { leader: event.data.leader === true });
+      links.adopt(port, clientIdOf(event.source), {
+        leader: event.data.leader === true,
+        restarted: event.data.restarted === true,
+      });
     } else if (isMessage<PageToSwMessage>(event.data, 'leaving')) {
       links.leave(clientIdOf(event.source));
     } else if (isMessage<PageToSwMessage>(event.data, 'claim')) {

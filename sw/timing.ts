@@ -24,6 +24,14 @@ export interface SwTiming {
   /** Ping bound during the heartbeat: generous, since the worker may be busy loading a model. */
   heartbeatPingMs: number;
   /**
+   * How long a ping may go unanswered, in all, while the tab that handed the link over is still open
+   * (its worker is busy, not dead): past `pingMs` or `heartbeatPingMs` such a link is kept until
+   * this. Longer than the tab's own bound on a silent worker (`stuckWorkerMs`, after which it
+   * restarts the worker and hands over a new port), so a busy worker is never dropped here first.
+   * Default {@link BUSY_MS}.
+   */
+  busyMs?: number;
+  /**
    * How long a non-SSE body (JSON, an error) may take to arrive whole before it is answered at all.
    * Read whole, a body lost with its tab becomes a retryable 503 instead of a 200 whose body errors;
    * one still coming past this (the core's early-headers JSON, DESIGN.md §4) is streamed instead.
@@ -35,6 +43,9 @@ export interface SwTiming {
 /** See {@link SwTiming.trustMs}: back-to-back requests (a tool loop, a chat) skip the ping. */
 export const TRUST_MS = 2_000;
 
+/** See {@link SwTiming.busyMs}: the page's default `stuckWorkerMs` (15 s) plus time to restart. */
+export const BUSY_MS = 20_000;
+
 /** See {@link SwTiming.wholeBodyMs}: well past any answer that is ready when its headers are. */
 export const WHOLE_BODY_MS = 10_000;
 
@@ -45,5 +56,6 @@ export const SW_TIMING: SwTiming = {
   heartbeatMs: 5_000,
   heartbeatPingMs: 10_000,
   trustMs: TRUST_MS,
+  busyMs: BUSY_MS,
   wholeBodyMs: WHOLE_BODY_MS,
 };

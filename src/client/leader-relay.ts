@@ -48,17 +48,26 @@ export async function runCall(
   }
 }
 
+/** Runs one relayed call on whichever engine worker this tab runs now. */
+export type CallRunner = (call: RelayedCall, onProgress?: (p: LoadProgress) => void) => Promise<unknown>;
+
 /**
  * Leader side: announces this tab, hands the service worker a port on a relayed
- * `need-port`, and runs followers' calls on the engine worker.
+ * `need-port`, and runs followers' calls on the engine worker: `api`'s, or through `run`, which
+ * follows the worker across a restart (see engine-supervisor.ts).
  *
  * @example
  * serveFollowers(channel, { leaderId: crypto.randomUUID(), api: engine.api, handPort: () => broker.handOver() });
  */
 export function serveFollowers(
   channel: TabChannel,
-  opts: { leaderId: string; api: Comlink.Remote<EngineApi>; handPort: () => void },
+  opts: { leaderId: string; handPort: () => void } & (
+    | { api: Comlink.Remote<EngineApi> }
+    | { run: CallRunner }
+  ),
 ): void {
+  const run: CallRunner =
+    'run' in opts ? opts.run : (call, onProgress) => runCall(opts.api, call, onProgress);
   const post = (message: TabMessage): void => channel.postMessage(message);
   // A follower re-sends a call it has no acceptance for when a leader announces; run each once.
   const seen = new Set<string>();
@@ -74,7 +83,7 @@ export function serveFollowers(
         call.method === 'loadModel' && call.progress
           ? (progress: LoadProgress) => post({ type: 'progress', callId, progress })
           : undefined;
-      runCall(opts.api, call, onProgress).then(
+      run(call, onProgress).then(
         (value) => post({ type: 'result', callId, ok: true, value }),
         (err: unknown) => post({ type: 'result', callId, ok: false, error: toApiErrorData(err) }),
       );

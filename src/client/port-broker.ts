@@ -20,8 +20,11 @@ export interface PortSource {
 
 /** A running broker. */
 export interface PortBroker {
-  /** Posts a fresh port to the active service worker, if this tab runs the engine. */
-  handOver(): void;
+  /**
+   * Posts a fresh port to the active service worker, if this tab runs the engine. `restarted`: the
+   * engine worker was just replaced (it was stuck), so the service worker ends this tab's older links.
+   */
+  handOver(opts?: { restarted?: boolean }): void;
   stop(): void;
 }
 
@@ -42,12 +45,14 @@ export function brokerPorts(
     typeof sourceOrConnect === 'function' ? { connect: sourceOrConnect, relay: () => {} } : sourceOrConnect;
   /** The service workers this tab handed ports to: they hear when it leaves. */
   const handed = new Set<ServiceWorker>();
-  const handTo = (sw: ServiceWorker | null | undefined): boolean => {
+  const handTo = (sw: ServiceWorker | null | undefined, restarted = false): boolean => {
     if (!sw) return false;
     const port = source.connect();
     if (!port) return false;
     const leader = source.exclusive?.() ?? false;
-    sw.postMessage({ type: 'port', protocol: PROTOCOL_VERSION, leader } satisfies PageToSwMessage, [port]);
+    const message: PageToSwMessage = { type: 'port', protocol: PROTOCOL_VERSION, leader };
+    if (restarted) message.restarted = true;
+    sw.postMessage(message, [port]);
     handed.add(sw);
     return true;
   };
@@ -56,12 +61,12 @@ export function brokerPorts(
   const onPageHide = (): void => {
     for (const sw of handed) sw.postMessage({ type: 'leaving' } satisfies PageToSwMessage);
   };
-  const handOver = (): void => {
-    if (handTo(container.controller)) return;
+  const handOver = (opts: { restarted?: boolean } = {}): void => {
+    if (handTo(container.controller, opts.restarted)) return;
     // Not controlled (yet): the active worker of our registration serves the other tabs; if there is
     // none, `controllerchange` calls this again.
     void container.getRegistration().then(
-      (registration) => handTo(registration?.active),
+      (registration) => handTo(registration?.active, opts.restarted),
       () => {},
     );
   };

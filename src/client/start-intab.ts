@@ -15,9 +15,17 @@ import {
   type RelayedCall,
 } from '../worker/protocol';
 import type { ServerOptions, StoreOptions, WebLLMOptions, WllamaOptions } from '../worker/worker-options';
-import { type EngineWorkerHandle, startEngineWorker } from './engine-worker-client';
+import { type SupervisedEngine, superviseEngine } from './engine-supervisor';
+import { startEngineWorker } from './engine-worker-client';
 import { electLeader, runLocksReleased } from './leader-election';
-import { ACCEPT_MS, LeaderCalls, runCall, serveFollowers, type TabChannel } from './leader-relay';
+import {
+  ACCEPT_MS,
+  type CallRunner,
+  LeaderCalls,
+  runCall,
+  serveFollowers,
+  type TabChannel,
+} from './leader-relay';
 import { brokerPorts, type PortBroker } from './port-broker';
 import { waitForControl, waitForModels } from './readiness';
 
@@ -54,6 +62,14 @@ export interface StartIntabOptions {
   scope?: string;
   /** Bound on {@link IntabClient.ready}, including the first install's precache. Default 30 s. */
   readyTimeoutMs?: number;
+  /**
+   * How long the engine worker this tab runs may answer no ping before the tab terminates it and
+   * starts a new one (a synchronous loop that never ends). Its unfinished responses then end
+   * `failed`, and the next request is served by the new worker. Default 15 s; 0 never restarts it.
+   * The service worker keeps waiting on a busy worker for 20 s: a bound above that only means 503s
+   * between the two.
+   */
+  stuckWorkerMs?: number;
   /**
    * Limits of the IndexedDB store: `ttlMs` (entries older answer 404 and are swept), `maxResponses`,
    * `maxConversations` (the oldest beyond are dropped). Applied by the tab that runs the engine.
@@ -100,7 +116,7 @@ export function startIntab(opts: StartIntabOptions = {}): IntabClient {
   if (started) return started;
   const channel = openTabChannel();
   const calls = channel ? new LeaderCalls(channel) : null;
-  let engine: EngineWorkerHandle | null = null;
+  let engine: SupervisedEngine | null = null;
   // A worker that fails to start rejects `ready` with its error; a failure after that is logged.
   let engineFailed: (err: Error) => void = () => {};
   const engineFailure = new Promise<never>((_, reject) => {
@@ -111,23 +127,35 @@ export function startIntab(opts: StartIntabOptions = {}): IntabClient {
   // Runs a microtask or more after this function returns, so `broker` below is set by then.
   const election = electLeader(navigator.locks, async () => {
     await runLocksReleased(navigator.locks, RUN_LOCK_DRAIN_MS);
-    const own = startEngineWorker(
-      { store: opts.store, webllm: opts.webllm, server: opts.server, wllama: absoluteUrls(opts.wllama) },
-      {
-        url: opts.workerUrl,
-        onError: (err) => (settled ? console.error(`[intab] ${err.message}`) : engineFailed(err)),
-      },
-    );
+    const options = {
+      store: opts.store,
+      webllm: opts.webllm,
+      server: opts.server,
+      wllama: absoluteUrls(opts.wllama),
+    };
+    // A stuck worker is terminated and started again; its run locks go with it, and the new one's
+    // start-up recovery then fails the responses it left in progress.
+    const own = superviseEngine({
+      start: () =>
+        startEngineWorker(options, {
+          url: opts.workerUrl,
+          onError: (err) => (settled ? console.error(`[intab] ${err.message}`) : engineFailed(err)),
+        }),
+      stuckMs: opts.stuckWorkerMs,
+      beforeRestart: () => runLocksReleased(navigator.locks, RUN_LOCK_DRAIN_MS),
+      onRestart: () => broker?.handOver({ restarted: true }),
+    });
     engine = own;
+    const run: CallRunner = (call, onProgress) => own.run((api) => runCall(api, call, onProgress));
     const leaderId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-    if (channel) serveFollowers(channel, { leaderId, api: own.api, handPort: () => broker?.handOver() });
+    if (channel) serveFollowers(channel, { leaderId, run, handPort: () => broker?.handOver() });
     broker?.handOver();
-    calls?.leaderChanged(leaderId, (call, onProgress) => runCall(own.api, call, onProgress));
+    calls?.leaderChanged(leaderId, run);
   });
   election.elected.catch((err: unknown) => console.error('[intab] could not start the engine:', err));
   const broker: PortBroker | null = container
     ? brokerPorts(container, {
-        connect: () => engine?.connect() ?? null,
+        connect: () => engine?.current()?.connect() ?? null,
         relay: () => channel?.postMessage({ type: 'need-port' }),
         exclusive: () => election.exclusive,
       })
@@ -143,14 +171,15 @@ export function startIntab(opts: StartIntabOptions = {}): IntabClient {
 
   /** Runs `call` here when this tab leads, else in the leader's tab. */
   const route = async (call: RelayedCall, onProgress?: (p: LoadProgress) => void): Promise<unknown> => {
-    if (engine) return runCall(engine.api, call, onProgress);
+    const onEngine = (e: SupervisedEngine) => e.run((api) => runCall(api, call, onProgress));
+    if (engine) return onEngine(engine);
     if (calls) return calls.call(call, onProgress);
     // No BroadcastChannel: this tab can only serve itself, once it leads.
     await withDeadline(election.elected, ACCEPT_MS, 'The leader election').catch(() => {
       throw serviceUnavailable('This tab does not run the engine and cannot reach the tab that does.');
     });
     if (!engine) throw serviceUnavailable('The engine worker did not start.');
-    return runCall((engine as EngineWorkerHandle).api, call, onProgress);
+    return onEngine(engine as SupervisedEngine);
   };
 
   started = {

@@ -114,9 +114,11 @@ export type SwToPageMessage = { type: 'need-port' };
  * replaces every other tab's (whose tab must be gone). `claim` asks an active worker to control the page after a
  * Shift+reload, where `activate` (and its `clients.claim()`) does not run again. `leaving` comes from a
  * tab that handed over ports, on `pagehide`: its engine worker dies with it, so its links end now.
+ * `restarted` marks the first port of a worker that replaced a stuck one in the same tab: the
+ * service worker ends that tab's earlier links (an older service worker ignores the field).
  */
 export type PageToSwMessage =
-  | { type: 'port'; protocol: number; leader?: boolean }
+  | { type: 'port'; protocol: number; leader?: boolean; restarted?: boolean }
   | { type: 'claim' }
   | { type: 'leaving' };
 

@@ -75,6 +75,7 @@ async function buildWithTestPages(): Promise<string> {
         input: {
           main: resolve(root, 'index.html'),
           options: resolve(root, 'tests/e2e/pages/options.html'),
+          liveness: resolve(root, 'tests/e2e/pages/liveness.html'),
         },
       },
     },

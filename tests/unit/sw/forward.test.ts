@@ -17,6 +17,9 @@ const fast: SwTiming = {
   handleMs: 1_000,
   heartbeatMs: 50,
   heartbeatPingMs: 100,
+  // 'page-1' stays open in these tests, so a silent worker is taken for busy until busyMs (its tab
+  // would restart it: see liveness.test.ts); kept short so that the dead-worker cases stay quick.
+  busyMs: 150,
 };
 
 const open: MessagePort[] = [];

@@ -1,0 +1,170 @@
+/**
+ * The leading tab's watch over its engine worker (issue 27, section 5). A worker stuck in a
+ * synchronous loop answers nothing, and no one else can end it: the service worker sees only a
+ * late ping (and, while this tab is open, takes it for busy: see sw/engine-links.ts), and every
+ * tab's requests queue behind it. So the tab that started the worker pings it, and one that has
+ * not answered for `stuckMs` is terminated and started afresh: the new worker opens the same
+ * IndexedDB store, and its start-up recovery (`recover()` in engine-worker.ts, the path that fails
+ * the runs of a leader whose tab closed) marks the stuck worker's unfinished responses `failed`,
+ * since the browser released their run locks with the terminated worker.
+ *
+ * The bound is generous: no request keeps the worker busy for more than a slice at a time (the
+ * engine yields), so a worker silent for seconds is stuck, not busy; a false alarm would cost a
+ * model reload.
+ */
+import type * as Comlink from 'comlink';
+import { serviceUnavailable } from '../common/api-error';
+import type { EngineApi } from '../worker/protocol';
+import type { EngineWorkerHandle } from './engine-worker-client';
+
+/** Default bound on an engine worker that answers no ping, before its tab replaces it. */
+export const STUCK_WORKER_MS = 15_000;
+/** How long after one answered ping the next is sent. */
+export const WATCH_INTERVAL_MS = 1_000;
+/**
+ * A deadline timer that fires this much later than asked says the page itself was held up (a long
+ * task, a throttled background tab): the worker's answer may be waiting behind it, so it gets one
+ * more grace period of this length before the worker counts as stuck.
+ */
+const PAGE_LATE_MS = 1_000;
+
+/** The engine worker, replaced when it is stuck. */
+export interface SupervisedEngine {
+  /** The worker now running; null while a stuck one is being replaced. */
+  current(): EngineWorkerHandle | null;
+  /**
+   * Runs `fn` on the running worker (waiting for a replacement to start first). Rejects with a
+   * retryable 503 when the worker it ran on is replaced before `fn` settles: a call into a
+   * terminated worker would never settle.
+   */
+  run<T>(fn: (api: Comlink.Remote<EngineApi>) => Promise<T>): Promise<T>;
+  /** Stops watching (the worker keeps running). */
+  stop(): void;
+}
+
+/** How to start a worker and what to do around a replacement. */
+export interface SuperviseOptions {
+  /** Starts a worker (the first and each replacement). */
+  start: () => EngineWorkerHandle;
+  /**
+   * How long a ping may go unanswered before the worker counts as stuck. Default
+   * {@link STUCK_WORKER_MS}; 0 turns the watch off.
+   */
+  stuckMs?: number;
+  /** Pause between an answered ping and the next. Default {@link WATCH_INTERVAL_MS}. */
+  intervalMs?: number;
+  /** Awaited once the stuck worker is terminated, before its replacement starts (its run locks drain). */
+  beforeRestart?: () => Promise<void>;
+  /** The replacement is running: hand its ports over. */
+  onRestart?: (handle: EngineWorkerHandle) => void;
+}
+
+/**
+ * Starts a worker with `opts.start` and keeps it answering.
+ *
+ * @example
+ * const engine = superviseEngine({
+ *   start: () => startEngineWorker(options),
+ *   beforeRestart: () => runLocksReleased(navigator.locks, 2_000),
+ *   onRestart: () => broker.handOver({ restarted: true }),
+ * });
+ * await engine.run((api) => api.gpuStatus());
+ */
+export function superviseEngine(opts: SuperviseOptions): SupervisedEngine {
+  const stuckMs = opts.stuckMs ?? STUCK_WORKER_MS;
+  const intervalMs = opts.intervalMs ?? WATCH_INTERVAL_MS;
+  let handle: EngineWorkerHandle | null = opts.start();
+  let running: Promise<EngineWorkerHandle> = Promise.resolve(handle);
+  /** Aborted when the worker that calls run on is replaced. */
+  let generation = new AbortController();
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const schedule = (): void => {
+    if (!stopped && stuckMs > 0) timer = setTimeout(() => void probe(), intervalMs);
+  };
+
+  /** Whether the running worker ever answered: one that never did has a broken script, not a stuck request. */
+  let alive = false;
+  const probe = async (): Promise<void> => {
+    const watched = handle;
+    if (!watched || stopped) return;
+    const answered = await answersWithin(watched.api.ping(), stuckMs);
+    if (stopped || watched !== handle) return;
+    if (answered) alive = true;
+    // A worker that never answered is left alone: its `error` event says why, and a new one would
+    // fail the same way.
+    else if (alive) await replace(watched);
+    schedule();
+  };
+
+  const replace = async (stuck: EngineWorkerHandle): Promise<void> => {
+    handle = null;
+    alive = false;
+    stuck.worker.terminate();
+    console.warn(`[intab] the engine worker answered nothing for ${stuckMs} ms; restarting it.`);
+    generation.abort(
+      serviceUnavailable(
+        `The engine worker stopped answering for ${stuckMs} ms and was restarted; try again.`,
+      ),
+    );
+    generation = new AbortController();
+    let started: (h: EngineWorkerHandle) => void = () => {};
+    running = new Promise((resolve) => {
+      started = resolve;
+    });
+    await opts.beforeRestart?.().catch(() => {});
+    if (stopped) return;
+    handle = opts.start();
+    started(handle);
+    opts.onRestart?.(handle);
+  };
+
+  schedule();
+  return {
+    current: () => handle,
+    async run(fn) {
+      const on = await running;
+      const { signal } = generation;
+      if (signal.aborted) throw signal.reason;
+      let onAbort = (): void => {};
+      const replaced = new Promise<never>((_, reject) => {
+        onAbort = () => reject(signal.reason);
+        signal.addEventListener('abort', onAbort, { once: true });
+      });
+      try {
+        return await Promise.race([fn(on.api), replaced]);
+      } finally {
+        signal.removeEventListener('abort', onAbort);
+      }
+    },
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/**
+ * Whether `promise` settles (either way: a rejection is an answer too) within `ms`. A deadline timer
+ * that fires late means the page was held up, so the answer gets {@link PAGE_LATE_MS} more.
+ */
+async function answersWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const answered = promise.then(
+    () => true,
+    () => true,
+  );
+  const wait = (after: number): Promise<false> =>
+    new Promise((resolve) => {
+      timer = setTimeout(() => resolve(false), after);
+    });
+  try {
+    const armed = performance.now();
+    if (await Promise.race([answered, wait(ms)])) return true;
+    if (performance.now() - armed < ms + PAGE_LATE_MS) return false;
+    return await Promise.race([answered, wait(PAGE_LATE_MS)]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
