@@ -7,7 +7,7 @@
  * on a backtracking engine: the strict output check runs it in linear time.
  */
 import { describe, expect, it } from 'vitest';
-import { checkRequestSchema } from '../../src/core/plumbing/request-schema';
+import { checkRequestSchema } from '../../src/core/validation/request-schema';
 import { fastestBlock } from '../helpers/event-loop';
 import { makeRig } from '../helpers/server';
 import { expectError, fakeEngine } from './create-helpers';

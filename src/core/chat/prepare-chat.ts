@@ -48,7 +48,7 @@ export async function prepareChat(
   const format = toFormat(body);
   if (tools.some((t) => t.parameters != null) || format.type === 'json_schema') {
     // A chunk of its own (ajv and re2js), loaded by the first request that carries a schema.
-    const { checkRequestSchema } = await import('../plumbing/request-schema');
+    const { checkRequestSchema } = await import('../validation/request-schema');
     tools.forEach((t, i) => {
       if (t.parameters != null)
         checkRequestSchema(t.parameters, {
