@@ -1,6 +1,14 @@
 import { clip } from '../../common/api-error';
+import { pace } from '../../common/pace';
 import { MAX_SCHEMA_CHAIN } from './schema-budgets';
-import { type Problem, type SchemaGraph, type SchemaNode, sameValueEdges, toArray } from './schema-graph';
+import {
+  PACE_EVERY,
+  type Problem,
+  type SchemaGraph,
+  type SchemaNode,
+  sameValueEdges,
+  toArray,
+} from './schema-graph';
 
 /**
  * The schemas one value is judged against at once, followed through `$ref`, `allOf`, `anyOf`, `not`
@@ -10,15 +18,17 @@ import { type Problem, type SchemaGraph, type SchemaNode, sameValueEdges, toArra
  * pass over the graph with its own stack (linear in the graph), and refused.
  *
  * @example
- * chainProblem(walkSchema({ allOf: [{ $ref: '#' }, { $ref: '#' }] }).graph)
+ * await chainProblem((await walkSchema({ allOf: [{ $ref: '#' }, { $ref: '#' }] })).graph)
  * // → { at: ['allOf', 0], why: "'$ref' '#' leads back to …" }
  */
-export function chainProblem(graph: SchemaGraph): Problem | null {
+export async function chainProblem(graph: SchemaGraph): Promise<Problem | null> {
   // 0: not met yet; -1: on the current path; above 0: the longest chain that starts there.
   const height = new Int32Array(graph.nodes.length);
   type Frame = { node: SchemaNode; edges: SchemaNode[]; next: number; longest: number };
+  let steps = 0;
   for (const start of graph.nodes) {
     if (height[start.id] !== 0) continue;
+    if (++steps % PACE_EVERY === 0) await pace();
     const path: Frame[] = [];
     const enter = (node: SchemaNode): Problem | null => {
       if (path.length >= MAX_SCHEMA_CHAIN) return tooLong(node);
@@ -29,6 +39,7 @@ export function chainProblem(graph: SchemaGraph): Problem | null {
     };
     let problem = enter(start);
     while (!problem && path.length > 0) {
+      if (++steps % PACE_EVERY === 0) await pace();
       const top = path[path.length - 1] as Frame;
       const edge = top.edges[top.next++];
       if (edge) {

@@ -1,9 +1,11 @@
 import { clip } from '../../common/api-error';
+import { pace } from '../../common/pace';
 import { isType } from './json-schema-check';
 import {
   asList,
   isObject,
   nodeOf,
+  PACE_EVERY,
   type Problem,
   type Schema,
   type SchemaGraph,
@@ -25,14 +27,19 @@ import {
  * has refused loops among same-value schemas first, so every wait here is on a smaller value.)
  *
  * @example
- * finiteProblem(walkSchema({ type: 'object', properties: { a: { $ref: '#' } }, required: ['a'] }).graph)
+ * await finiteProblem((await walkSchema({ type: 'object', properties: { a: { $ref: '#' } }, required: ['a'] })).graph)
  * // → { at: ['properties', 'a'], why: "no value can match: '$ref' '#' leads back to …" }
  */
-export function finiteProblem(graph: SchemaGraph): Problem | null {
+export async function finiteProblem(graph: SchemaGraph): Promise<Problem | null> {
   const root = graph.root;
   if (root === false) return { at: [], why: 'no value can match: the schema is false' };
   if (root === null || root === true) return null;
-  const needs = graph.nodes.map((node) => needsOf(graph, node));
+  const needs: Needs[] = [];
+  for (const node of graph.nodes) {
+    needs.push(needsOf(graph, node));
+    if (needs.length % PACE_EVERY === 0) await pace();
+  }
+  await pace();
   const met = satisfiable(graph, needs);
   return met[root.id] ? null : explain(root, needs, met);
 }

@@ -1,4 +1,5 @@
 import { clip } from '../../common/api-error';
+import { pace } from '../../common/pace';
 import { regexProblem } from './schema-patterns';
 
 /**
@@ -57,10 +58,10 @@ const SCHEMA_ONE = [
  * `patternProperties` key) RE2 cannot compile, or a local `$ref` that does not resolve.
  *
  * @example
- * walkSchema({ properties: { a: { $ref: '#/$defs/A' } } }).problem
+ * (await walkSchema({ properties: { a: { $ref: '#/$defs/A' } } })).problem
  * // → { at: ['properties', 'a'], why: "'$ref' '#/$defs/A' does not resolve to a schema in this document" }
  */
-export function walkSchema(root: unknown): { graph: SchemaGraph; problem: Problem | null } {
+export async function walkSchema(root: unknown): Promise<{ graph: SchemaGraph; problem: Problem | null }> {
   const graph: SchemaGraph = { root: null, nodes: [], byObject: new Map() };
   const targets = new Map<SchemaNode, unknown>();
   // Depth-first, children pushed in reverse: problems are met in the order a recursive walk met them.
@@ -69,6 +70,8 @@ export function walkSchema(root: unknown): { graph: SchemaGraph; problem: Proble
   for (let next = stack.pop(); next; next = stack.pop() ?? later.pop()) {
     const { schema: s, at } = next;
     if (!isObject(s) || graph.byObject.has(s)) continue;
+    // A few hundred subschemas (and their patterns, compiled here) at a time: pace() lets the loop turn.
+    if (graph.nodes.length % PACE_EVERY === 0) await pace();
     const node: SchemaNode = { id: graph.nodes.length, schema: s, at, ref: undefined };
     graph.nodes.push(node);
     graph.byObject.set(s, node);
@@ -96,10 +99,17 @@ export function walkSchema(root: unknown): { graph: SchemaGraph; problem: Proble
   return { graph, problem: null };
 }
 
+/** How many subschemas the analyses handle between two calls to pace(). */
+export const PACE_EVERY = 256;
+
+const SAME_VALUE_KEYS = ['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas'];
+
 /** The subschemas a node judges the same value against: its `$ref`, `allOf`, `anyOf`, `not`, … */
 export function sameValueEdges(graph: SchemaGraph, node: SchemaNode): (SchemaNode | boolean)[] {
   const s = node.schema;
   const out: (SchemaNode | boolean)[] = [];
+  // Most subschemas (the leaves) have none: no walk over the keys below.
+  if (node.ref === undefined && !SAME_VALUE_KEYS.some((k) => s[k] !== undefined)) return out;
   const add = (sub: unknown) => {
     if (typeof sub === 'boolean') out.push(sub);
     else if (isObject(sub)) {

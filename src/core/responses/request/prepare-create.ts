@@ -148,11 +148,19 @@ async function checkSchemas(body: CreateResponseBody, tools: FunctionTool[]): Pr
   const { checkRequestSchema } = await import('../../validation/request-schema');
   for (const [i, t] of tools.entries()) {
     if (t.parameters == null) continue;
-    checkRequestSchema(t.parameters, { kind: 'function', name: t.name, param: `tools[${i}].parameters` });
+    await checkRequestSchema(t.parameters, {
+      kind: 'function',
+      name: t.name,
+      param: `tools[${i}].parameters`,
+    });
     await pace();
   }
   if (f?.type === 'json_schema')
-    checkRequestSchema(f.schema, { kind: 'response_format', name: f.name, param: 'text.format.schema' });
+    await checkRequestSchema(f.schema, {
+      kind: 'response_format',
+      name: f.name,
+      param: 'text.format.schema',
+    });
 }
 
 function parseInclude(body: CreateResponseBody): Set<string> {
