@@ -78,7 +78,8 @@ export async function walkSchema(root: unknown): Promise<{ graph: SchemaGraph; p
     const problem = ownProblem(s, at);
     if (problem) return { graph, problem };
     if (typeof s.$ref === 'string' && s.$ref.startsWith('#')) {
-      const target = resolve(root, s.$ref);
+      const keys = pointer(s.$ref);
+      const target = resolve(root, keys);
       if (target === undefined)
         return {
           graph,
@@ -88,7 +89,8 @@ export async function walkSchema(root: unknown): Promise<{ graph: SchemaGraph; p
           },
         };
       targets.set(node, target);
-      later.push({ schema: target, at: fromArray(pointer(s.$ref)) });
+      if (isObject(target) && !graph.byObject.has(target))
+        later.push({ schema: target, at: fromArray(keys) });
     }
     const children = childrenOf(s, at);
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as (typeof children)[number]);
@@ -184,6 +186,8 @@ function fromArray(keys: (string | number)[]): Path {
 
 /** The path segments of a local JSON pointer (`#/$defs/A` → `['$defs', 'A']`). */
 function pointer(ref: string): string[] {
+  // Most pointers are plain (`#/$defs/Name`): no escapes to undo.
+  if (!/[~%]/.test(ref)) return ref.slice(1).split('/').filter(Boolean);
   return ref
     .slice(1)
     .split('/')
@@ -198,9 +202,9 @@ function pointer(ref: string): string[] {
 }
 
 /** What a local `$ref` points at, or undefined; own keys only (`#/toString` resolves to nothing). */
-function resolve(root: unknown, ref: string): unknown {
+function resolve(root: unknown, keys: string[]): unknown {
   let node: unknown = root;
-  for (const key of pointer(ref)) {
+  for (const key of keys) {
     if (Array.isArray(node) && /^\d+$/.test(key)) node = node[Number(key)];
     else if (isObject(node) && Object.hasOwn(node, key)) node = node[key];
     else return undefined;
