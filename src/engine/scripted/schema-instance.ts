@@ -10,8 +10,12 @@ export const SCRIPTED_MAX_INSTANCE_VALUES = 100_000;
 
 /** How deep the instance nests before a recursive schema's branch is cut short with null. */
 const MAX_INSTANCE_DEPTH = 32;
-/** How many `$ref`s and first branches are followed for one value (the request check allows 128). */
-const MAX_INSTANCE_CHAIN = 256;
+/**
+ * How many schemas the instance follows from the root to any one value, `$ref`s and first branches
+ * included: the stack it recurses on stays shallow, whatever the schema (the request check allows
+ * chains of 128 per value, and 32 levels of them would be 4,096 frames).
+ */
+const MAX_INSTANCE_PATH = 512;
 
 /** The instance of a schema would have more than {@link SCRIPTED_MAX_INSTANCE_VALUES} values. */
 export class InstanceTooLargeError extends Error {
@@ -40,18 +44,18 @@ export function schemaInstance(schema: unknown, name = ''): unknown {
         `the smallest value the scripted model writes for this schema has more than ${SCRIPTED_MAX_INSTANCE_VALUES.toLocaleString('en-US')} values (each array has its 'minItems' items, each object its required properties), and it writes at most that many`,
       );
   };
-  const build = (schema: unknown, name: string, depth: number, chain = 0): unknown => {
-    if (depth > MAX_INSTANCE_DEPTH || chain > MAX_INSTANCE_CHAIN) return null;
+  const build = (schema: unknown, name: string, depth: number, path = 0): unknown => {
+    if (depth > MAX_INSTANCE_DEPTH || path > MAX_INSTANCE_PATH) return null;
     if (typeof schema !== 'object' || schema === null) return null;
     const s = schema as Record<string, unknown>;
-    if (typeof s.$ref === 'string') return build(resolveRef(root, s.$ref), name, depth, chain + 1);
+    if (typeof s.$ref === 'string') return build(resolveRef(root, s.$ref), name, depth, path + 1);
     if (Object.hasOwn(s, 'const')) return s.const;
     if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
     for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
       const options = s[key];
       if (Array.isArray(options) && options.length > 0) {
         const first = options.find((o) => (o as { type?: unknown }).type !== 'null') ?? options[0];
-        return build(first, name, depth, chain + 1);
+        return build(first, name, depth, path + 1);
       }
     }
     const type = Array.isArray(s.type) ? (s.type.find((t) => t !== 'null') ?? s.type[0]) : s.type;
@@ -69,7 +73,7 @@ export function schemaInstance(schema: unknown, name = ''): unknown {
         const n = typeof s.minItems === 'number' && s.minItems > 0 ? Math.ceil(s.minItems) : 0;
         // Counted before the array is made: `minItems: 1e8` must not allocate first.
         spend(n);
-        return Array.from({ length: n }, () => build(s.items, name, depth + 1));
+        return Array.from({ length: n }, () => build(s.items, name, depth + 1, path + 1));
       }
       default: {
         if (type !== 'object' && !s.properties) return null;
@@ -78,7 +82,10 @@ export function schemaInstance(schema: unknown, name = ''): unknown {
         spend(required.length);
         // Object.fromEntries, not assignment: a required `__proto__` must stay a key, not set a prototype.
         return Object.fromEntries(
-          required.map((key) => [key, build(Object.hasOwn(props, key) ? props[key] : {}, key, depth + 1)]),
+          required.map((key) => [
+            key,
+            build(Object.hasOwn(props, key) ? props[key] : {}, key, depth + 1, path + 1),
+          ]),
         );
       }
     }
