@@ -79,11 +79,11 @@ class CheckRun {
       if (problem) return problem;
     }
     if (Object.hasOwn(s, 'const') && !this.equal(s.const, value))
-      return here(`expected ${clip(JSON.stringify(s.const) ?? '')}`);
+      return here(`expected ${clip(this.text(s.const))}`);
     if (Array.isArray(s.enum)) {
       this.spend(s.enum.length);
       if (!s.enum.some((e) => this.equal(e, value)))
-        return here(`${clip(this.text(value))} is not one of ${clip(JSON.stringify(s.enum))}`);
+        return here(`${clip(this.text(value))} is not one of ${clip(this.text(s.enum))}`);
     }
     if (s.type !== undefined) {
       const types = Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
@@ -166,7 +166,10 @@ class CheckRun {
     return this.text(a) === this.text(b);
   }
 
+  /** A value's JSON, written once per check (the schema's `enum` and `const` too), each char paid for. */
   private text(v: unknown): string {
+    // A long string's message needs its start only: a megabyte is not written out per schema it fails.
+    if (typeof v === 'string' && v.length > 256) return `${JSON.stringify(v.slice(0, 256))}…`;
     if (typeof v !== 'object' || v === null) return JSON.stringify(v) ?? '';
     let text = this.texts.get(v);
     if (text === undefined) {
