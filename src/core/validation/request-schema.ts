@@ -52,7 +52,8 @@ export async function checkRequestSchema(schema: unknown, site: SchemaSite): Pro
   );
 }
 
-let metaschema: ValidateFunction | null | undefined;
+/** ajv's metaschema validator, compiled once (null where ajv cannot compile, under a strict CSP). */
+let metaschema: Promise<ValidateFunction | null> | undefined;
 
 /** A map of subschemas with more entries than this is checked one entry at a time. */
 const SPLIT_ABOVE = 8;
@@ -68,18 +69,9 @@ const SPLIT_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', '
  * the metaschema as the whole would check it, with {@link pace} between the pieces.
  */
 async function metaschemaProblem(schema: unknown): Promise<Problem | null> {
-  if (metaschema === undefined) {
-    try {
-      const ajv = new Ajv2020({ strict: false, validateFormats: false });
-      // Making ajv and compiling the metaschema are two long steps: the loop may turn between them.
-      await pace();
-      metaschema = ajv.getSchema('https://json-schema.org/draft/2020-12/schema') ?? null;
-    } catch {
-      metaschema = null;
-    }
-    await pace();
-  }
-  const validate = metaschema;
+  // One compile shared by the requests that arrive while it runs.
+  metaschema ??= compileMetaschema();
+  const validate = await metaschema;
   if (!validate) return null;
   const pieces: { schema: unknown; at: string[] }[] = [{ schema, at: [] }];
   for (let i = 0; i < pieces.length; i++) {
@@ -88,6 +80,19 @@ async function metaschemaProblem(schema: unknown): Promise<Problem | null> {
     await pace();
   }
   return null;
+}
+
+async function compileMetaschema(): Promise<ValidateFunction | null> {
+  try {
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    // Making ajv and compiling the metaschema are two long steps: the loop may turn between them.
+    await pace();
+    const validate = ajv.getSchema('https://json-schema.org/draft/2020-12/schema') ?? null;
+    await pace();
+    return validate;
+  } catch {
+    return null;
+  }
 }
 
 /** `piece.schema` with its big maps emptied, their entries added to `pieces`. */
