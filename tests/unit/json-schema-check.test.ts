@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkJsonSchema } from '../../src/core/validation/json-schema-check';
 import { sealReasoning, unsealReasoning } from '../../src/core/responses/reasoning-events';
+import { checkJsonSchema } from '../../src/core/validation/json-schema-check';
 // Loading the request checker installs the linear-time engine that patterns run on, as in the server.
 import '../../src/core/validation/request-schema';
 import { schemaInstance } from '../../src/engine/scripted/schema-instance';
