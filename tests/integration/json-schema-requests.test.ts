@@ -7,8 +7,8 @@
  * on a backtracking engine: the strict output check runs it in linear time.
  */
 import { describe, expect, it } from 'vitest';
-import { checkRequestSchema } from '../../src/core/plumbing/request-schema';
-import { fastestBlock } from '../helpers/event-loop';
+import { checkRequestSchema } from '../../src/core/validation/request-schema';
+import { fastestBlock, longestBlock } from '../helpers/event-loop';
 import { makeRig } from '../helpers/server';
 import { expectError, fakeEngine } from './create-helpers';
 
@@ -215,10 +215,14 @@ describe('function tool parameters are checked too', () => {
 });
 
 describe('checking a large schema stays fast', () => {
-  const wide = (n: number) => {
+  const wide = (n: number, tag = '') => {
     const properties: Record<string, unknown> = {};
     for (let i = 0; i < n; i++)
-      properties[`p${i}`] = { type: 'string', pattern: `^p${i % 50}[a-z]*$`, description: 'd'.repeat(20) };
+      properties[`p${i}`] = {
+        type: 'string',
+        pattern: `^p${i % 50}${tag}[a-z]*$`,
+        description: 'd'.repeat(20),
+      };
     return {
       type: 'object',
       properties,
@@ -227,23 +231,24 @@ describe('checking a large schema stays fast', () => {
     };
   };
 
-  it("checks 5,000 properties (OpenAI's most) with 50 patterns in under 100 ms", () => {
-    const schema = wide(5_000);
+  it("checks 5,000 properties (OpenAI's most) with 50 patterns: no turn of the loop over 100 ms, cold and warm", async () => {
     const site = { kind: 'response_format', name: 'out', param: 'text.format.schema' } as const;
-    // The first call compiles the metaschema and the patterns; V8 optimises over the next few.
-    for (let i = 0; i < 3; i++) checkRequestSchema(schema, site);
-    let best = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < 3; i++) {
-      const start = performance.now();
-      checkRequestSchema(schema, site);
-      best = Math.min(best, performance.now() - start);
-    }
-    expect(best).toBeLessThan(100);
+    // Cold: a schema never seen (new patterns too, so no compiled pattern is reused), in a fresh
+    // process state as far as this file goes; then warm, after V8 has optimised the code.
+    const cold = await longestBlock(() => checkRequestSchema(wide(5_000, 'cold'), site));
+    expect(cold.blockedMs).toBeLessThan(100);
+    for (let i = 0; i < 3; i++) await checkRequestSchema(wide(5_000, `warm${i}`), site);
+    const warm = await fastestBlock(3, () => checkRequestSchema(wide(5_000, 'warm'), site));
+    expect(warm.blockedMs).toBeLessThan(100);
   });
 
-  it('answers a request with a 1,000-property schema in under 100 ms of event-loop time', async () => {
-    const body = JSON.stringify(format(wide(1_000), false));
+  it('answers a request with a 1,000-property schema in under 100 ms of event-loop time, cold and warm', async () => {
     const { call } = makeRig();
+    // Cold: the first request with this schema and its patterns, nothing cached for it.
+    const cold = await longestBlock(() => call('POST', '/responses', format(wide(1_000, 'cold1k'), false)));
+    expect(cold.blockedMs).toBeLessThan(100);
+    expect(cold.value.status).toBe(200);
+    const body = JSON.stringify(format(wide(1_000), false));
     for (let i = 0; i < 3; i++) await call('POST', '/responses', body);
     const { value: res, blockedMs } = await fastestBlock(3, () => call('POST', '/responses', body));
     expect(blockedMs).toBeLessThan(100);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { checkJsonSchema } from '../../src/core/plumbing/json-schema-check';
 import { sealReasoning, unsealReasoning } from '../../src/core/responses/reasoning-events';
+import { checkJsonSchema } from '../../src/core/validation/json-schema-check';
 // Loading the request checker installs the linear-time engine that patterns run on, as in the server.
-import '../../src/core/plumbing/request-schema';
+import '../../src/core/validation/request-schema';
 import { schemaInstance } from '../../src/engine/scripted/schema-instance';
 import { scriptedLogprob } from '../../src/engine/scripted/scripted-engine';
 

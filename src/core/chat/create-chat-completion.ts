@@ -7,7 +7,7 @@ import type { FileFetcher } from '../plumbing/input-files';
 import { followRequest, holdJson, type RequestWork, untilAborted, within } from '../plumbing/json-hold';
 import { loadComment, SSE_HEADERS, type SseFrame } from '../plumbing/sse';
 import { sseBody } from '../plumbing/sse-body';
-import { strictTextError } from '../plumbing/strict-output';
+import { strictTextError } from '../validation/strict-output';
 import { ChatCompletionRun, type ChatRunOptions } from './chat-completion-run';
 import { type PreparedChat, prepareChat } from './prepare-chat';
 

@@ -48,17 +48,17 @@ export async function prepareChat(
   const format = toFormat(body);
   if (tools.some((t) => t.parameters != null) || format.type === 'json_schema') {
     // A chunk of its own (ajv and re2js), loaded by the first request that carries a schema.
-    const { checkRequestSchema } = await import('../plumbing/request-schema');
-    tools.forEach((t, i) => {
+    const { checkRequestSchema } = await import('../validation/request-schema');
+    for (const [i, t] of tools.entries()) {
       if (t.parameters != null)
-        checkRequestSchema(t.parameters, {
+        await checkRequestSchema(t.parameters, {
           kind: 'function',
           name: t.name,
           param: `tools[${i}].function.parameters`,
         });
-    });
+    }
     if (format.type === 'json_schema')
-      checkRequestSchema(format.schema, {
+      await checkRequestSchema(format.schema, {
         kind: 'response_format',
         name: format.name,
         param: 'response_format',

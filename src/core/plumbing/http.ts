@@ -1,7 +1,7 @@
 import { invalidRequest } from '../../common/api-error';
 import { pace } from '../../common/pace';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../validation/json-depth';
 import { readBodyCapped } from './capped-read';
-import { jsonDepthExceeds, MAX_JSON_DEPTH } from './json-depth';
 
 /** A JSON response with OpenAI's content type. */
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {

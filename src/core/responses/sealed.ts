@@ -5,7 +5,7 @@
  */
 
 import { base64ToBytes, bytesToBase64 } from '../../common/base64';
-import { parseJsonBounded } from '../plumbing/json-depth';
+import { parseJsonBounded } from '../validation/json-depth';
 
 /**
  * Seals `value` as `<prefix>` + base64(UTF-8 JSON).

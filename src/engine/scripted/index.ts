@@ -6,7 +6,12 @@
  * import { ScriptedEngine } from './scripted';
  * const engine = new ScriptedEngine();
  */
-export { schemaInstance } from './schema-instance';
+export {
+  InstanceTooLargeError,
+  instanceFor,
+  SCRIPTED_MAX_INSTANCE_VALUES,
+  schemaInstance,
+} from './schema-instance';
 export { SCRIPTED_EMBEDDING_DIMENSIONS, scriptedEmbedding } from './scripted-embedding';
 export {
   messageText,

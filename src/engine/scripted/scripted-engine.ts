@@ -9,7 +9,7 @@ import type {
   ModelInfo,
   TokenLogprob,
 } from '../types';
-import { schemaInstance } from './schema-instance';
+import { instanceFor } from './schema-instance';
 import { embedScripted } from './scripted-embedding';
 
 /** The scripted model's id, always listed and served without WebGPU. */
@@ -57,6 +57,20 @@ export class ScriptedEngine implements Engine {
         capabilities: ['chat', 'embeddings'],
       },
     ];
+  }
+
+  /**
+   * Before any header goes out: every schema the reply may be written from (the format's, each
+   * tool's) has an instance within the scripted model's budget (`SCRIPTED_MAX_INSTANCE_VALUES`), else
+   * its 400 now rather than a failed response.
+   */
+  async preflight(modelId: string, req?: GenerateRequest): Promise<void> {
+    if (modelId !== SCRIPTED_MODEL_ID) throw modelNotFound(modelId);
+    if (!req) return;
+    if (req.format.type === 'json_schema') instanceFor(req.format.schema, 'text.format.schema');
+    req.tools.forEach((tool, i) => {
+      if (tool.parameters) instanceFor(tool.parameters, `tools[${i}].parameters`);
+    });
   }
 
   async load(modelId: string): Promise<void> {
@@ -179,10 +193,11 @@ function planReply(req: GenerateRequest): ReplyPlan {
     // parallel_tool_calls:false allows one call; max_tool_calls caps the total.
     const cap = Math.min(req.parallelToolCalls ? chosen.length : 1, req.maxToolCalls ?? chosen.length);
     for (const tool of chosen.slice(0, cap)) {
+      const param = `tools[${req.tools.indexOf(tool)}].parameters`;
       parts.push({
         type: 'tool_call',
         name: tool.name,
-        arguments: JSON.stringify(schemaInstance(tool.parameters ?? {}) ?? {}),
+        arguments: JSON.stringify(instanceFor(tool.parameters ?? {}, param) ?? {}),
       });
     }
     if (chosen.length > 0) return plan;
@@ -194,7 +209,7 @@ function planReply(req: GenerateRequest): ReplyPlan {
 function replyFor(text: string, req: GenerateRequest): PlannedPart {
   if (/^\s*!refuse\b/.test(text)) return { type: 'refusal', text: REFUSAL_TEXT };
   if (req.format.type === 'json_schema')
-    return { type: 'text', text: JSON.stringify(schemaInstance(req.format.schema)) };
+    return { type: 'text', text: JSON.stringify(instanceFor(req.format.schema, 'text.format.schema')) };
   if (req.format.type === 'json_object') return { type: 'text', text: JSON.stringify({ echo: text }) };
   const words = /^\s*!words\s+(\d+)/.exec(text);
   if (words) {

@@ -145,14 +145,22 @@ async function checkSchemas(body: CreateResponseBody, tools: FunctionTool[]): Pr
   const f = body.text?.format;
   if (!tools.some((t) => t.parameters != null) && f?.type !== 'json_schema') return;
   // A chunk of its own (ajv and re2js), loaded by the first request that carries a schema.
-  const { checkRequestSchema } = await import('../../plumbing/request-schema');
+  const { checkRequestSchema } = await import('../../validation/request-schema');
   for (const [i, t] of tools.entries()) {
     if (t.parameters == null) continue;
-    checkRequestSchema(t.parameters, { kind: 'function', name: t.name, param: `tools[${i}].parameters` });
+    await checkRequestSchema(t.parameters, {
+      kind: 'function',
+      name: t.name,
+      param: `tools[${i}].parameters`,
+    });
     await pace();
   }
   if (f?.type === 'json_schema')
-    checkRequestSchema(f.schema, { kind: 'response_format', name: f.name, param: 'text.format.schema' });
+    await checkRequestSchema(f.schema, {
+      kind: 'response_format',
+      name: f.name,
+      param: 'text.format.schema',
+    });
 }
 
 function parseInclude(body: CreateResponseBody): Set<string> {

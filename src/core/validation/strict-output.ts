@@ -1,7 +1,7 @@
 import type { ResponseOutputItem } from 'openai/resources/responses/responses';
-import { type ApiError, serverError } from '../../common/api-error';
+import { type ApiError, clip, serverError } from '../../common/api-error';
 import type { OutputFormatSpec } from '../../engine/types';
-import { checkJsonSchema } from './json-schema-check';
+import { checkJsonSchema, SchemaCheckLimitError } from './json-schema-check';
 
 /**
  * With a strict `json_schema` format OpenAI guarantees that the text matches the schema. A local
@@ -40,12 +40,19 @@ export function strictTextError(format: OutputFormatSpec, text: string | null): 
   } catch {
     return mismatch(format.name, 'the text is not valid JSON');
   }
-  const problem = checkJsonSchema(format.schema, value);
-  return problem ? mismatch(format.name, problem) : null;
+  try {
+    const problem = checkJsonSchema(format.schema, value);
+    return problem ? mismatch(format.name, problem) : null;
+  } catch (err) {
+    if (!(err instanceof SchemaCheckLimitError)) throw err;
+    return serverError(
+      `The model's output could not be checked against the strict JSON schema '${clip(format.name, 64)}': ${err.message}. Simplify the schema.`,
+    );
+  }
 }
 
 function mismatch(name: string, problem: string): ApiError {
   return serverError(
-    `The model's output does not match the strict JSON schema '${name}' (${problem}). This is a model or grammar failure; retrying may help.`,
+    `The model's output does not match the strict JSON schema '${clip(name, 64)}' (${problem}). This is a model or grammar failure; retrying may help.`,
   );
 }
