@@ -202,7 +202,7 @@ describe('recovery after the running tab died', () => {
     expect(await server.recover()).toBe(1);
     const failed = await client.responses.retrieve(dead.id);
     expect(failed.status).toBe('failed');
-    expect(failed.error?.message).toMatch(/closed before it finished/);
+    expect(failed.error?.message).toMatch(/stopped before it finished: its tab closed/);
     expect((await client.responses.retrieve(running.id)).status).not.toBe('failed');
     await client.responses.cancel(running.id);
   });

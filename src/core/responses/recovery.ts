@@ -19,6 +19,13 @@ export interface RunLocks {
 }
 
 /**
+ * Why a response left `in_progress` ended `failed`: its tab closed, or the tab restarted an engine worker
+ * that stopped answering (both drop the run's lock with the worker).
+ */
+export const RUN_LOST_MESSAGE =
+  'The engine that was running this response stopped before it finished: its tab closed, or its worker stopped answering and was restarted.';
+
+/**
  * Marks `failed` every stored response still `queued`/`in_progress` whose runner is gone (its tab
  * closed or crashed mid-run), so none stays in progress forever: its open items end `incomplete`
  * (as a live failure leaves them), and its event log, if it has one, ends with `response.failed`.
@@ -38,7 +45,7 @@ export async function failInterrupted(store: ResponseStore, locks: RunLocks | un
       output: record.response.output.map(endItem),
       error: {
         code: 'server_error' as const,
-        message: 'The tab that was running this response closed before it finished.',
+        message: RUN_LOST_MESSAGE,
       },
     };
     await store.putResponse({ ...record, response }, { durable: true });
