@@ -1,6 +1,6 @@
 import { invalidRequest } from '../../common/api-error';
 import type { ChatMessage, Engine, GenerateRequest, ModelInfo, OutputFormatSpec } from '../../engine/types';
-import { type FileFetcher, readBlobImage } from '../plumbing/input-files';
+import { blobImageReader, type FileFetcher } from '../plumbing/input-files';
 import { requireJsonMention } from '../plumbing/json-mode';
 import { findModel } from '../plumbing/lookups';
 import { parseOrThrow } from '../plumbing/validate';
@@ -119,6 +119,8 @@ async function readBlobImages(
   files: { fetchFile?: FileFetcher; maxBytes?: number; origin: string | null },
 ): Promise<ChatMessage[]> {
   if (!files.fetchFile) return messages;
+  // One read per blob URL, however many parts name it.
+  const readImage = blobImageReader(files);
   const out: ChatMessage[] = [];
   for (const [i, m] of messages.entries()) {
     if (m.role !== 'user' || typeof m.content === 'string') {
@@ -131,11 +133,7 @@ async function readBlobImages(
           ? {
               ...p,
               image_url: {
-                url: await readBlobImage(
-                  p.image_url.url,
-                  `messages[${i}].content[${j}].image_url.url`,
-                  files,
-                ),
+                url: await readImage(p.image_url.url, `messages[${i}].content[${j}].image_url.url`),
               },
             }
           : p,
