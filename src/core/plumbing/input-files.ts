@@ -1,6 +1,7 @@
 import type { ResponseItem } from 'openai/resources/responses/responses';
 import { type ApiError, clip, invalidRequest } from '../../common/api-error';
 import { base64ToBytes, bytesToBase64 } from '../../common/base64';
+import { pace } from '../../common/pace';
 import { IMAGE_FORMATS, imageMimeOf } from '../../engine/image-bytes';
 import { isApiPath } from './api-paths';
 import { DEFAULT_MAX_BODY_BYTES, readStreamCapped } from './capped-read';
@@ -130,6 +131,8 @@ export async function inlineFileUrls(
     // Blob images of this request's own input only: an earlier turn's blob URL is likely revoked
     // by now, and its error would name no param (the engine still reads it, as before).
     const ownBlobImage = (p: unknown) => i >= firstInput && opts.fetchFile !== undefined && isBlobImage(p);
+    // A long history is tens of thousands of items: let the loop turn between them.
+    await pace();
     if (!parts?.list.some((p) => needsFetch(p) || ownBlobImage(p))) {
       out.push(item);
       continue;
