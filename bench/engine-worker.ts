@@ -127,8 +127,8 @@ const bench: BenchApi = {
   async idbTransactions() {
     return idbTransactionCount();
   },
-  async startBlockWatch() {
-    startBlockWatch();
+  async startBlockWatch(label) {
+    startBlockWatch(label);
   },
   async stopBlockWatch() {
     return stopBlockWatch();

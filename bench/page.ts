@@ -89,14 +89,18 @@ export interface HeavyBlock {
 async function heavyBlocks(salt: string, streams: number): Promise<HeavyBlock[]> {
   let streaming = true;
   const background = Array.from({ length: streams }, async () => {
-    while (streaming)
-      await pageStream({ model: 'scripted', input: '!words 3000', stream: true, store: false });
+    while (streaming) {
+      // A stalled worker fails streams too (503s): keep streaming; the heavy request's status says it.
+      await pageStream({ model: 'scripted', input: '!words 3000', stream: true, store: false }).catch(
+        () => new Promise((resolve) => setTimeout(resolve, 50)),
+      );
+    }
   });
   const out: HeavyBlock[] = [];
   try {
     for (const r of heavyRequests(salt)) {
       const body = JSON.stringify(r.body);
-      await local.startBlockWatch();
+      await local.startBlockWatch(r.name);
       const t0 = performance.now();
       const res = await fetch(r.path, {
         method: 'POST',

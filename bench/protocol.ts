@@ -25,7 +25,7 @@ export interface BenchApi {
   /** `IDBDatabase.prototype.transaction` calls in this worker so far (every store read and write). */
   idbTransactions(): Promise<number>;
   /** Starts watching this worker's event loop for its longest synchronous block (bench/block-watch.ts). */
-  startBlockWatch(): Promise<void>;
+  startBlockWatch(label: string): Promise<void>;
   /** The longest block since {@link startBlockWatch}, in ms. */
   stopBlockWatch(): Promise<number>;
 }

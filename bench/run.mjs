@@ -200,7 +200,8 @@ async function main() {
     }
     const bench = (name, ...args) => page.evaluate(([n, a]) => window.intabBench[n](...a), [name, args]);
     const results = await measure(bench, browser, page);
-    if (runs('blocks')) results.max_event_loop_block_ms = await measureBlocks(bench, { runs: RUNS, log });
+    if (runs('blocks'))
+      results.max_event_loop_block_ms = await measureBlocks(bench, { browser, page, runs: RUNS, log });
     if (runs('bytes')) {
       log('JavaScript of a scripted-only page load …');
       results.scripted_page_js_kb = await measureScriptedBytes(browser, baseUrl, outDir);
