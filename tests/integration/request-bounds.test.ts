@@ -35,6 +35,7 @@ async function stillServesAndStoredNothing(rig: Rig, storedBefore = 0): Promise<
   const recent = await rig.store.listRecent(100);
   expect(recent.responses).toHaveLength(storedBefore);
   expect(recent.conversations).toHaveLength(0);
+  expect(await rig.store.findItem('msg_refused')).toBeUndefined();
   const res = await rig.call('POST', '/responses', { model: 'scripted', input: 'still here', store: false });
   expect(res.status).toBe(200);
   expect((await res.json()).output[0].content[0].text).toBe('You said: still here');
@@ -198,7 +199,13 @@ describe('metadata keys that name Object.prototype members', () => {
   ];
   // Raw JSON text: `JSON.parse` makes `__proto__` an own key, as any client's body does.
   const routes: [string, (meta: string) => [string, string]][] = [
-    ['/responses', (m) => ['/responses', `{"model":"scripted","input":"x","metadata":${m}}`]],
+    [
+      '/responses',
+      (m) => [
+        '/responses',
+        `{"model":"scripted","input":[{"type":"message","id":"msg_refused","role":"user","content":"x"}],"metadata":${m}}`,
+      ],
+    ],
     [
       '/chat/completions',
       (m) => [
@@ -206,7 +213,13 @@ describe('metadata keys that name Object.prototype members', () => {
         `{"model":"scripted","store":true,"messages":[{"role":"user","content":"x"}],"metadata":${m}}`,
       ],
     ],
-    ['/conversations', (m) => ['/conversations', `{"metadata":${m}}`]],
+    [
+      '/conversations',
+      (m) => [
+        '/conversations',
+        `{"items":[{"type":"message","id":"msg_refused","role":"user","content":"x"}],"metadata":${m}}`,
+      ],
+    ],
   ];
 
   for (const [route, build] of routes) {
