@@ -1,4 +1,5 @@
 import { invalidRequest } from '../../common/api-error';
+import { pace } from '../../common/pace';
 import type { ChatMessage, Engine, GenerateRequest, ModelInfo, OutputFormatSpec } from '../../engine/types';
 import { blobImageReader, type FileFetcher } from '../plumbing/input-files';
 import { requireJsonMention } from '../plumbing/json-mode';
@@ -41,6 +42,8 @@ export async function prepareChat(
   files: { fetchFile?: FileFetcher; maxBytes?: number } = {},
 ): Promise<PreparedChat> {
   const body = parseOrThrow(chatCompletionSchema, json);
+  // Each step's cost grows with the request; pace() lets the loop turn between them (common/pace.ts).
+  await pace();
   const model = findModel(engine, body.model);
   checkChatOptions(body);
   const tools = parseChatTools(body);
@@ -49,14 +52,16 @@ export async function prepareChat(
   if (tools.some((t) => t.parameters != null) || format.type === 'json_schema') {
     // A chunk of its own (ajv and re2js), loaded by the first request that carries a schema.
     const { checkRequestSchema } = await import('../plumbing/request-schema');
-    tools.forEach((t, i) => {
-      if (t.parameters != null)
-        checkRequestSchema(t.parameters, {
-          kind: 'function',
-          name: t.name,
-          param: `tools[${i}].function.parameters`,
-        });
-    });
+    // One tool at a time, as create does: 128 strict tools in one go held the loop (issue 27).
+    for (const [i, t] of tools.entries()) {
+      if (t.parameters == null) continue;
+      checkRequestSchema(t.parameters, {
+        kind: 'function',
+        name: t.name,
+        param: `tools[${i}].function.parameters`,
+      });
+      await pace();
+    }
     if (format.type === 'json_schema')
       checkRequestSchema(format.schema, {
         kind: 'response_format',
@@ -64,6 +69,7 @@ export async function prepareChat(
         param: 'response_format',
       });
   }
+  await pace();
   const messages = await readBlobImages(
     toEngineMessages(body.messages, { vision: model.vision, modelId: model.id, origin }),
     { ...files, origin },
