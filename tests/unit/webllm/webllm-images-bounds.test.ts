@@ -30,8 +30,8 @@ describe('inlineImageUrls', () => {
     const turn = Array.from({ length: 250 }, () => url);
     const out = await inlineImageUrls([user(...turn), user(...turn)], 'https://app.example/');
     expect(fetch).toHaveBeenCalledTimes(1);
-    const first = (out[1]?.content as Array<{ image_url: { url: string } }>)[249]?.image_url.url;
-    expect(first).toMatch(/^data:image\/png;base64,/);
+    const parts = out[1]?.content as Array<{ image_url: { url: string } }> | undefined;
+    expect(parts?.[249]?.image_url.url).toMatch(/^data:image\/png;base64,/);
   });
 
   const long = `blob:https://app.example/${'x'.repeat(900_000)}`;
