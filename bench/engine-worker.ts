@@ -20,6 +20,7 @@ import { createEngineApi } from '../src/worker/engine-api';
 import { probeGpu } from '../src/worker/gpu-status';
 import { isMessage, type PageToWorkerMessage } from '../src/worker/protocol';
 import { webRunLocks } from '../src/worker/run-locks';
+import { startBlockWatch, stopBlockWatch } from './block-watch';
 import { idbTransactionCount } from './idb-counter';
 import { type BenchApi, FLOOR_PATH, type FloorChunking } from './protocol';
 import { readJson, readSse } from './sse-reader';
@@ -125,6 +126,12 @@ const bench: BenchApi = {
   },
   async idbTransactions() {
     return idbTransactionCount();
+  },
+  async startBlockWatch(label) {
+    startBlockWatch(label);
+  },
+  async stopBlockWatch() {
+    return stopBlockWatch();
   },
 };
 

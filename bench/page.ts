@@ -7,6 +7,7 @@ import * as Comlink from 'comlink';
 import { brokerPorts } from '../src/client/port-broker';
 import { waitForControl, waitForModels } from '../src/client/readiness';
 import type { PageToWorkerMessage } from '../src/worker/protocol';
+import { heavyRequests } from './heavy-requests';
 import type { BenchApi, FloorChunking } from './protocol';
 import { type JsonRead, readJson, readSse, type SseRead } from './sse-reader';
 
@@ -68,8 +69,66 @@ async function concurrent(bodies: object[]): Promise<{ totalMs: number; reads: S
   return { totalMs: performance.now() - t0, reads };
 }
 
+/** One heavy request's figures: its status, and the engine worker's longest block while it ran. */
+export interface HeavyBlock {
+  name: string;
+  bytes: number;
+  status: number;
+  expected: number;
+  blockMs: number;
+  totalMs: number;
+  /** The start of the body when the status is not the expected one. */
+  error: string | null;
+}
+
+/**
+ * Sends each of the heavy requests (bench/heavy-requests.ts, fresh bodies from `salt`) through the
+ * service worker while `streams` streams keep running, and reads the engine worker's longest
+ * synchronous block during each: `max_event_loop_block_ms`.
+ */
+async function heavyBlocks(salt: string, streams: number): Promise<HeavyBlock[]> {
+  let streaming = true;
+  const background = Array.from({ length: streams }, async () => {
+    while (streaming) {
+      // A stalled worker fails streams too (503s): keep streaming; the heavy request's status says it.
+      await pageStream({ model: 'scripted', input: '!words 3000', stream: true, store: false }).catch(
+        () => new Promise((resolve) => setTimeout(resolve, 50)),
+      );
+    }
+  });
+  const out: HeavyBlock[] = [];
+  try {
+    for (const r of heavyRequests(salt)) {
+      const body = JSON.stringify(r.body);
+      await local.startBlockWatch(r.name);
+      const t0 = performance.now();
+      const res = await fetch(r.path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      const text = await res.text();
+      const blockMs = await local.stopBlockWatch();
+      out.push({
+        name: r.name,
+        bytes: body.length,
+        status: res.status,
+        expected: r.status,
+        blockMs,
+        totalMs: performance.now() - t0,
+        error: res.status === r.status ? null : text.slice(0, 300),
+      });
+    }
+  } finally {
+    streaming = false;
+    await Promise.all(background);
+  }
+  return out;
+}
+
 const api = {
   ready: start(),
+  heavyBlocks,
   pageStream,
   pageJson,
   concurrent,

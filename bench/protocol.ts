@@ -24,4 +24,8 @@ export interface BenchApi {
   localFloor(chunking: FloorChunking): Promise<SseRead>;
   /** `IDBDatabase.prototype.transaction` calls in this worker so far (every store read and write). */
   idbTransactions(): Promise<number>;
+  /** Starts watching this worker's event loop for its longest synchronous block (bench/block-watch.ts). */
+  startBlockWatch(label: string): Promise<void>;
+  /** The longest block since {@link startBlockWatch}, in ms. */
+  stopBlockWatch(): Promise<number>;
 }

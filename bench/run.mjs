@@ -9,7 +9,7 @@
  * with the same request produced and read inside the engine worker, with the same SSE reader.
  *
  * Options (environment): BENCH_RUNS (default 7), BENCH_TOKENS (default 20000), BENCH_SKIP_BUILD=1 (reuse
- * .tmp/bench-dist), BENCH_NO_MINIFY=1 (for profiling), BENCH_WLLAMA_THREADS=N (llama.cpp threads on both sides), BENCH_ONLY=sse,floor,first,concurrent,cold,heap,bytes,wllama (a subset, for profiling; the
+ * .tmp/bench-dist), BENCH_NO_MINIFY=1 (for profiling), BENCH_TRACE_DIR=dir (keep the blocks figure's traces), BENCH_WLLAMA_THREADS=N (llama.cpp threads on both sides), BENCH_ONLY=sse,floor,first,concurrent,cold,heap,blocks,bytes,wllama (a subset, for profiling; the
  * results file then holds only those figures).
  */
 import { execFileSync } from 'node:child_process';
@@ -20,6 +20,8 @@ import { resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { build, preview } from 'vite';
 import { ensureTestModel } from '../scripts/build-test-gguf.mjs';
+import { measureBlocks } from './blocks.mjs';
+import { table } from './table.mjs';
 import { measureNative, measureScriptedBytes, measureWllama, scriptBytesPlugin } from './wllama.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -198,6 +200,8 @@ async function main() {
     }
     const bench = (name, ...args) => page.evaluate(([n, a]) => window.intabBench[n](...a), [name, args]);
     const results = await measure(bench, browser, page);
+    if (runs('blocks'))
+      results.max_event_loop_block_ms = await measureBlocks(bench, { browser, page, runs: RUNS, log });
     if (runs('bytes')) {
       log('JavaScript of a scripted-only page load …');
       results.scripted_page_js_kb = await measureScriptedBytes(browser, baseUrl, outDir);
@@ -525,60 +529,6 @@ async function measure(bench, browser, page) {
 function ordered(r) {
   const { environment, ...rest } = r;
   return { environment, ...rest };
-}
-
-function table(r) {
-  const rows = [
-    ['sse_per_token_overhead_us', r.sse_per_token_overhead_us, 'µs', '<= 20'],
-    ['transport_floor_per_token_us', r.transport_floor_per_token_us, 'µs', '(floor)'],
-    ['first_event_overhead_ms', r.first_event_overhead_ms, 'ms', '<= 5'],
-    ['cold_start_ms', r.cold_start_ms, 'ms', '<= 150'],
-    ['json_request_overhead_ms', r.json_request_overhead_ms, 'ms', ''],
-    ['idb_transactions_per_1k_tokens', r.idb_transactions_per_1k_tokens, '', '<= 5'],
-    ['store_overhead_pct', r.store_overhead_pct, '%', '<= 5'],
-    ['concurrent_streams: total', r.concurrent_streams?.total_ms, 'ms', '8 correct'],
-    ['concurrent_streams: tokens/s per stream', r.concurrent_streams?.per_stream_tokens_per_s, '', ''],
-    ['worker_heap_growth_mb_per_100k_tokens', r.worker_heap_growth_mb_per_100k_tokens, 'MB', '<= 32'],
-    ['scripted_page_js_kb', r.scripted_page_js_kb, 'kB', '<= 300'],
-    [
-      'wllama_intab_vs_direct (decode tok/s ratio)',
-      r.wllama_intab_vs_direct && { ...r.wllama_intab_vs_direct, p90: '' },
-      '',
-      '>= 0.97',
-    ],
-    [
-      'wllama_first_token_overhead_ms',
-      r.wllama_first_token_overhead_ms && { ...r.wllama_first_token_overhead_ms, p90: '' },
-      'ms',
-      '<= 5',
-    ],
-  ]
-    .filter(([, s]) => s)
-    .map(([name, s, unit, target]) => [
-      name,
-      `${s.median} ${unit}`.trim(),
-      `${s.p90} ${unit}`.trim(),
-      target,
-      verdict(s, target),
-    ]);
-  rows.unshift(['figure', 'median', 'p90', 'target', '']);
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => String(row[c]).length)));
-  const line = (row) => `| ${row.map((cell, c) => String(cell).padEnd(widths[c])).join(' | ')} |`;
-  const e = r.environment;
-  return [
-    line(rows[0]),
-    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
-    ...rows.slice(1).map(line),
-    '',
-    `Chromium ${e.chromium}, ${e.cpus} CPUs (${e.cpu_model}), ${e.date}, commit ${e.git_commit?.slice(0, 10)}${e.git_dirty ? ' (dirty)' : ''}, ${e.bench_seconds} s`,
-  ].join('\n');
-}
-
-function verdict(s, target) {
-  const m = /^(<=|>=) ([\d.]+)$/.exec(target);
-  if (!m) return '';
-  const ok = m[1] === '<=' ? s.median <= Number(m[2]) : s.median >= Number(m[2]);
-  return ok ? 'ok' : 'MISSED';
 }
 
 main().catch((err) => {

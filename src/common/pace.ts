@@ -41,11 +41,19 @@ function startTurn(now: number): void {
   }, 0);
 }
 
-type YieldingScheduler = { yield?: () => Promise<void> };
+type PostingScheduler = {
+  postTask?: (task: () => void, opts: { priority: 'user-visible' }) => Promise<void>;
+};
 
-/** A macrotask: `scheduler.yield()` where there is one (Chromium, pages and workers), else a timer. */
+/**
+ * A macrotask behind the ones already queued: `scheduler.postTask` at normal priority where there
+ * is one (Chromium, pages and workers), else a timer. Not `scheduler.yield()`: its continuation runs
+ * before every other task of its priority, so a long paced loop still starved the worker's timers
+ * and other requests' messages (a 22k-item create held them ~400 ms; issue 27).
+ */
 function nextTurn(): Promise<void> {
-  const scheduler = (globalThis as { scheduler?: YieldingScheduler }).scheduler;
-  if (typeof scheduler?.yield === 'function') return scheduler.yield();
+  const scheduler = (globalThis as { scheduler?: PostingScheduler }).scheduler;
+  if (typeof scheduler?.postTask === 'function')
+    return scheduler.postTask(() => {}, { priority: 'user-visible' });
   return new Promise((resolve) => setTimeout(resolve, 0));
 }

@@ -5,6 +5,7 @@ import type { ListOptions, ListPage } from './types';
 /** The conversation half of a store: MemoryConversations and IdbConversations both are one. */
 export interface ConversationHalf {
   put(conversation: Conversation): Promise<void>;
+  updateMetadata(id: string, metadata: Conversation['metadata']): Promise<Conversation | undefined>;
   get(id: string): Promise<Conversation | undefined>;
   delete(id: string): Promise<boolean>;
   append(conversationId: string, items: ConversationItem[]): Promise<void>;
@@ -25,6 +26,13 @@ export abstract class ConversationDelegation {
 
   putConversation(conv: Conversation): Promise<void> {
     return this.conversations.put(conv);
+  }
+
+  updateConversationMetadata(
+    id: string,
+    metadata: Conversation['metadata'],
+  ): Promise<Conversation | undefined> {
+    return this.conversations.updateMetadata(id, metadata);
   }
 
   getConversation(id: string): Promise<Conversation | undefined> {

@@ -37,6 +37,20 @@ export class IdbConversations {
     });
   }
 
+  async updateMetadata(id: string, metadata: Conversation['metadata']): Promise<Conversation | undefined> {
+    const now = this.limits.now();
+    // Read and write in one readwrite transaction: a delete is ordered wholly before or after it,
+    // so an update never puts back a conversation that a delete removed meanwhile.
+    return this.runner.run(['conversations'], 'readwrite', 'default', async (tx) => {
+      const store = tx.objectStore('conversations');
+      const existing = await store.get(id);
+      if (!isLive(existing, now)) return undefined;
+      const conversation = { ...existing.conversation, metadata };
+      quiet(store.put({ ...existing, conversation }));
+      return conversation;
+    });
+  }
+
   async get(id: string): Promise<Conversation | undefined> {
     const record = await this.runner.run(['conversations'], 'readonly', 'default', (tx) =>
       tx.objectStore('conversations').get(id),

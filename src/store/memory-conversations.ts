@@ -29,6 +29,15 @@ export class MemoryConversations {
     this.conversations.set(conversation.id, record);
   }
 
+  async updateMetadata(id: string, metadata: Conversation['metadata']): Promise<Conversation | undefined> {
+    // The check and the write in one synchronous step, as IdbConversations does in one transaction.
+    const existing = this.live(id);
+    if (!existing) return undefined;
+    const conversation = { ...existing.conversation, metadata: structuredClone(metadata) };
+    this.conversations.set(id, { ...existing, conversation });
+    return structuredClone(conversation);
+  }
+
   async get(id: string): Promise<Conversation | undefined> {
     const record = this.live(id);
     return record && structuredClone(record.conversation);

@@ -55,6 +55,15 @@ export interface ResponseStore {
    * expiry deadline and its items.
    */
   putConversation(conv: Conversation): Promise<void>;
+  /**
+   * Replaces a live conversation's metadata and answers the updated conversation, or undefined when
+   * it does not exist (never existed, deleted, expired). The existence check and the write are one
+   * transaction, so a delete that races the update wins: the conversation is never brought back.
+   */
+  updateConversationMetadata(
+    id: string,
+    metadata: Conversation['metadata'],
+  ): Promise<Conversation | undefined>;
   /** The conversation, or undefined when it never existed, was deleted or has expired. */
   getConversation(id: string): Promise<Conversation | undefined>;
   /** Deletes the conversation and all its items atomically; false if it did not exist. */

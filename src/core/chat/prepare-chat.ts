@@ -1,6 +1,7 @@
 import { invalidRequest } from '../../common/api-error';
+import { pace } from '../../common/pace';
 import type { ChatMessage, Engine, GenerateRequest, ModelInfo, OutputFormatSpec } from '../../engine/types';
-import { type FileFetcher, readBlobImage } from '../plumbing/input-files';
+import { blobImageReader, type FileFetcher } from '../plumbing/input-files';
 import { requireJsonMention } from '../plumbing/json-mode';
 import { findModel } from '../plumbing/lookups';
 import { parseOrThrow } from '../plumbing/validate';
@@ -41,6 +42,8 @@ export async function prepareChat(
   files: { fetchFile?: FileFetcher; maxBytes?: number } = {},
 ): Promise<PreparedChat> {
   const body = parseOrThrow(chatCompletionSchema, json);
+  // Each step's cost grows with the request; pace() lets the loop turn between them (common/pace.ts).
+  await pace();
   const model = findModel(engine, body.model);
   checkChatOptions(body);
   const tools = parseChatTools(body);
@@ -49,13 +52,15 @@ export async function prepareChat(
   if (tools.some((t) => t.parameters != null) || format.type === 'json_schema') {
     // A chunk of its own (ajv and re2js), loaded by the first request that carries a schema.
     const { checkRequestSchema } = await import('../validation/request-schema');
+    // One tool at a time, as create does: 128 strict tools in one go held the loop (issue 27).
     for (const [i, t] of tools.entries()) {
-      if (t.parameters != null)
-        await checkRequestSchema(t.parameters, {
-          kind: 'function',
-          name: t.name,
-          param: `tools[${i}].function.parameters`,
-        });
+      if (t.parameters == null) continue;
+      await checkRequestSchema(t.parameters, {
+        kind: 'function',
+        name: t.name,
+        param: `tools[${i}].function.parameters`,
+      });
+      await pace();
     }
     if (format.type === 'json_schema')
       await checkRequestSchema(format.schema, {
@@ -64,6 +69,7 @@ export async function prepareChat(
         param: 'response_format',
       });
   }
+  await pace();
   const messages = await readBlobImages(
     toEngineMessages(body.messages, { vision: model.vision, modelId: model.id, origin }),
     { ...files, origin },
@@ -119,6 +125,8 @@ async function readBlobImages(
   files: { fetchFile?: FileFetcher; maxBytes?: number; origin: string | null },
 ): Promise<ChatMessage[]> {
   if (!files.fetchFile) return messages;
+  // One read per blob URL, however many parts name it.
+  const readImage = blobImageReader(files);
   const out: ChatMessage[] = [];
   for (const [i, m] of messages.entries()) {
     if (m.role !== 'user' || typeof m.content === 'string') {
@@ -131,11 +139,7 @@ async function readBlobImages(
           ? {
               ...p,
               image_url: {
-                url: await readBlobImage(
-                  p.image_url.url,
-                  `messages[${i}].content[${j}].image_url.url`,
-                  files,
-                ),
+                url: await readImage(p.image_url.url, `messages[${i}].content[${j}].image_url.url`),
               },
             }
           : p,

@@ -61,8 +61,9 @@ export async function getConversation(store: ResponseStore, id: string): Promise
 /** `POST /v1/conversations/{id}`: replaces the metadata. */
 export async function updateConversation(request: Request, id: string, deps: Deps): Promise<Response> {
   const body = parseOrThrow(updateSchema, await readJsonObject(request, deps.maxBodyBytes));
-  const conv = { ...(await mustGet(deps.store, id)), metadata: body.metadata ?? {} };
-  await deps.store.putConversation(conv);
+  // One store call that checks and writes together: a delete racing this update stays a delete.
+  const conv = await deps.store.updateConversationMetadata(id, body.metadata ?? {});
+  if (!conv) throw missing(id);
   return jsonResponse(conv);
 }
 

@@ -1,6 +1,7 @@
 import type { ResponseItem } from 'openai/resources/responses/responses';
 import { type ApiError, clip, invalidRequest } from '../../common/api-error';
 import { base64ToBytes, bytesToBase64 } from '../../common/base64';
+import { pace } from '../../common/pace';
 import { IMAGE_FORMATS, imageMimeOf } from '../../engine/image-bytes';
 import { isApiPath } from './api-paths';
 import { DEFAULT_MAX_BODY_BYTES, readStreamCapped } from './capped-read';
@@ -117,6 +118,9 @@ export async function inlineFileUrls(
   firstInput: number,
 ): Promise<ResponseItem[]> {
   const out: ResponseItem[] = [];
+  // One read per URL for the whole request: a body may name one blob thousands of times.
+  const readImage = blobImageReader(opts);
+  const reads = new Map<string, Promise<string>>();
   for (const [i, item] of items.entries()) {
     const parts =
       item.type === 'message' && item.role !== 'assistant'
@@ -127,6 +131,8 @@ export async function inlineFileUrls(
     // Blob images of this request's own input only: an earlier turn's blob URL is likely revoked
     // by now, and its error would name no param (the engine still reads it, as before).
     const ownBlobImage = (p: unknown) => i >= firstInput && opts.fetchFile !== undefined && isBlobImage(p);
+    // A long history is tens of thousands of items: let the loop turn between them.
+    await pace();
     if (!parts?.list.some((p) => needsFetch(p) || ownBlobImage(p))) {
       out.push(item);
       continue;
@@ -136,10 +142,10 @@ export async function inlineFileUrls(
         const at = `input[${i - firstInput}].${parts.key}[${j}]`;
         if (ownBlobImage(p)) {
           const part = p as { image_url: string };
-          return { ...part, image_url: await readBlobImage(part.image_url, `${at}.image_url`, opts) };
+          return { ...part, image_url: await readImage(part.image_url, `${at}.image_url`) };
         }
         if (!needsFetch(p)) return p;
-        return inlinePart(p as FilePart, opts, i >= firstInput ? `${at}.file_url` : null);
+        return inlinePart(p as FilePart, opts, i >= firstInput ? `${at}.file_url` : null, reads);
       }),
     );
     out.push({ ...item, [parts.key]: list } as ResponseItem);
@@ -152,6 +158,29 @@ function isBlobImage(p: unknown): boolean {
   return (
     part.type === 'input_image' && typeof part.image_url === 'string' && part.image_url.startsWith('blob:')
   );
+}
+
+/**
+ * {@link readBlobImage} for one request: each URL is read once however many parts name it (issue 27:
+ * a 900 KB body can name one 1 MB blob 15 000 times), and its failure is the 400 of the first part.
+ *
+ * @example
+ * const read = blobImageReader({ fetchFile: fetch, origin });
+ * const dataUrl = await read(blobUrl, 'input[0].content[1].image_url');
+ */
+export function blobImageReader(opts: FileUrlOptions): (raw: string, param: string) => Promise<string> {
+  const reads = new Map<string, Promise<string>>();
+  return (raw, param) => once(reads, raw, () => readBlobImage(raw, param, opts));
+}
+
+/** The promise `read()` made for `key` the first time it was asked for; later asks share it. */
+function once<T>(reads: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> {
+  let p = reads.get(key);
+  if (!p) {
+    p = read();
+    reads.set(key, p);
+  }
+  return p;
 }
 
 /**
@@ -188,7 +217,12 @@ function needsFetch(p: unknown): boolean {
   return part.type === 'input_file' && !part.file_data && typeof part.file_url === 'string';
 }
 
-async function inlinePart(p: FilePart, opts: FileUrlOptions, param: string | null): Promise<FilePart> {
+async function inlinePart(
+  p: FilePart,
+  opts: FileUrlOptions,
+  param: string | null,
+  reads: Map<string, Promise<string>>,
+): Promise<FilePart> {
   const raw = p.file_url as string;
   if (raw.startsWith('data:')) return { ...p, file_data: raw };
   let url: URL;
@@ -214,7 +248,21 @@ async function inlinePart(p: FilePart, opts: FileUrlOptions, param: string | nul
       'unsupported_value',
     );
   }
-  const res = await opts.fetchFile(url.href).catch(() => null);
+  const fetched = await once(reads, url.href, () =>
+    fetchFile(url, opts.fetchFile as FileFetcher, opts, param),
+  );
+  const filename = p.filename ?? url.pathname.split('/').pop() ?? undefined;
+  return { ...p, filename: filename || undefined, file_data: fetched };
+}
+
+/** Reads one local `file_url` (checked by {@link inlinePart}) into a data URL, capped at `opts.maxBytes`. */
+async function fetchFile(
+  url: URL,
+  fetcher: FileFetcher,
+  opts: FileUrlOptions,
+  param: string | null,
+): Promise<string> {
+  const res = await fetcher(url.href).catch(() => null);
   if (!res?.ok) {
     throw invalidRequest(
       param,
@@ -239,8 +287,7 @@ async function inlinePart(p: FilePart, opts: FileUrlOptions, param: string | nul
       'file_too_large',
     ),
   );
-  const filename = p.filename ?? url.pathname.split('/').pop() ?? undefined;
-  return { ...p, filename: filename || undefined, file_data: `data:${mime};base64,${bytesToBase64(bytes)}` };
+  return `data:${mime};base64,${bytesToBase64(bytes)}`;
 }
 
 /**

@@ -196,23 +196,44 @@ function customMessage(code: string, param: string, value: unknown): string {
 /**
  * `record`, validated as it is, but parsed to an object with every own key of the input. zod builds
  * a record by assignment, so a `__proto__` key (an own property after `JSON.parse`) was dropped, or
- * even set the result's prototype: `{"__proto__": "x"}` came back as `{}`.
+ * even set the result's prototype: `{"__proto__": "x"}` came back as `{}`. zod also skips that key
+ * when it validates, so its value is checked under a stand-in name of the same length (issue 27:
+ * `{"__proto__": {…}}` slipped through a record of strings).
  *
  * @example
  * keepOwnKeys(z.record(z.string(), z.string())).parse(JSON.parse('{"__proto__":"x"}')) // → { ['__proto__']: 'x' }
  */
 export function keepOwnKeys<T extends z.ZodType<Record<string, unknown>>>(record: T) {
   return z.unknown().transform((value, ctx): z.output<T> => {
-    const result = record.safeParse(value);
+    const { renamed, standIn } = renameProtoKey(value);
+    const result = record.safeParse(renamed);
     if (!result.success) {
       // The record's own issues, paths relative to here, so that errors read exactly as before.
-      for (const issue of result.error.issues)
-        ctx.issues.push({ ...issue, input: value } as (typeof ctx.issues)[number]);
+      for (const issue of result.error.issues) {
+        const path = issue.path.map((p) => (p === standIn ? PROTO : p));
+        ctx.issues.push({ ...issue, path, input: value } as (typeof ctx.issues)[number]);
+      }
       return z.NEVER;
     }
     // Object.fromEntries defines properties (no setter runs), so `__proto__` stays a plain key.
     return Object.fromEntries(Object.entries(value as object)) as z.output<T>;
   });
+}
+
+const PROTO = '__proto__';
+
+/**
+ * `value` with its own `__proto__` key renamed to a stand-in of the same length (so a key-length
+ * rule judges it alike) that no other key of `value` uses; `value` as it is when it has none.
+ */
+function renameProtoKey(value: unknown): { renamed: unknown; standIn: string | null } {
+  if (typeof value !== 'object' || value === null || !Object.hasOwn(value, PROTO))
+    return { renamed: value, standIn: null };
+  let standIn = '\u0000\u0000proto\u0000\u0000';
+  for (let n = 0; Object.hasOwn(value, standIn); n++)
+    standIn = `\u0000\u0000proto\u0000${String.fromCharCode(n)}`;
+  const entries = Object.entries(value).map(([k, v]) => [k === PROTO ? standIn : k, v]);
+  return { renamed: Object.fromEntries(entries), standIn };
 }
 
 /** A JSON object of any values (a schema, tool parameters), with every key it was sent with. */

@@ -49,7 +49,11 @@ export async function createResponse(request: Request, deps: CreateDeps): Promis
   await pace();
   const json = await readJsonObject(request, deps.maxBodyBytes);
   await pace();
-  const prepared = await prepareCreate(json, { ...deps, origin: new URL(request.url).origin });
+  const prepared = await prepareCreate(json, {
+    ...deps,
+    origin: new URL(request.url).origin,
+    signal: request.signal,
+  });
   await pace();
   const { body } = prepared;
   if (body.background && body.store === false) {

@@ -2,7 +2,7 @@
  * Image URLs as web-llm can load them: it accepts only `data:image…` and `http…` URLs
  * (`UnsupportedImageURLError` otherwise), but pages hand over `blob:` URLs and relative paths.
  */
-import { invalidRequest } from '../../common/api-error';
+import { clip, invalidRequest } from '../../common/api-error';
 import { bytesToBase64 } from '../../common/base64';
 import { IMAGE_FORMATS, imageMimeOf } from '../image-bytes';
 import type { ChatMessage } from '../types';
@@ -19,6 +19,8 @@ export async function inlineImageUrls(
   base: string | undefined,
 ): Promise<ChatMessage[]> {
   const out: ChatMessage[] = [];
+  // One read per blob URL for the whole request, however many parts (or turns) name it.
+  const reads = new Map<string, Promise<string>>();
   for (const m of messages) {
     if (m.role !== 'user' || typeof m.content === 'string') {
       out.push(m);
@@ -30,7 +32,7 @@ export async function inlineImageUrls(
       else
         content.push({
           type: 'image_url' as const,
-          image_url: { url: await loadable(part.image_url.url, base) },
+          image_url: { url: await loadable(part.image_url.url, base, reads) },
         });
     }
     out.push({ ...m, content });
@@ -38,13 +40,24 @@ export async function inlineImageUrls(
   return out;
 }
 
-async function loadable(url: string, base: string | undefined): Promise<string> {
+async function loadable(
+  url: string,
+  base: string | undefined,
+  reads: Map<string, Promise<string>>,
+): Promise<string> {
   if (/^(data:image|https?:)/i.test(url)) return url;
-  if (url.startsWith('blob:')) return blobToDataUrl(url);
+  if (url.startsWith('blob:')) {
+    let read = reads.get(url);
+    if (!read) {
+      read = blobToDataUrl(url);
+      reads.set(url, read);
+    }
+    return read;
+  }
   if (/^[a-z][a-z0-9+.-]*:/i.test(url) || !base) {
     throw invalidRequest(
       'input',
-      `Unsupported image URL '${url.slice(0, 64)}': use https:, data: or blob: URLs.`,
+      `Unsupported image URL '${clip(url, 64)}': use https:, data: or blob: URLs.`,
     );
   }
   return new URL(url, base).href;
@@ -55,7 +68,7 @@ async function blobToDataUrl(url: string): Promise<string> {
   try {
     blob = await (await fetch(url)).blob();
   } catch {
-    throw invalidRequest('input', `Could not read the image at '${url}' (was its blob URL revoked?).`);
+    throw invalidRequest('input', `Could not read the image at '${clip(url)}' (was its blob URL revoked?).`);
   }
   const bytes = new Uint8Array(await blob.arrayBuffer());
   // The core reads a request's blob images first where it has a fetcher (a 400 on the exact
@@ -64,7 +77,7 @@ async function blobToDataUrl(url: string): Promise<string> {
   if (!mime) {
     throw invalidRequest(
       'input',
-      `The blob at '${url}' is not an image (${blob.type || 'no type'}, ${bytes.length} bytes): expected ${IMAGE_FORMATS} data.`,
+      `The blob at '${clip(url)}' is not an image (${clip(blob.type || 'no type')}, ${bytes.length} bytes): expected ${IMAGE_FORMATS} data.`,
       'invalid_value',
     );
   }

@@ -7,6 +7,14 @@ import { jsonObjectSchema, metadataSchema } from '../../plumbing/validate';
  * Values that parse but cannot be served locally (hosted tools, for one) are rejected after parsing.
  */
 
+/**
+ * The most `max_tool_calls` may ask for. OpenAI documents no upper bound; a local model could not
+ * write this many calls in one reply within any context window it has, and the wllama grammar
+ * spells the limit out as a repetition count, which llama.cpp caps (2000) and which costs grammar
+ * size in proportion: past this a request is a 400 on `max_tool_calls`, never a giant grammar.
+ */
+export const MAX_TOOL_CALLS = 1000;
+
 const nullish = <T extends z.ZodType>(t: T) => t.nullish();
 
 /** OpenAI checks item ids by prefix: `Expected an ID that begins with 'msg'.` */
@@ -187,7 +195,7 @@ export const createResponseSchema = z.strictObject({
   tools: z.array(z.looseObject({ type: z.string() })).optional(),
   tool_choice: toolChoiceSchema.optional(),
   parallel_tool_calls: nullish(z.boolean()),
-  max_tool_calls: nullish(z.number().int().min(1)),
+  max_tool_calls: nullish(z.number().int().min(1).max(MAX_TOOL_CALLS)),
   max_output_tokens: nullish(z.number().int().min(16)),
   temperature: nullish(z.number().min(0).max(2)),
   top_p: nullish(z.number().min(0).max(1)),

@@ -1,0 +1,62 @@
+/** The table `npm run bench` prints (bench/run.mjs). */
+
+/**
+ * The printed table of `npm run bench`: one row per figure, its median, p90, target and verdict.
+ *
+ * @example
+ * console.log(table(results));
+ */
+export function table(r) {
+  const rows = [
+    ['sse_per_token_overhead_us', r.sse_per_token_overhead_us, 'µs', '<= 20'],
+    ['transport_floor_per_token_us', r.transport_floor_per_token_us, 'µs', '(floor)'],
+    ['first_event_overhead_ms', r.first_event_overhead_ms, 'ms', '<= 5'],
+    ['cold_start_ms', r.cold_start_ms, 'ms', '<= 150'],
+    ['json_request_overhead_ms', r.json_request_overhead_ms, 'ms', ''],
+    ['idb_transactions_per_1k_tokens', r.idb_transactions_per_1k_tokens, '', '<= 5'],
+    ['store_overhead_pct', r.store_overhead_pct, '%', '<= 5'],
+    ['concurrent_streams: total', r.concurrent_streams?.total_ms, 'ms', '8 correct'],
+    ['concurrent_streams: tokens/s per stream', r.concurrent_streams?.per_stream_tokens_per_s, '', ''],
+    ['worker_heap_growth_mb_per_100k_tokens', r.worker_heap_growth_mb_per_100k_tokens, 'MB', '<= 32'],
+    ['max_event_loop_block_ms', r.max_event_loop_block_ms, 'ms', '<= 50'],
+    ['scripted_page_js_kb', r.scripted_page_js_kb, 'kB', '<= 300'],
+    [
+      'wllama_intab_vs_direct (decode tok/s ratio)',
+      r.wllama_intab_vs_direct && { ...r.wllama_intab_vs_direct, p90: '' },
+      '',
+      '>= 0.97',
+    ],
+    [
+      'wllama_first_token_overhead_ms',
+      r.wllama_first_token_overhead_ms && { ...r.wllama_first_token_overhead_ms, p90: '' },
+      'ms',
+      '<= 5',
+    ],
+  ]
+    .filter(([, s]) => s)
+    .map(([name, s, unit, target]) => [
+      name,
+      `${s.median} ${unit}`.trim(),
+      `${s.p90} ${unit}`.trim(),
+      target,
+      verdict(s, target),
+    ]);
+  rows.unshift(['figure', 'median', 'p90', 'target', '']);
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => String(row[c]).length)));
+  const line = (row) => `| ${row.map((cell, c) => String(cell).padEnd(widths[c])).join(' | ')} |`;
+  const e = r.environment;
+  return [
+    line(rows[0]),
+    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...rows.slice(1).map(line),
+    '',
+    `Chromium ${e.chromium}, ${e.cpus} CPUs (${e.cpu_model}), ${e.date}, commit ${e.git_commit?.slice(0, 10)}${e.git_dirty ? ' (dirty)' : ''}, ${e.bench_seconds} s`,
+  ].join('\n');
+}
+
+function verdict(s, target) {
+  const m = /^(<=|>=) ([\d.]+)$/.exec(target);
+  if (!m) return '';
+  const ok = m[1] === '<=' ? s.median <= Number(m[2]) : s.median >= Number(m[2]);
+  return ok ? 'ok' : 'MISSED';
+}
