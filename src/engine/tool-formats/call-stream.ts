@@ -20,6 +20,8 @@ export class CallStream {
   private afterCall = false;
   /** For `leading` formats: prose came first, so nothing after it is a call. */
   private prose = false;
+  /** The whitespace dropped before the open region: given back if the region is no call. */
+  private gap = '';
 
   private readonly known: readonly string[];
   private readonly schemas: Readonly<Record<string, Record<string, unknown>>>;
@@ -47,7 +49,7 @@ export class CallStream {
   finish(truncated = false): CallStreamPiece[] {
     const out = this.drain(true);
     if (this.inCall && truncated) this.buffer = '';
-    const rest = this.inCall ? this.buffer : this.buffer.trimEnd();
+    const rest = this.inCall ? (this.buffer === '' ? '' : this.gap + this.buffer) : this.buffer.trimEnd();
     if (rest.trim() !== '') out.push({ type: 'text', text: rest });
     this.buffer = '';
     return out;
@@ -67,6 +69,28 @@ export class CallStream {
     return false;
   }
 
+  /**
+   * What a region that parsed into no call gives back: its text, with the whitespace before it. A
+   * marker mentioned in prose ("Use `<tool_call>` like this.") opens a region that runs to the next
+   * call's end, so the text stops before the next marker inside it, which is read again (the grammar
+   * held the real call after the mention). Where calls are the whole reply (Llama), a region that is
+   * no call (a plain JSON answer) makes the rest of the reply prose, as the grammar has it.
+   */
+  private notACall(region: string): CallStreamPiece[] {
+    const gap = this.gap;
+    this.gap = '';
+    if (this.format.leading) {
+      this.prose = true;
+      return [{ type: 'text', text: gap + region }];
+    }
+    const again = firstTrigger(region.slice(1), this.format.triggers);
+    if (again < 0) return [{ type: 'text', text: gap + region }];
+    // Whitespace before the next marker goes back too, dropped only if that marker opens a call.
+    const text = region.slice(0, again + 1).trimEnd();
+    this.buffer = region.slice(text.length) + this.buffer;
+    return [{ type: 'text', text: gap + text }];
+  }
+
   private drain(atEnd: boolean): CallStreamPiece[] {
     const out: CallStreamPiece[] = [];
     for (;;) {
@@ -79,6 +103,7 @@ export class CallStream {
             if (calls) {
               out.push({ type: 'calls', calls });
               this.buffer = '';
+              this.gap = '';
             }
           }
           return out;
@@ -87,7 +112,10 @@ export class CallStream {
         this.buffer = this.buffer.slice(end);
         this.inCall = false;
         const calls = this.format.parseRegion(region, this.known, this.schemas);
-        out.push(calls ? { type: 'calls', calls } : { type: 'text', text: region });
+        if (calls) {
+          out.push({ type: 'calls', calls });
+          this.gap = '';
+        } else out.push(...this.notACall(region));
         this.afterCall = calls !== null;
         continue;
       }
@@ -102,8 +130,10 @@ export class CallStream {
       }
       const at = firstTrigger(this.buffer, this.format.triggers);
       if (at >= 0) {
-        const prose = this.buffer.slice(0, at).trimEnd();
+        const before = this.buffer.slice(0, at);
+        const prose = before.trimEnd();
         if (prose !== '') out.push({ type: 'text', text: prose });
+        this.gap = before.slice(prose.length);
         this.buffer = this.buffer.slice(at);
         this.inCall = true;
         continue;

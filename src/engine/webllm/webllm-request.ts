@@ -42,7 +42,7 @@ export function planChatRequest(
   const family = familyOf(req.model);
   // Thinking off where web-llm can turn it off (it pre-fills an empty block, as Qwen3's template
   // does); a model that thinks anyway keeps its block free ahead of any grammar.
-  const { tools, forced, disableThinking, thinking } = planToolsAndThinking(req, family);
+  const { tools, forced, disableThinking, thinking, mayThink } = planToolsAndThinking(req, family);
   let responseFormat: ResponseFormat | undefined;
   if (tools.length > 0) {
     const tag = toolStructuralTag(family.tools, tools, {
@@ -50,10 +50,12 @@ export function planChatRequest(
       parallel: req.parallelToolCalls,
       format: req.format,
       thinking,
+      mayThink,
     });
     responseFormat = { type: 'structural_tag', structural_tag: tag };
-  } else if (thinking && req.format.type !== 'text') {
-    responseFormat = { type: 'structural_tag', structural_tag: jsonAfterThinking(req.format, thinking) };
+  } else if ((thinking || mayThink) && req.format.type !== 'text') {
+    const tag = jsonAfterThinking(req.format, thinking, mayThink);
+    responseFormat = { type: 'structural_tag', structural_tag: tag };
   } else {
     responseFormat = toResponseFormat(req.format);
   }
