@@ -5,6 +5,7 @@
  * mentioned in prose, or a plain JSON answer from Llama 3.x, is prose, while a call stays held to
  * its tool's schema.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { phi4Format } from '../../../src/engine/tool-formats/phi4';
 import type { EngineChunk, GenerateRequest } from '../../../src/engine/types';
@@ -215,6 +216,40 @@ describe('defect 9: a call marker in prose or code is prose; a call stays held t
     expect(callsOf(chunks)).toEqual([PARIS]);
     const mention = assemble(QWEN25, 'Use `<tool_call>` like this.');
     expect([text(mention), callsOf(mention)]).toEqual(['Use `<tool_call>` like this.', []]);
+  });
+
+  // Prose over an alphabet rich in marker pieces, with no `{` (so no call can parse) and no newline
+  // straight after a marker (which is how a call opens).
+  const prose = fc
+    .array(fc.constantFrom('<tool_call>', '</tool_call>', '<', '>', '`', ' ', '\n', 'a', 'tool_call', '.'), {
+      maxLength: 24,
+    })
+    .map((parts) => parts.join(''))
+    .filter((p) => !p.includes('<tool_call>\n'));
+
+  it('property: prose with markers in it comes back whole, and a call after it is still read (300 runs)', () => {
+    const call = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>';
+    fc.assert(
+      fc.property(prose, (p) => {
+        const alone = assemble(QWEN25, p);
+        expect(text(alone).trimEnd()).toBe(p.trimEnd());
+        expect(callsOf(alone)).toEqual([]);
+        const before = assemble(QWEN25, `${p}\n${call}`);
+        expect(text(before)).toBe(p.trimEnd());
+        expect(callsOf(before)).toEqual([PARIS]);
+      }),
+      { numRuns: 300, seed: 28 },
+    );
+  });
+
+  it('property: the grammar takes that prose under auto (40 runs)', async () => {
+    const format = await formatFor(QWEN25);
+    await fc.assert(
+      fc.asyncProperty(prose, async (p) => {
+        expect(await responseFormatAccepts(format, p)).toBe(true);
+      }),
+      { numRuns: 40, seed: 28 },
+    );
   });
 
   it('Qwen’s real tokens: the mention passes token by token', async () => {
