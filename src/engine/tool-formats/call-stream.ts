@@ -25,12 +25,20 @@ export class CallStream {
 
   private readonly known: readonly string[];
   private readonly schemas: Readonly<Record<string, Record<string, unknown>>>;
+  /** Where a call may open: the grammar's openings when given, else the format's markers. */
+  private readonly triggers: readonly string[];
 
-  /** `tools`: the callable tools, or only their names (then formats cannot type bare values). */
+  /**
+   * `tools`: the callable tools, or only their names (then formats cannot type bare values).
+   * `openings`: where the grammar lets a call open (`<tool_call>\n`, not a bare `<tool_call>`), so
+   * that only text the grammar held to a tool's schema is read as a call.
+   */
   constructor(
     private readonly format: ToolFormat,
     tools: readonly (FunctionToolSpec | string)[],
+    openings?: readonly string[],
   ) {
+    this.triggers = openings ?? format.triggers;
     this.known = tools.map((t) => (typeof t === 'string' ? t : t.name));
     this.schemas = Object.fromEntries(
       tools.flatMap((t) => (typeof t !== 'string' && t.parameters ? [[t.name, t.parameters]] : [])),
@@ -83,7 +91,7 @@ export class CallStream {
       this.prose = true;
       return [{ type: 'text', text: gap + region }];
     }
-    const again = firstTrigger(region.slice(1), this.format.triggers);
+    const again = firstTrigger(region.slice(1), this.triggers);
     if (again < 0) return [{ type: 'text', text: gap + region }];
     // Whitespace before the next marker goes back too, dropped only if that marker opens a call.
     const text = region.slice(0, again + 1).trimEnd();
@@ -128,7 +136,7 @@ export class CallStream {
         }
         return out;
       }
-      const at = firstTrigger(this.buffer, this.format.triggers);
+      const at = firstTrigger(this.buffer, this.triggers);
       if (at >= 0) {
         const before = this.buffer.slice(0, at);
         const prose = before.trimEnd();
@@ -138,7 +146,7 @@ export class CallStream {
         this.inCall = true;
         continue;
       }
-      const keep = atEnd ? 0 : heldTail(this.buffer, this.format.triggers);
+      const keep = atEnd ? 0 : heldTail(this.buffer, this.triggers);
       const prose = this.buffer.slice(0, this.buffer.length - keep);
       if (prose !== '') {
         out.push({ type: 'text', text: prose });

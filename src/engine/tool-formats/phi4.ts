@@ -4,8 +4,9 @@
  * "arguments": {…}}, …]`, one JSON list after the word (SGLang constrains each call as
  * `functools[{"name": "<tool>", "arguments": ` … `}]`, as the grammar here does). The
  * `<|tool_call|>[…]<|/tool_call|>` form its vocabulary has tokens for (Microsoft's ONNX cookbook
- * grammar opens calls with `<|tool_call|>`, no closing marker) is read too, never written. Tools go
- * as a JSON list in `<|tool|>…<|/tool|>` right after the system text, as Microsoft's model card shows.
+ * grammar opens calls with `<|tool_call|>`, no closing marker) is held by the grammar and read too,
+ * never written in history. Tools go as a JSON list in `<|tool|>…<|/tool|>` right after the system
+ * text, as Microsoft's model card shows.
  */
 import type { FunctionToolSpec } from '../types';
 import { jsonEnd, parsedArguments, pyJson } from './json-text';
@@ -41,13 +42,16 @@ export const phi4Format: ToolFormat = {
   tags(tools: FunctionToolSpec[]): TagSpec[] {
     // One call per list, as SGLang constrains them: a list of several would need a grammar for the
     // items without their brackets, which neither engine's JSON Schema compiler writes. Parallel
-    // calls are lists in turn (a list of several is still read).
-    return tools.map((t) => ({
-      type: 'tag',
-      begin: `${FUNCTOOLS}[{"name": ${JSON.stringify(t.name)}, "arguments": `,
-      content: { type: 'json_schema', json_schema: argumentSchema(t) },
-      end: '}]',
-    }));
+    // calls are lists in turn (a list of several is still read). The `<|tool_call|>` form is held
+    // too, so a model that reaches for its vocabulary's own markers still gets a checked call.
+    return tools.flatMap((t): TagSpec[] => {
+      const call = `[{"name": ${JSON.stringify(t.name)}, "arguments": `;
+      const content = { type: 'json_schema', json_schema: argumentSchema(t) };
+      return [
+        { type: 'tag', begin: `${FUNCTOOLS}${call}`, content, end: '}]' },
+        { type: 'tag', begin: `${OPEN}${call}`, content, end: `}]${CLOSE}` },
+      ];
+    });
   },
   regionEnd(text: string): number {
     if (!text.startsWith(OPEN)) return jsonEnd(text, FUNCTOOLS.length);

@@ -78,6 +78,16 @@ export function toolStructuralTag(
 }
 
 /**
+ * Where the structural tag for `tools` lets a call open, for the parser to read calls there only.
+ *
+ * @example
+ * callOpenings(hermesFormat, tools, true); // ['<tool_call>\n']
+ */
+export function callOpenings(format: ToolFormat, tools: FunctionToolSpec[], parallel: boolean): string[] {
+  return grammarTriggers(format, format.tags(tools, parallel));
+}
+
+/**
  * The strings that open a call in the grammar: each trigger of the format followed by the next
  * character of the tags it opens (`<tool_call>\n`, `[TOOL_CALLS]g` for tools named `get_…`,
  * `functools[{`). A marker mentioned in prose or code ("Use `<tool_call>` like this.") is then

@@ -8,7 +8,7 @@ import type {
 } from '@mlc-ai/web-llm';
 import { familyOf } from '../tool-formats/model-family';
 import { jsonInstruction, planToolsAndThinking } from '../tool-formats/request-plan';
-import { jsonAfterThinking, toolStructuralTag } from '../tool-formats/structural-tag';
+import { callOpenings, jsonAfterThinking, toolStructuralTag } from '../tool-formats/structural-tag';
 import type { GenerateRequest, OutputFormatSpec, TokenLogprob } from '../types';
 import { toWebLLMMessages } from './webllm-messages';
 import type { ReplyOptions } from './webllm-reply';
@@ -92,6 +92,10 @@ export function planChatRequest(
       format: tools.length > 0 ? family.tools : null,
       toolNames: tools.map((t) => t.name),
       tools,
+      // Calls are read where the structural tag held them (Llama's whole-reply calls: at the start).
+      ...(tools.length > 0 && !family.tools.leading
+        ? { openings: callOpenings(family.tools, tools, req.parallelToolCalls) }
+        : {}),
     },
     topLogprobs,
   };

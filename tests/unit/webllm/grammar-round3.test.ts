@@ -127,6 +127,14 @@ describe('defect 6: Phi-4-mini calls as vLLM’s phi4_mini_json and SGLang’s d
     expect([text(around), callsOf(around)]).toEqual(['Let me check.', [PARIS]]);
   });
 
+  it('the `<|tool_call|>` form is held to the schema too', async () => {
+    const format = await formatFor(PHI4);
+    const call = (args: string) =>
+      `<|tool_call|>[{"name": "get_weather", "arguments": ${args}}]<|/tool_call|>`;
+    expect(await responseFormatAccepts(format, call('{"city": "Paris"}'))).toBe(true);
+    expect(await responseFormatAccepts(format, call('{"town": "Paris"}'))).toBe(false);
+  });
+
   it('the `<|tool_call|>` form is read too, with or without its closing marker, `parameters` as well', () => {
     const list = '[{"name": "get_weather", "arguments": {"city": "Paris"}}]';
     expect(callsOf(assemble(PHI4, `<|tool_call|>${list}<|/tool_call|>`))).toEqual([PARIS]);
@@ -207,6 +215,13 @@ describe('defect 9: a call marker in prose or code is prose; a call stays held t
     expect(await responseFormatAccepts(format, think + prose)).toBe(true);
     expect(await responseFormatAccepts(format, `${think}${prose}\nMore text.`)).toBe(true);
     expect(await responseFormatAccepts(format, think + bad)).toBe(false);
+  });
+
+  it('text the grammar did not hold as a call is not read as one (a marker without its newline)', async () => {
+    const loose = '<tool_call>{"name": "get_weather", "arguments": {"town": 1}}</tool_call>';
+    expect(await responseFormatAccepts(await formatFor(QWEN25), loose)).toBe(true);
+    const chunks = assemble(QWEN25, loose);
+    expect([text(chunks), callsOf(chunks)]).toEqual([loose, []]);
   });
 
   it('the parser gives the mention back as text and still reads a real call after it', () => {
