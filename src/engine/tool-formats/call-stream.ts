@@ -20,15 +20,25 @@ export class CallStream {
   private afterCall = false;
   /** For `leading` formats: prose came first, so nothing after it is a call. */
   private prose = false;
+  /** The whitespace dropped before the open region: given back if the region is no call. */
+  private gap = '';
 
   private readonly known: readonly string[];
   private readonly schemas: Readonly<Record<string, Record<string, unknown>>>;
+  /** Where a call may open: the grammar's openings when given, else the format's markers. */
+  private readonly triggers: readonly string[];
 
-  /** `tools`: the callable tools, or only their names (then formats cannot type bare values). */
+  /**
+   * `tools`: the callable tools, or only their names (then formats cannot type bare values).
+   * `openings`: where the grammar lets a call open (`<tool_call>\n`, not a bare `<tool_call>`), so
+   * that only text the grammar held to a tool's schema is read as a call.
+   */
   constructor(
     private readonly format: ToolFormat,
     tools: readonly (FunctionToolSpec | string)[],
+    openings?: readonly string[],
   ) {
+    this.triggers = openings ?? format.triggers;
     this.known = tools.map((t) => (typeof t === 'string' ? t : t.name));
     this.schemas = Object.fromEntries(
       tools.flatMap((t) => (typeof t !== 'string' && t.parameters ? [[t.name, t.parameters]] : [])),
@@ -47,7 +57,7 @@ export class CallStream {
   finish(truncated = false): CallStreamPiece[] {
     const out = this.drain(true);
     if (this.inCall && truncated) this.buffer = '';
-    const rest = this.inCall ? this.buffer : this.buffer.trimEnd();
+    const rest = this.inCall ? (this.buffer === '' ? '' : this.gap + this.buffer) : this.buffer.trimEnd();
     if (rest.trim() !== '') out.push({ type: 'text', text: rest });
     this.buffer = '';
     return out;
@@ -67,6 +77,28 @@ export class CallStream {
     return false;
   }
 
+  /**
+   * What a region that parsed into no call gives back: its text, with the whitespace before it. A
+   * marker mentioned in prose ("Use `<tool_call>` like this.") opens a region that runs to the next
+   * call's end, so the text stops before the next marker inside it, which is read again (the grammar
+   * held the real call after the mention). Where calls are the whole reply (Llama), a region that is
+   * no call (a plain JSON answer) makes the rest of the reply prose, as the grammar has it.
+   */
+  private notACall(region: string): CallStreamPiece[] {
+    const gap = this.gap;
+    this.gap = '';
+    if (this.format.leading) {
+      this.prose = true;
+      return [{ type: 'text', text: gap + region }];
+    }
+    const again = firstTrigger(region.slice(1), this.triggers);
+    if (again < 0) return [{ type: 'text', text: gap + region }];
+    // Whitespace before the next marker goes back too, dropped only if that marker opens a call.
+    const text = region.slice(0, again + 1).trimEnd();
+    this.buffer = region.slice(text.length) + this.buffer;
+    return [{ type: 'text', text: gap + text }];
+  }
+
   private drain(atEnd: boolean): CallStreamPiece[] {
     const out: CallStreamPiece[] = [];
     for (;;) {
@@ -79,6 +111,7 @@ export class CallStream {
             if (calls) {
               out.push({ type: 'calls', calls });
               this.buffer = '';
+              this.gap = '';
             }
           }
           return out;
@@ -87,7 +120,10 @@ export class CallStream {
         this.buffer = this.buffer.slice(end);
         this.inCall = false;
         const calls = this.format.parseRegion(region, this.known, this.schemas);
-        out.push(calls ? { type: 'calls', calls } : { type: 'text', text: region });
+        if (calls) {
+          out.push({ type: 'calls', calls });
+          this.gap = '';
+        } else out.push(...this.notACall(region));
         this.afterCall = calls !== null;
         continue;
       }
@@ -100,15 +136,17 @@ export class CallStream {
         }
         return out;
       }
-      const at = firstTrigger(this.buffer, this.format.triggers);
+      const at = firstTrigger(this.buffer, this.triggers);
       if (at >= 0) {
-        const prose = this.buffer.slice(0, at).trimEnd();
+        const before = this.buffer.slice(0, at);
+        const prose = before.trimEnd();
         if (prose !== '') out.push({ type: 'text', text: prose });
+        this.gap = before.slice(prose.length);
         this.buffer = this.buffer.slice(at);
         this.inCall = true;
         continue;
       }
-      const keep = atEnd ? 0 : heldTail(this.buffer, this.format.triggers);
+      const keep = atEnd ? 0 : heldTail(this.buffer, this.triggers);
       const prose = this.buffer.slice(0, this.buffer.length - keep);
       if (prose !== '') {
         out.push({ type: 'text', text: prose });

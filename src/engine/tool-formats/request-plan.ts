@@ -18,6 +18,13 @@ export interface ToolAndThinkingPlan {
   disableThinking: boolean;
   /** The think block every reply opens with, which grammars must leave room for; null when none. */
   thinking: ReasoningMarkers | null;
+  /**
+   * The think block a reply may open with, for a family that thinks when its prompt asks
+   * (Ministral 3 Reasoning, whose default system prompt wants `[THINK]…[/THINK]` first): grammars
+   * that hold the reply from its first token leave room for it too. Null when none, or when
+   * `thinking` is set.
+   */
+  mayThink: ReasoningMarkers | null;
 }
 
 /**
@@ -28,11 +35,14 @@ export function planToolsAndThinking(req: GenerateRequest, family: ModelFamily):
   const tools = allowedTools(req.tools, req.toolChoice);
   const effortOff = req.reasoningEffort === 'none' || req.reasoningEffort === 'minimal';
   const disableThinking = family.canDisableThinking && effortOff;
+  const thinking = family.alwaysThinks && !disableThinking ? family.reasoning : null;
+  const optional = family.reasoning && !family.alwaysThinks && !family.reasoning.prefilled;
   return {
     tools,
     forced: tools.length > 0 && req.toolChoice !== 'auto',
     disableThinking,
-    thinking: family.alwaysThinks && !disableThinking ? family.reasoning : null,
+    thinking,
+    mayThink: optional && !disableThinking ? family.reasoning : null,
   };
 }
 

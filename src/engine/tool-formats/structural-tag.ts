@@ -6,7 +6,8 @@
 
 import type { FunctionToolSpec, OutputFormatSpec } from '../types';
 import type { ReasoningMarkers } from './model-family';
-import type { ToolFormat } from './types';
+import { proseOpening } from './prose-opening';
+import type { TagSpec, ToolFormat } from './types';
 
 export interface CallConstraint {
   /** `required` or a named choice: the reply must be calls, from its first token (after thinking). */
@@ -16,6 +17,12 @@ export interface CallConstraint {
   format: OutputFormatSpec;
   /** The think block the reply opens with (models that always think), left free; null for none. */
   thinking?: ReasoningMarkers | null;
+  /**
+   * A think block the reply may open with but need not (Ministral 3 Reasoning's `[THINK]…[/THINK]`,
+   * which its default system prompt asks for): left free ahead of a call or JSON that would
+   * otherwise be held from the first token. Null for none.
+   */
+  mayThink?: ReasoningMarkers | null;
 }
 
 type Format = Record<string, unknown>;
@@ -37,10 +44,12 @@ export function toolStructuralTag(
   tools: FunctionToolSpec[],
   c: CallConstraint,
 ): StructuralTagSpec {
+  const wrap = (body: Format, strict: boolean) => afterThinking(body, c.thinking, strict, c.mayThink);
+  const tags = format.tags(tools, c.parallel);
   const triggered = (atLeastOne: boolean): Format => ({
     type: 'triggered_tags',
-    triggers: [...format.triggers],
-    tags: format.tags(tools, c.parallel),
+    triggers: grammarTriggers(format, tags),
+    tags,
     at_least_one: atLeastOne,
     stop_after_first: !c.parallel,
   });
@@ -48,30 +57,52 @@ export function toolStructuralTag(
     // Calls are the whole reply or none of it: the calls, or prose that does not open like one.
     const calls: Format = {
       type: 'tags_with_separator',
-      tags: format.tags(tools, c.parallel),
+      tags,
       separator: format.leading.separator,
       at_least_one: true,
       stop_after_first: !c.parallel,
     };
     const prose: Format = {
       type: 'sequence',
-      elements: [{ type: 'regex', pattern: '[^{\\s]' }, { type: 'any_text' }],
+      elements: [{ type: 'regex', pattern: proseOpening(format.triggers) }, { type: 'any_text' }],
     };
-    if (c.forced) return afterThinking(calls, c.thinking, true);
-    if (c.format.type === 'text')
-      return afterThinking({ type: 'or', elements: [calls, prose] }, c.thinking, true);
+    if (c.forced) return wrap(calls, true);
+    if (c.format.type === 'text') return wrap({ type: 'or', elements: [calls, prose] }, true);
   }
-  if (c.format.type === 'text' && !c.forced) return afterThinking(triggered(false), c.thinking, false);
-  if (c.forced) return afterThinking(triggered(true), c.thinking, true);
+  if (c.format.type === 'text' && !c.forced) return wrap(triggered(false), false);
+  if (c.forced) return wrap(triggered(true), true);
   // Either the JSON answer or one call block. xgrammar 0.1.27 fails to compile `triggered_tags`
   // or `tags_with_separator` under `or`, so this branch allows one call block (a list, in the
   // formats that write several calls as one list).
-  const answer = jsonSchemaOf(c.format);
-  return afterThinking(
-    { type: 'or', elements: [answer, ...format.tags(tools, c.parallel)] },
-    c.thinking,
-    true,
-  );
+  return wrap({ type: 'or', elements: [jsonSchemaOf(c.format), ...tags] }, true);
+}
+
+/**
+ * Where the structural tag for `tools` lets a call open, for the parser to read calls there only.
+ *
+ * @example
+ * callOpenings(hermesFormat, tools, true); // ['<tool_call>\n']
+ */
+export function callOpenings(format: ToolFormat, tools: FunctionToolSpec[], parallel: boolean): string[] {
+  return grammarTriggers(format, format.tags(tools, parallel));
+}
+
+/**
+ * The strings that open a call in the grammar: each trigger of the format followed by the next
+ * character of the tags it opens (`<tool_call>\n`, `[TOOL_CALLS]g` for tools named `get_…`,
+ * `functools[{`). A marker mentioned in prose or code ("Use `<tool_call>` like this.") is then
+ * prose, not a call the grammar must finish: vLLM's parsers give such a reply back as text (a marker
+ * that opens no parseable call is content), and llama.cpp's lazy grammars trigger on a call's
+ * opening, not on the bare word. Triggers no tag begins with (forms a format reads but does not
+ * write, Phi-4's `<|tool_call|>`) are left to the parser.
+ */
+function grammarTriggers(format: ToolFormat, tags: readonly TagSpec[]): string[] {
+  const out = new Set<string>();
+  for (const tag of tags) {
+    const trigger = format.triggers.find((t) => tag.begin.startsWith(t));
+    if (trigger !== undefined) out.add(tag.begin.slice(0, trigger.length + 1));
+  }
+  return [...out];
 }
 
 /**
@@ -81,8 +112,12 @@ export function toolStructuralTag(
  * @example
  * jsonAfterThinking({ type: 'json_object' }, { open: '<think>', close: '</think>', prefilled: false });
  */
-export function jsonAfterThinking(format: OutputFormatSpec, thinking: ReasoningMarkers): StructuralTagSpec {
-  return afterThinking(jsonSchemaOf(format), thinking, true);
+export function jsonAfterThinking(
+  format: OutputFormatSpec,
+  thinking: ReasoningMarkers | null,
+  mayThink: ReasoningMarkers | null = null,
+): StructuralTagSpec {
+  return afterThinking(jsonSchemaOf(format), thinking, true, mayThink);
 }
 
 function jsonSchemaOf(format: OutputFormatSpec): Format {
@@ -96,21 +131,27 @@ function jsonSchemaOf(format: OutputFormatSpec): Format {
  * `body`, after a free think block when the model thinks first. A template that opened the block
  * (`prefilled`) leaves the reply inside it, so only the closing tag is expected. `strict` bodies
  * (a call or JSON from their first character) get the whitespace models write after the block, up to
- * four characters (Qwen and R1 write `</think>\n\n`).
+ * four characters (Qwen and R1 write `</think>\n\n`). A model that may think (`mayThink`) gets the
+ * block as an alternative, as Qwen3's always-open block is given: the block then the body, or the
+ * body alone (the closing marker ends the block at its first occurrence).
  */
 function afterThinking(
   body: Format,
   thinking: ReasoningMarkers | null | undefined,
   strict: boolean,
+  mayThink?: ReasoningMarkers | null,
 ): StructuralTagSpec {
-  if (!thinking) return { type: 'structural_tag', format: body };
+  const markers = thinking ?? mayThink;
+  if (!markers) return { type: 'structural_tag', format: body };
   const block = {
     type: 'tag',
-    begin: thinking.prefilled ? '' : thinking.open,
+    begin: markers.prefilled ? '' : markers.open,
     content: { type: 'any_text' },
-    end: thinking.close,
+    end: markers.close,
   };
   // Bounded: an unbounded `\s*` lets a small model emit newlines until max_tokens.
   const elements = strict ? [block, { type: 'regex', pattern: '\\s{0,4}' }, body] : [block, body];
-  return { type: 'structural_tag', format: { type: 'sequence', elements } };
+  const sequence = { type: 'sequence', elements };
+  if (thinking) return { type: 'structural_tag', format: sequence };
+  return { type: 'structural_tag', format: { type: 'or', elements: [sequence, body] } };
 }

@@ -62,7 +62,10 @@ export interface ToolFormat {
    * count only at the start of the reply, and the grammar offers calls or prose, not calls in prose.
    */
   readonly leading?: { separator: string };
-  /** Strings that open a call in the output; each is a prefix of some tag's `begin`. */
+  /**
+   * Strings that open a call in the output. Each is a prefix of some tag's `begin`, except forms a
+   * format reads but never writes (Phi-4's `<|tool_call|>`), which only the parser looks for.
+   */
   readonly triggers: readonly string[];
   /** The structural tag `tag`s that constrain calls of `tools` (one call each unless `parallel`). */
   tags(tools: FunctionToolSpec[], parallel: boolean): TagSpec[];

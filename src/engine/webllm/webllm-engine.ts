@@ -35,7 +35,7 @@ import { installByteMeter } from './webllm-download-meter';
 import type { MLCEngineLike, WebLLMEngineOptions } from './webllm-engine-options';
 import { mapGenerateError, mapLoadError } from './webllm-errors';
 import { deadline, EXPIRED, Gate, StallTimeoutError, withStallTimeout } from './webllm-gate';
-import { boundJsonWhitespace, checkSchemas, loadXGrammar, type XGrammarLike } from './webllm-grammar';
+import { boundJsonWhitespace, checkSchemas, requireXGrammar, type XGrammarLike } from './webllm-grammar';
 import { inlineImageUrls } from './webllm-images';
 import { dedupeRecords, isEmbeddingRecord, toModelInfos } from './webllm-models';
 import { modelsToLoad, pairKey } from './webllm-pairing';
@@ -131,17 +131,16 @@ export class WebLLMEngine implements Engine {
   /**
    * A JSON schema web-llm's xgrammar cannot compile fails only inside prefill, after the headers:
    * compiled here first, so it is a 400. Where web-xgrammar cannot be loaded (a chunk missing
-   * offline) the check is skipped and web-llm's own compile still refuses it, later.
+   * offline) a request with a grammar is a 503 here, before any header, never run unbounded.
    */
   private async checkGrammar(req: GenerateRequest): Promise<void> {
     const tools = allowedTools(req.tools, req.toolChoice);
-    if (req.format.type !== 'json_schema' && tools.length === 0) return;
-    const xg = await this.xgrammar();
-    if (xg) await checkSchemas(xg, req.format, tools);
+    if (req.format.type === 'text' && tools.length === 0) return;
+    await checkSchemas(await this.xgrammar(), req.format, tools);
   }
 
-  private async xgrammar(): Promise<XGrammarLike | null> {
-    return (this.opts.xgrammar ?? loadXGrammar)().catch(() => null);
+  private xgrammar(): Promise<XGrammarLike> {
+    return requireXGrammar(this.opts.xgrammar);
   }
 
   load(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void> {
@@ -174,8 +173,8 @@ export class WebLLMEngine implements Engine {
     const info = toModelInfos([record])[0];
     const messages = await inlineImageUrls(req.messages, globalThis.location?.href);
     const plan = planChatRequest({ ...req, messages }, { vision: info?.vision ?? false });
-    const xg = plan.body.response_format ? await this.xgrammar() : null;
-    if (xg) plan.body.response_format = await boundJsonWhitespace(xg, plan.body.response_format);
+    const format = plan.body.response_format;
+    if (format) plan.body.response_format = await boundJsonWhitespace(await this.xgrammar(), format);
     const release = await this.queued(this.gate.acquire(signal));
     if (!release) return;
     const stallMs = this.opts.generationStallMs ?? DEFAULT_GENERATION_STALL_MS;

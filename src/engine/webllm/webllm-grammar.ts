@@ -10,7 +10,7 @@
  * default chunk does not grow.
  */
 import type { ResponseFormat } from '@mlc-ai/web-llm';
-import { ApiError } from '../../common/api-error';
+import { ApiError, serviceUnavailable } from '../../common/api-error';
 import type { FunctionToolSpec, OutputFormatSpec } from '../types';
 
 /** At most this many whitespace characters between JSON tokens: room for a newline and indentation. */
@@ -54,6 +54,28 @@ export function loadXGrammar(): Promise<XGrammarLike> {
     },
   );
   return loaded;
+}
+
+/**
+ * web-xgrammar from `load`, or a clear 503 when it cannot be loaded (its chunk missing offline, say):
+ * a request whose output is held by a grammar is not run without it, since web-llm would then hold
+ * its JSON with unbounded whitespace and check its schemas only after the headers.
+ *
+ * @example
+ * const xg = await requireXGrammar(); // or throws 503 grammar_unavailable
+ */
+export async function requireXGrammar(
+  load: () => Promise<XGrammarLike> = loadXGrammar,
+): Promise<XGrammarLike> {
+  try {
+    return await load();
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw serviceUnavailable(
+      `The grammar engine (web-xgrammar) could not be loaded (${reason}). This request's output is held by a grammar that needs it, so it was not run; reload the app and try again.`,
+      'grammar_unavailable',
+    );
+  }
 }
 
 /**

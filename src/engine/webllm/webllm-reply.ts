@@ -19,6 +19,8 @@ export interface ReplyOptions {
   toolNames: string[];
   /** The callable tools, whose schemas type bare argument values; names alone when absent. */
   tools?: FunctionToolSpec[];
+  /** Where the grammar lets a call open; the format's markers when absent (no grammar to follow). */
+  openings?: readonly string[];
 }
 
 /** web-llm's usage, as its last stream chunk carries it, with the prompt counted whole. */
@@ -52,7 +54,9 @@ export class ReplyAssembler {
     private readonly countTokens?: (text: string) => number,
   ) {
     this.think = opts.reasoning ? new ThinkSplitter(opts.reasoning) : null;
-    this.calls = opts.format ? new CallStream(opts.format, opts.tools ?? opts.toolNames) : null;
+    this.calls = opts.format
+      ? new CallStream(opts.format, opts.tools ?? opts.toolNames, opts.openings)
+      : null;
   }
 
   push(delta: string, logprobs?: TokenLogprob[]): EngineChunk[] {

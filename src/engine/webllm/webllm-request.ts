@@ -8,7 +8,7 @@ import type {
 } from '@mlc-ai/web-llm';
 import { familyOf } from '../tool-formats/model-family';
 import { jsonInstruction, planToolsAndThinking } from '../tool-formats/request-plan';
-import { jsonAfterThinking, toolStructuralTag } from '../tool-formats/structural-tag';
+import { callOpenings, jsonAfterThinking, toolStructuralTag } from '../tool-formats/structural-tag';
 import type { GenerateRequest, OutputFormatSpec, TokenLogprob } from '../types';
 import { toWebLLMMessages } from './webllm-messages';
 import type { ReplyOptions } from './webllm-reply';
@@ -42,7 +42,7 @@ export function planChatRequest(
   const family = familyOf(req.model);
   // Thinking off where web-llm can turn it off (it pre-fills an empty block, as Qwen3's template
   // does); a model that thinks anyway keeps its block free ahead of any grammar.
-  const { tools, forced, disableThinking, thinking } = planToolsAndThinking(req, family);
+  const { tools, forced, disableThinking, thinking, mayThink } = planToolsAndThinking(req, family);
   let responseFormat: ResponseFormat | undefined;
   if (tools.length > 0) {
     const tag = toolStructuralTag(family.tools, tools, {
@@ -50,10 +50,12 @@ export function planChatRequest(
       parallel: req.parallelToolCalls,
       format: req.format,
       thinking,
+      mayThink,
     });
     responseFormat = { type: 'structural_tag', structural_tag: tag };
-  } else if (thinking && req.format.type !== 'text') {
-    responseFormat = { type: 'structural_tag', structural_tag: jsonAfterThinking(req.format, thinking) };
+  } else if ((thinking || mayThink) && req.format.type !== 'text') {
+    const tag = jsonAfterThinking(req.format, thinking, mayThink);
+    responseFormat = { type: 'structural_tag', structural_tag: tag };
   } else {
     responseFormat = toResponseFormat(req.format);
   }
@@ -90,6 +92,10 @@ export function planChatRequest(
       format: tools.length > 0 ? family.tools : null,
       toolNames: tools.map((t) => t.name),
       tools,
+      // Calls are read where the structural tag held them (Llama's whole-reply calls: at the start).
+      ...(tools.length > 0 && !family.tools.leading
+        ? { openings: callOpenings(family.tools, tools, req.parallelToolCalls) }
+        : {}),
     },
     topLogprobs,
   };

@@ -94,9 +94,10 @@ export const FAMILIES: FamilyCase[] = [
   {
     model: 'Phi-4-mini-instruct-q4f16_1-MLC',
     conv: 'phi-4',
-    one: `<|tool_call|>[${call('Paris')}]<|/tool_call|>`,
-    two: `<|tool_call|>[${call('Paris')}, ${call('Rome')}]<|/tool_call|>`,
-    bad: '<|tool_call|>[{"name": "get_weather", "arguments": {"town": "Paris"}}]<|/tool_call|>',
+    // As vLLM's phi4_mini_json and SGLang's Phi4MiniDetector read calls; one list per call.
+    one: `functools[${call('Paris')}]`,
+    two: `functools[${call('Paris')}]\nfunctools[${call('Rome')}]`,
+    bad: 'functools[{"name": "get_weather", "arguments": {"town": "Paris"}}]',
   },
   {
     model: 'Mistral-7B-Instruct-v0.3-q4f16_1-MLC',
