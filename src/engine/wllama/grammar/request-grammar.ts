@@ -4,9 +4,9 @@
  * always think. llama.cpp refuses its own `grammar` beside `tools` and ignores `tool_choice:
  * 'required'`, so intab never passes `tools` and states everything in this one grammar.
  */
-import type { ReasoningMarkers } from '../tool-formats/model-family';
-import type { TagSpec, ToolFormat } from '../tool-formats/types';
-import type { FunctionToolSpec, OutputFormatSpec } from '../types';
+import type { ReasoningMarkers } from '../../tool-formats/model-family';
+import type { TagSpec, ToolFormat } from '../../tool-formats/types';
+import type { FunctionToolSpec, OutputFormatSpec } from '../../types';
 import { GbnfBuilder, gbnfClass, gbnfLiteral } from './gbnf';
 import { JsonSchemaRules, UnsupportedSchemaError } from './json-schema-gbnf';
 
