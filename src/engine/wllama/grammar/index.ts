@@ -5,5 +5,7 @@
  * @example
  * import { requestGrammar } from './grammar';
  */
+
+export { preflightGrammar } from './grammar-preflight';
 export { jsonSchemaToGbnf } from './json-schema-gbnf';
 export { GrammarError, requestGrammar } from './request-grammar';

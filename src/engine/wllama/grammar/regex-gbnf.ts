@@ -3,32 +3,12 @@
  * JSON string: what the model writes between the quotes must match the pattern. Characters a JSON
  * string can only hold escaped (`"`, `\`, control characters) are written escaped.
  */
+import { clip } from '../../../common/api-error';
 import { type CodeRange, gbnfClass, gbnfLiteral } from './gbnf';
+import { type Node, parseRegex, UnsupportedPatternError } from './regex-parser';
 
-/** A pattern this converter cannot express (lookarounds, back-references…). */
-export class UnsupportedPatternError extends Error {
-  override readonly name = 'UnsupportedPatternError';
-}
+export { UnsupportedPatternError } from './regex-parser';
 
-type Node =
-  | { kind: 'alt'; options: Node[] }
-  | { kind: 'seq'; items: Node[] }
-  | { kind: 'repeat'; node: Node; min: number; max: number | null }
-  | { kind: 'char'; ch: string }
-  | { kind: 'class'; ranges: CodeRange[]; negate: boolean }
-  | { kind: 'any' }
-  | { kind: 'start' }
-  | { kind: 'end' };
-
-const DIGIT: CodeRange[] = [[0x30, 0x39]];
-const WORD: CodeRange[] = [
-  [0x30, 0x39],
-  [0x41, 0x5a],
-  [0x5f, 0x5f],
-  [0x61, 0x7a],
-];
-/** `\s` inside a JSON string: only the space needs no escape. */
-const SPACE: CodeRange[] = [[0x20, 0x20]];
 /** What a JSON string cannot hold unescaped. */
 const JSON_UNSAFE: CodeRange[] = [
   [0x00, 0x1f],
@@ -45,7 +25,7 @@ const JSON_UNSAFE: CodeRange[] = [
  * regexToGbnf('^[A-Z]{3}-\\d{2}$'); // '([A-Z]{3} "-" [0-9]{2})'
  */
 export function regexToGbnf(pattern: string): string {
-  const ast = new Parser(pattern).parse();
+  const ast = parseRegex(pattern);
   const options = ast.kind === 'alt' ? ast.options : [ast];
   const free = `${gbnfClass(JSON_UNSAFE, true)}*`;
   const alternatives = options.map((option) => {
@@ -55,10 +35,14 @@ export function regexToGbnf(pattern: string): string {
     const body = items.filter((n) => n.kind !== 'start' && n.kind !== 'end');
     if (body.some((n) => containsAnchor(n))) {
       throw new UnsupportedPatternError(
-        `'^' and '$' are supported only at the ends of a pattern: ${pattern}`,
+        `'^' and '$' are supported only at the ends of a pattern: ${clip(pattern, 100)}`,
       );
     }
-    const parts = [anchoredStart ? '' : free, emit({ kind: 'seq', items: body }), anchoredEnd ? '' : free];
+    const parts = [
+      anchoredStart ? '' : free,
+      emit({ kind: 'seq', items: body }).text,
+      anchoredEnd ? '' : free,
+    ];
     return parts.filter((p) => p !== '').join(' ') || '""';
   });
   return alternatives.length === 1 ? `(${alternatives[0]})` : `(${alternatives.join(' | ')})`;
@@ -72,59 +56,45 @@ function containsAnchor(n: Node): boolean {
   return false;
 }
 
-function emit(n: Node): string {
+/** GBNF for `n`, and whether it is one atom (a quantifier may follow it without parentheses). */
+function emit(n: Node): { text: string; atom: boolean } {
   switch (n.kind) {
     case 'alt':
-      return `(${n.options.map(emit).join(' | ')})`;
-    case 'seq':
-      return n.items.length === 0 ? '""' : n.items.map(emit).join(' ');
+      return { text: `(${n.options.map((o) => emit(o).text).join(' | ')})`, atom: true };
+    case 'seq': {
+      if (n.items.length === 0) return { text: '""', atom: false };
+      if (n.items.length === 1) return emit(n.items[0] as Node);
+      return { text: n.items.map((i) => emit(i).text).join(' '), atom: false };
+    }
     case 'repeat': {
       const inner = emit(n.node);
-      const atom = /^(\(.*\)|\[.*\]|"[^"]*")$/s.test(inner) && balanced(inner) ? inner : `(${inner})`;
-      if (n.min === 0 && n.max === null) return `${atom}*`;
-      if (n.min === 1 && n.max === null) return `${atom}+`;
-      if (n.min === 0 && n.max === 1) return `${atom}?`;
-      if (n.max === null) return `${atom}{${n.min},}`;
-      return n.min === n.max ? `${atom}{${n.min}}` : `${atom}{${n.min},${n.max}}`;
+      // An empty group repeated is still empty (and llama.cpp refuses a quantifier on `""`).
+      if (inner.text === '""') return inner;
+      const atom = inner.atom ? inner.text : `(${inner.text})`;
+      let text: string;
+      if (n.min === 0 && n.max === null) text = `${atom}*`;
+      else if (n.min === 1 && n.max === null) text = `${atom}+`;
+      else if (n.min === 0 && n.max === 1) text = `${atom}?`;
+      else if (n.max === null) text = `${atom}{${n.min},}`;
+      else text = n.min === n.max ? `${atom}{${n.min}}` : `${atom}{${n.min},${n.max}}`;
+      return { text, atom: false };
     }
     case 'char':
-      return jsonChar(n.ch);
-    case 'class':
-      return classExpr(n.ranges, n.negate);
+      return { text: jsonChar(n.ch), atom: true };
+    case 'class': {
+      const text = classExpr(n.ranges, n.negate);
+      return { text, atom: text.startsWith('[') || text.startsWith('(') };
+    }
     case 'any':
       // `.` matches anything but line terminators: inside a JSON string, anything that needs no
       // escape, or an escaped quote or backslash.
-      return `(${gbnfClass(JSON_UNSAFE, true)} | ${gbnfLiteral('\\"')} | ${gbnfLiteral('\\\\')})`;
+      return {
+        text: `(${gbnfClass(JSON_UNSAFE, true)} | ${gbnfLiteral('\\"')} | ${gbnfLiteral('\\\\')})`,
+        atom: true,
+      };
     default:
-      return '""';
+      return { text: '""', atom: false };
   }
-}
-
-/** Whether the outer brackets of `s` enclose all of it (so it is one atom). */
-function balanced(s: string): boolean {
-  if (!s.startsWith('(')) return true;
-  let depth = 0;
-  let inStr = false;
-  let inClass = false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if (c === '\\') {
-      i++;
-      continue;
-    }
-    if (inStr) {
-      if (c === '"') inStr = false;
-    } else if (inClass) {
-      if (c === ']') inClass = false;
-    } else if (c === '"') inStr = true;
-    else if (c === '[') inClass = true;
-    else if (c === '(') depth++;
-    else if (c === ')') {
-      depth--;
-      if (depth === 0 && i < s.length - 1) return false;
-    }
-  }
-  return true;
 }
 
 /** One literal character as the model writes it inside a JSON string. */
@@ -169,185 +139,4 @@ function subtract(ranges: readonly CodeRange[], remove: readonly CodeRange[]): C
     out = next;
   }
   return out;
-}
-
-/** Recursive-descent parser for the regex subset JSON Schema patterns use. */
-class Parser {
-  private at = 0;
-  private readonly chars: string[];
-
-  constructor(private readonly pattern: string) {
-    this.chars = [...pattern];
-  }
-
-  parse(): Node {
-    const node = this.alternation();
-    if (this.at < this.chars.length) this.fail(`unexpected '${this.chars[this.at]}'`);
-    return node;
-  }
-
-  private peek(): string | undefined {
-    return this.chars[this.at];
-  }
-
-  private fail(why: string): never {
-    throw new UnsupportedPatternError(`Cannot use the pattern ${JSON.stringify(this.pattern)}: ${why}.`);
-  }
-
-  private alternation(): Node {
-    const options = [this.sequence()];
-    while (this.peek() === '|') {
-      this.at++;
-      options.push(this.sequence());
-    }
-    return options.length === 1 ? (options[0] as Node) : { kind: 'alt', options };
-  }
-
-  private sequence(): Node {
-    const items: Node[] = [];
-    for (let c = this.peek(); c !== undefined && c !== '|' && c !== ')'; c = this.peek()) {
-      items.push(this.quantified(this.atom()));
-    }
-    return { kind: 'seq', items };
-  }
-
-  private quantified(node: Node): Node {
-    const c = this.peek();
-    let min: number;
-    let max: number | null;
-    if (c === '*') [min, max] = [0, null];
-    else if (c === '+') [min, max] = [1, null];
-    else if (c === '?') [min, max] = [0, 1];
-    else if (c === '{' && /^\{\d+(,\d*)?\}/.test(this.chars.slice(this.at).join(''))) {
-      const m = /^\{(\d+)(,(\d*))?\}/.exec(this.chars.slice(this.at).join('')) as RegExpExecArray;
-      min = Number(m[1]);
-      max = m[2] === undefined ? min : m[3] === '' ? null : Number(m[3]);
-      this.at += m[0].length - 1;
-    } else return node;
-    this.at++;
-    if (this.peek() === '?') this.at++; // lazy: same language
-    if (node.kind === 'start' || node.kind === 'end') this.fail('a quantifier after an anchor');
-    if (max !== null && max < min) this.fail('a quantifier whose maximum is below its minimum');
-    return this.quantified({ kind: 'repeat', node, min, max });
-  }
-
-  private atom(): Node {
-    const c = this.chars[this.at++] as string;
-    switch (c) {
-      case '^':
-        return { kind: 'start' };
-      case '$':
-        return { kind: 'end' };
-      case '.':
-        return { kind: 'any' };
-      case '(':
-        return this.group();
-      case '[':
-        return this.charClass();
-      case '\\':
-        return this.escape(false) as Node;
-      case '*':
-      case '+':
-      case '?':
-        return this.fail(`nothing to repeat before '${c}'`);
-      default:
-        return { kind: 'char', ch: c };
-    }
-  }
-
-  private group(): Node {
-    if (this.peek() === '?') {
-      const next = this.chars[this.at + 1];
-      if (next === ':') this.at += 2;
-      else if (next === '<' && /[A-Za-z]/.test(this.chars[this.at + 2] ?? '')) {
-        const close = this.chars.indexOf('>', this.at);
-        if (close < 0) this.fail('an unterminated group name');
-        this.at = close + 1;
-      } else this.fail('lookarounds are not supported');
-    }
-    const inner = this.alternation();
-    if (this.chars[this.at++] !== ')') this.fail('an unclosed group');
-    return inner;
-  }
-
-  private charClass(): Node {
-    let negate = false;
-    if (this.peek() === '^') {
-      negate = true;
-      this.at++;
-    }
-    const ranges: CodeRange[] = [];
-    let first = true;
-    while (this.peek() !== ']' || first) {
-      first = false;
-      if (this.peek() === undefined) this.fail('an unclosed character class');
-      const lo = this.classMember();
-      if (Array.isArray(lo)) {
-        ranges.push(...lo);
-        continue;
-      }
-      if (this.peek() === '-' && this.chars[this.at + 1] !== ']' && this.chars[this.at + 1] !== undefined) {
-        this.at++;
-        const hi = this.classMember();
-        if (Array.isArray(hi) || hi < lo) this.fail('a bad range in a character class');
-        ranges.push([lo, hi as number]);
-      } else ranges.push([lo, lo]);
-    }
-    this.at++;
-    return { kind: 'class', ranges, negate };
-  }
-
-  /** A code point, or the ranges of an escape class such as `\d`. */
-  private classMember(): number | CodeRange[] {
-    const c = this.chars[this.at++] as string;
-    if (c !== '\\') return c.codePointAt(0) as number;
-    const e = this.escape(true);
-    if (e.kind === 'char') return e.ch.codePointAt(0) as number;
-    if (e.kind === 'class' && !e.negate) return e.ranges;
-    return this.fail('negated escapes (\\D, \\W, \\S) inside a character class are not supported');
-  }
-
-  private escape(inClass: boolean): Node {
-    const c = this.chars[this.at++];
-    if (c === undefined) this.fail('a trailing backslash');
-    switch (c) {
-      case 'd':
-        return { kind: 'class', ranges: DIGIT, negate: false };
-      case 'D':
-        return { kind: 'class', ranges: DIGIT, negate: true };
-      case 'w':
-        return { kind: 'class', ranges: WORD, negate: false };
-      case 'W':
-        return { kind: 'class', ranges: WORD, negate: true };
-      case 's':
-        return { kind: 'class', ranges: SPACE, negate: false };
-      case 'S':
-        return { kind: 'class', ranges: SPACE, negate: true };
-      case 'n':
-        return { kind: 'char', ch: '\n' };
-      case 't':
-        return { kind: 'char', ch: '\t' };
-      case 'r':
-        return { kind: 'char', ch: '\r' };
-      case 'b':
-        if (inClass) return { kind: 'char', ch: '\b' };
-        return this.fail('word boundaries (\\b) are not supported');
-      case 'u': {
-        const hex = this.chars.slice(this.at, this.at + 4).join('');
-        if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail('a bad \\u escape');
-        this.at += 4;
-        return { kind: 'char', ch: String.fromCharCode(Number.parseInt(hex, 16)) };
-      }
-      case 'x': {
-        const hex = this.chars.slice(this.at, this.at + 2).join('');
-        if (!/^[0-9a-fA-F]{2}$/.test(hex)) this.fail('a bad \\x escape');
-        this.at += 2;
-        return { kind: 'char', ch: String.fromCharCode(Number.parseInt(hex, 16)) };
-      }
-      default:
-        if (/[1-9]/.test(c as string)) this.fail('back-references are not supported');
-        if (/[A-Za-z0-9]/.test(c as string)) this.fail(`the escape \\${c} is not supported`);
-        return { kind: 'char', ch: c as string };
-    }
-  }
 }

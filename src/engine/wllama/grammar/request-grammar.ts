@@ -4,11 +4,15 @@
  * always think. llama.cpp refuses its own `grammar` beside `tools` and ignores `tool_choice:
  * 'required'`, so intab never passes `tools` and states everything in this one grammar.
  */
+
+import { clip } from '../../../common/api-error';
 import type { ReasoningMarkers } from '../../tool-formats/model-family';
 import type { TagSpec, ToolFormat } from '../../tool-formats/types';
 import type { FunctionToolSpec, OutputFormatSpec } from '../../types';
 import { GbnfBuilder, gbnfClass, gbnfLiteral } from './gbnf';
+import { GrammarTooComplexError, StepBudget } from './grammar-budget';
 import { JsonSchemaRules, UnsupportedSchemaError } from './json-schema-gbnf';
+import { checkLlamaGrammar, LlamaGrammarError } from './llama-limits';
 
 export interface GrammarRequest {
   /** The family's tool format; used only when `tools` is not empty. */
@@ -52,6 +56,38 @@ const MAX_PARALLEL_CALLS = 16;
 export function requestGrammar(req: GrammarRequest): string | null {
   const hasTools = req.tools.length > 0;
   if (!hasTools && req.output.type === 'text') return null;
+  const param = req.output.type === 'json_schema' && !hasTools ? 'text.format.schema' : 'tools';
+  try {
+    const grammar = buildGrammar(req);
+    checkLlamaGrammar(grammar);
+    return grammar;
+  } catch (err) {
+    if (err instanceof LlamaGrammarError)
+      throw new GrammarError(paramOfRule(err.rule, req) ?? param, err.message);
+    if (err instanceof GrammarTooComplexError) throw new GrammarError(param, err.message);
+    throw err;
+  }
+}
+
+/**
+ * The param a rule's schema came from, by the prefix its name carries (`tag2-…`: the tool of tag 2,
+ * `answer-…`: the text format); null when the name says none.
+ */
+function paramOfRule(rule: string, req: GrammarRequest): string | null {
+  if (rule.startsWith('answer')) return 'text.format.schema';
+  const tag = /^tag(\d+)-/.exec(rule);
+  if (!tag) return null;
+  const begin = req.format.tags(req.tools, req.parallel)[Number(tag[1])]?.begin ?? '';
+  const i = req.tools.findIndex((t) => begin.includes(t.name));
+  return i >= 0 ? `tools[${i}].parameters` : 'tools';
+}
+
+/** Steps of one request's conversion, shared by all its schemas. */
+let steps = new StepBudget();
+
+function buildGrammar(req: GrammarRequest): string {
+  const hasTools = req.tools.length > 0;
+  steps = new StepBudget();
   const g = new GbnfBuilder();
   const root = g.reserve('root');
   const body: string[] = [];
@@ -111,7 +147,7 @@ function xmlParameters(
 ): string {
   const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
   const required = new Set((schema.required as string[] | undefined) ?? []);
-  const rules = new JsonSchemaRules(g, schema, prefix);
+  const rules = new JsonSchemaRules(g, schema, prefix, steps);
   const one = (name: string): string => {
     const p = props[name] as Record<string, unknown>;
     const value =
@@ -129,15 +165,18 @@ function xmlParameters(
 }
 
 function schemaRule(g: GbnfBuilder, schema: Record<string, unknown>, prefix: string, param: string): string {
-  return guarded(() => new JsonSchemaRules(g, schema, prefix).expression(schema, ''), param);
+  return guarded(() => new JsonSchemaRules(g, schema, prefix, steps).expression(schema, ''), param);
 }
 
 function guarded(build: () => string, param: string): string {
   try {
     return build();
   } catch (err) {
-    if (err instanceof UnsupportedSchemaError) {
-      throw new GrammarError(param, `${err.message}${err.path ? ` (at ${err.path})` : ''}`);
+    if (
+      err instanceof UnsupportedSchemaError ||
+      (err instanceof GrammarTooComplexError && !(err instanceof LlamaGrammarError))
+    ) {
+      throw new GrammarError(param, `${err.message}${err.path ? ` (at ${clip(err.path, 200)})` : ''}`);
     }
     throw err;
   }
@@ -146,7 +185,7 @@ function guarded(build: () => string, param: string): string {
 /** The JSON answer of a `json_object` or `json_schema` text format. */
 function outputRule(g: GbnfBuilder, output: OutputFormatSpec): string {
   if (output.type === 'json_object') {
-    return g.add('answer', new JsonSchemaRules(g, {}, 'answer-').expression({ type: 'object' }, ''));
+    return g.add('answer', new JsonSchemaRules(g, {}, 'answer-', steps).expression({ type: 'object' }, ''));
   }
   if (output.type !== 'json_schema') return '""';
   const schema = output.schema;

@@ -1,0 +1,340 @@
+/**
+ * llama.cpp's grammar parser, replayed in TypeScript to find what it would refuse before any model
+ * is downloaded: it reads a grammar as `llama_grammar_parser::parse` does (src/llama-grammar.cpp),
+ * expands each `{m,n}` into rules the same way, and applies the same checks: repetition counts
+ * (`MAX_REPETITION_THRESHOLD`, counted on the rules a repeated item generates), undefined rules, a
+ * missing root, and left recursion (`llama_grammar_detect_left_recursion`, which refuses `(a*)*`).
+ * On top of those, bounds that keep llama.cpp's recursive parser and checker within their stack and
+ * the expanded grammar within memory.
+ */
+import {
+  GrammarTooComplexError,
+  LLAMA_MAX_REPETITIONS,
+  MAX_GROUP_DEPTH,
+  MAX_LEFT_CHAIN,
+  MAX_LLAMA_ELEMENTS,
+  TOO_COMPLEX,
+} from './grammar-budget';
+
+/** Element codes: a rule reference is its id (≥ 0). */
+const ALT = -1;
+const END = -2;
+const TERMINAL = -3;
+
+/** Why llama.cpp would refuse a grammar, and the rule it would refuse it in. */
+export class LlamaGrammarError extends GrammarTooComplexError {
+  constructor(
+    readonly rule: string,
+    message: string,
+  ) {
+    super('', message);
+  }
+}
+
+/**
+ * Throws {@link LlamaGrammarError} when llama.cpp would refuse `grammar` (or overflow its stack or
+ * memory on it). Linear in the grammar's text and in the rules it expands to.
+ *
+ * @example
+ * checkLlamaGrammar('root ::= "a"{0,100}\n'); // fine
+ * checkLlamaGrammar('root ::= ("a"*)*\n'); // throws: left recursion
+ */
+export function checkLlamaGrammar(grammar: string): void {
+  const p = new Parser(grammar);
+  p.parse();
+  detectLeftRecursion(p);
+}
+
+class Parser {
+  readonly ids = new Map<string, number>();
+  readonly names: string[] = [];
+  readonly rules: number[][] = [];
+  private at = 0;
+  private elements = 0;
+  private ruleName = '';
+
+  constructor(private readonly src: string) {}
+
+  parse(): void {
+    this.space(true);
+    while (this.at < this.src.length) this.rule();
+    if (!this.ids.has('root')) this.fail('root', 'it has no root rule');
+    for (const [id, rule] of this.rules.entries()) {
+      if (rule === undefined || rule.length === 0) this.fail(this.names[id] ?? '', 'a rule is undefined');
+    }
+    for (let id = this.rules.length; id < this.names.length; id++)
+      this.fail(this.names[id] ?? '', 'a rule is undefined');
+  }
+
+  fail(rule: string, why: string): never {
+    throw new LlamaGrammarError(rule, `${TOO_COMPLEX} (llama.cpp would refuse its grammar: ${why}).`);
+  }
+
+  private symbol(name: string): number {
+    let id = this.ids.get(name);
+    if (id === undefined) {
+      id = this.names.length;
+      this.ids.set(name, id);
+      this.names.push(name);
+    }
+    return id;
+  }
+
+  private generated(): number {
+    const id = this.names.length;
+    this.names.push(`${this.ruleName}_${id}`);
+    return id;
+  }
+
+  private add(id: number, rule: number[]): void {
+    this.elements += rule.length;
+    if (this.elements > MAX_LLAMA_ELEMENTS) {
+      this.fail(this.ruleName, `expanded, it exceeds ${MAX_LLAMA_ELEMENTS} elements`);
+    }
+    this.rules[id] = rule;
+  }
+
+  private space(newlines: boolean): void {
+    const s = this.src;
+    for (;;) {
+      const c = s[this.at];
+      if (c === '#') while (this.at < s.length && s[this.at] !== '\n' && s[this.at] !== '\r') this.at++;
+      else if (c === ' ' || c === '\t' || (newlines && (c === '\n' || c === '\r'))) this.at++;
+      else return;
+    }
+  }
+
+  private name(): string {
+    const start = this.at;
+    while (/[a-zA-Z0-9-]/.test(this.src[this.at] ?? '')) this.at++;
+    if (this.at === start) this.fail(this.ruleName, `a name was expected at offset ${start}`);
+    return this.src.slice(start, this.at);
+  }
+
+  private rule(): void {
+    const name = this.name();
+    this.space(false);
+    const id = this.symbol(name);
+    this.ruleName = name;
+    if (!this.src.startsWith('::=', this.at)) this.fail(name, `'::=' was expected at offset ${this.at}`);
+    this.at += 3;
+    this.space(true);
+    this.alternates(id, false, 0);
+    const c = this.src[this.at];
+    if (c === '\r') this.at += this.src[this.at + 1] === '\n' ? 2 : 1;
+    else if (c === '\n') this.at++;
+    else if (c !== undefined) this.fail(name, `a newline was expected at offset ${this.at}`);
+    this.space(true);
+  }
+
+  private alternates(id: number, nested: boolean, depth: number): void {
+    if (depth > MAX_GROUP_DEPTH)
+      this.fail(this.ruleName, `groups nest deeper than ${MAX_GROUP_DEPTH} levels`);
+    const rule: number[] = [];
+    this.sequence(rule, nested, depth);
+    while (this.src[this.at] === '|') {
+      rule.push(ALT);
+      this.at++;
+      this.space(true);
+      this.sequence(rule, nested, depth);
+    }
+    rule.push(END);
+    this.add(id, rule);
+  }
+
+  /** One char of a literal or class, as llama.cpp's `parse_char` reads it. */
+  private char(): void {
+    if (this.src[this.at] === '\\') {
+      const e = this.src[this.at + 1];
+      const len = e === 'x' ? 2 : e === 'u' ? 4 : e === 'U' ? 8 : 0;
+      this.at += 2 + len;
+    } else {
+      const cp = this.src.codePointAt(this.at) as number;
+      this.at += cp > 0xffff ? 2 : 1;
+    }
+  }
+
+  private sequence(rule: number[], nested: boolean, depth: number): void {
+    const s = this.src;
+    let lastStart = rule.length;
+    let prevRules = 1;
+    for (;;) {
+      const c = s[this.at];
+      if (c === '"') {
+        this.at++;
+        lastStart = rule.length;
+        prevRules = 1;
+        while (s[this.at] !== '"') {
+          if (this.at >= s.length) this.fail(this.ruleName, 'a literal is unterminated');
+          this.char();
+          rule.push(TERMINAL);
+        }
+        this.at++;
+        this.space(nested);
+      } else if (c === '[') {
+        this.at++;
+        if (s[this.at] === '^') this.at++;
+        lastStart = rule.length;
+        prevRules = 1;
+        while (s[this.at] !== ']') {
+          if (this.at >= s.length) this.fail(this.ruleName, 'a class is unterminated');
+          this.char();
+          rule.push(TERMINAL);
+          if (s[this.at] === '-' && s[this.at + 1] !== ']') {
+            this.at++;
+            this.char();
+            rule.push(TERMINAL);
+          }
+        }
+        this.at++;
+        this.space(nested);
+      } else if (c !== undefined && /[a-zA-Z0-9-]/.test(c)) {
+        const ref = this.symbol(this.name());
+        this.space(nested);
+        lastStart = rule.length;
+        prevRules = 1;
+        rule.push(ref);
+      } else if (c === '(') {
+        this.at++;
+        this.space(true);
+        const before = this.names.length;
+        const sub = this.generated();
+        this.alternates(sub, true, depth + 1);
+        prevRules = Math.max(1, this.names.length - before);
+        lastStart = rule.length;
+        rule.push(sub);
+        if (s[this.at] !== ')') this.fail(this.ruleName, `')' was expected at offset ${this.at}`);
+        this.at++;
+        this.space(nested);
+      } else if (c === '.') {
+        lastStart = rule.length;
+        prevRules = 1;
+        rule.push(TERMINAL);
+        this.at++;
+        this.space(nested);
+      } else if (c === '*' || c === '+' || c === '?') {
+        this.at++;
+        this.space(nested);
+        prevRules = this.repeat(rule, lastStart, prevRules, c === '+' ? 1 : 0, c === '?' ? 1 : null);
+      } else if (c === '{') {
+        this.at++;
+        this.space(nested);
+        const min = this.int();
+        this.space(nested);
+        let max: number | null = min;
+        if (s[this.at] === ',') {
+          this.at++;
+          this.space(nested);
+          max = /[0-9]/.test(s[this.at] ?? '') ? this.int() : null;
+          this.space(nested);
+        }
+        if (s[this.at] !== '}') this.fail(this.ruleName, `'}' was expected at offset ${this.at}`);
+        this.at++;
+        this.space(nested);
+        if (min > LLAMA_MAX_REPETITIONS || (max !== null && max > LLAMA_MAX_REPETITIONS)) {
+          this.fail(this.ruleName, `a repetition count is above ${LLAMA_MAX_REPETITIONS}`);
+        }
+        prevRules = this.repeat(rule, lastStart, prevRules, min, max);
+      } else return;
+    }
+  }
+
+  private int(): number {
+    const start = this.at;
+    while (/[0-9]/.test(this.src[this.at] ?? '')) this.at++;
+    if (this.at === start) this.fail(this.ruleName, `a number was expected at offset ${start}`);
+    return Number(this.src.slice(start, this.at));
+  }
+
+  /** `handle_repetitions`: S{m,n} as m copies of S then n-m nested optional rules. */
+  private repeat(
+    rule: number[],
+    lastStart: number,
+    prevRules: number,
+    min: number,
+    max: number | null,
+  ): number {
+    if (lastStart === rule.length) this.fail(this.ruleName, 'a quantifier follows nothing');
+    const prev = rule.slice(lastStart);
+    const total = max !== null && max > 0 ? max : min > 0 ? min : 1;
+    if (prevRules * total >= LLAMA_MAX_REPETITIONS) {
+      this.fail(
+        this.ruleName,
+        `a repetition times the rules its item generates reaches ${LLAMA_MAX_REPETITIONS}`,
+      );
+    }
+    const opt = max === null ? 1 : max - min;
+    if (this.elements + (Math.max(0, min - 1) + opt) * (prev.length + 3) > MAX_LLAMA_ELEMENTS) {
+      this.fail(this.ruleName, `expanded, it exceeds ${MAX_LLAMA_ELEMENTS} elements`);
+    }
+    if (min === 0) rule.length = lastStart;
+    else for (let i = 1; i < min; i++) for (const e of prev) rule.push(e);
+    let last = 0;
+    for (let i = 0; i < opt; i++) {
+      const id = this.generated();
+      const rec = [...prev];
+      if (i > 0 || max === null) rec.push(max === null ? id : last);
+      rec.push(ALT, END);
+      this.add(id, rec);
+      last = id;
+    }
+    if (opt > 0) rule.push(last);
+    return prevRules * total;
+  }
+}
+
+/**
+ * `llama_grammar_detect_left_recursion`, iterative: a rule that can reach itself through its leftmost
+ * references (past ones that may be empty) is refused by llama.cpp. Its recursion depth is bounded
+ * too ({@link MAX_LEFT_CHAIN}), since llama.cpp recurses once per rule of such a chain.
+ */
+function detectLeftRecursion(p: Parser): void {
+  const n = p.rules.length;
+  const visited = new Uint8Array(n);
+  const inProgress = new Uint8Array(n);
+  const mayBeEmpty = new Uint8Array(n);
+  let visits = 0;
+  for (let root = 0; root < n; root++) {
+    if (visited[root]) continue;
+    const stack: Array<{ rule: number; i: number; recurse: boolean }> = [];
+    const enter = (rule: number): void => {
+      if (inProgress[rule])
+        p.fail(p.names[rule] ?? '', 'left recursion (a repeated part that may be empty, as in (a*)*)');
+      if (++visits > MAX_LLAMA_ELEMENTS)
+        p.fail(p.names[rule] ?? '', 'its left-recursion check takes too long');
+      if (stack.length >= MAX_LEFT_CHAIN)
+        p.fail(p.names[rule] ?? '', `a chain of more than ${MAX_LEFT_CHAIN} rules`);
+      inProgress[rule] = 1;
+      const body = p.rules[rule] as number[];
+      let atStart = true;
+      for (const e of body) {
+        if (e === ALT || e === END) {
+          if (atStart) {
+            mayBeEmpty[rule] = 1;
+            break;
+          }
+          atStart = true;
+        } else atStart = false;
+      }
+      stack.push({ rule, i: 0, recurse: true });
+    };
+    enter(root);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1] as { rule: number; i: number; recurse: boolean };
+      const body = p.rules[top.rule] as number[];
+      if (top.i >= body.length) {
+        inProgress[top.rule] = 0;
+        visited[top.rule] = 1;
+        stack.pop();
+        const parent = stack[stack.length - 1];
+        // Back in the parent: past the reference just checked only if that rule may be empty.
+        if (parent && !mayBeEmpty[top.rule]) parent.recurse = false;
+        continue;
+      }
+      const e = body[top.i++] as number;
+      if (e >= 0 && top.recurse) enter(e);
+      else if (e === ALT || e === END) top.recurse = true;
+      else top.recurse = false;
+    }
+  }
+}
