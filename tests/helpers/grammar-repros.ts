@@ -44,12 +44,12 @@ export function refChainSchema(links = 5000): Json {
   return { $defs, $ref: '#/$defs/d0' };
 }
 
-/** A tuple of `count` integers (`prefixItems`), every one required. */
-export function longTupleSchema(count = 3000): Json {
+/** A tuple of `count` integers (`prefixItems`), the first `minItems` required. */
+export function longTupleSchema(count = 3000, minItems = count): Json {
   return {
     type: 'array',
     prefixItems: Array.from({ length: count }, () => ({ type: 'integer' })),
-    minItems: count,
+    minItems,
     items: false,
   };
 }

@@ -126,8 +126,18 @@ export class GbnfBuilder {
     return this.rules.has(name);
   }
 
+  /**
+   * The grammar text: the first rule (root) first, then the others newest first. Rules are built
+   * bottom-up, so this writes each rule before the rules it uses, and llama.cpp numbers a chain of
+   * rules (optional properties, say) in chain order, which its left-recursion check then walks once
+   * instead of once per link.
+   */
   toString(): string {
-    return [...this.rules].map(([name, body]) => `${name} ::= ${body}\n`).join('');
+    const all = [...this.rules];
+    const [first, ...rest] = all;
+    return [...(first ? [first] : []), ...rest.reverse()]
+      .map(([name, body]) => `${name} ::= ${body}\n`)
+      .join('');
   }
 }
 

@@ -45,6 +45,12 @@ export const MAX_GROUP_DEPTH = 64;
  */
 export const MAX_LEFT_CHAIN = 2_500;
 
+/**
+ * Most rule visits of llama.cpp's left-recursion check (which, unlike a plain search, walks a rule
+ * again each time another rule starts with it): bounds its time at grammar load.
+ */
+export const MAX_LEFT_VISITS = 2_000_000;
+
 /** A grammar past one of the bounds above; `path` (JSON Pointer, or '') says where, when known. */
 export class GrammarTooComplexError extends Error {
   override readonly name = 'GrammarTooComplexError';

@@ -12,6 +12,7 @@ import {
   LLAMA_MAX_REPETITIONS,
   MAX_GROUP_DEPTH,
   MAX_LEFT_CHAIN,
+  MAX_LEFT_VISITS,
   MAX_LLAMA_ELEMENTS,
   TOO_COMPLEX,
 } from './grammar-budget';
@@ -300,8 +301,7 @@ function detectLeftRecursion(p: Parser): void {
     const enter = (rule: number): void => {
       if (inProgress[rule])
         p.fail(p.names[rule] ?? '', 'left recursion (a repeated part that may be empty, as in (a*)*)');
-      if (++visits > MAX_LLAMA_ELEMENTS)
-        p.fail(p.names[rule] ?? '', 'its left-recursion check takes too long');
+      if (++visits > MAX_LEFT_VISITS) p.fail(p.names[rule] ?? '', 'its left-recursion check takes too long');
       if (stack.length >= MAX_LEFT_CHAIN)
         p.fail(p.names[rule] ?? '', `a chain of more than ${MAX_LEFT_CHAIN} rules`);
       inProgress[rule] = 1;

@@ -154,7 +154,11 @@ function xmlParameters(
       p.type === 'string' && !p.enum && !p.pattern
         ? `${gbnfClass([[0x3c, 0x3c]], true)}*`
         : guarded(() => rules.expression(p, `/properties/${name}`), param);
-    return `${gbnfLiteral(`<parameter=${name}>\n`)} ${value} ${gbnfLiteral('\n</parameter>')}`;
+    // One rule per parameter: an optional group counts every rule inside it against llama.cpp's threshold.
+    return g.add(
+      `${prefix}param`,
+      `${gbnfLiteral(`<parameter=${name}>\n`)} ${value} ${gbnfLiteral('\n</parameter>')}`,
+    );
   };
   const names = Object.keys(props);
   const items = names.map((n, i) => {

@@ -81,7 +81,7 @@ export function objectRule(ctx: SchemaContext, schema: Record<string, unknown>, 
     // No required member: whichever member comes first has no comma before it.
     const firsts = opt.map((k, i) => `${k} ${rests[i + 1]}`.trim());
     if (tail) firsts.push(`${tail} ${rests[opt.length]}`);
-    body = firsts.length === 0 ? '' : `(${firsts.join(' | ')})?`;
+    body = firsts.length === 0 ? '' : `${ctx.g.add(`${ctx.prefix}members`, firsts.join(' | '))}?`;
   }
   return ctx.g.add(`${ctx.prefix}obj`, `"{" ${ws} ${body} ${ws} "}"`.replace(/ {2,}/g, ' '));
 }
@@ -105,25 +105,30 @@ export function arrayRule(ctx: SchemaContext, schema: Record<string, unknown>, p
     if (min > prefix.length)
       throw new UnsupportedSchemaError(`${path}/minItems`, 'minItems beyond prefixItems is not supported.');
     const fixed = prefix.map((s, i) => ctx.expression(s, `${path}/prefixItems/${i}`));
-    let seq =
-      items === false
-        ? ''
-        : ctx.g.add(`${ctx.prefix}tuple-rest`, `(${sep} ${ctx.expression(items, `${path}/items`)})*`);
+    let seq = '';
+    if (items !== false) {
+      const item = ctx.g.add(`${ctx.prefix}item`, ctx.expression(items, `${path}/items`));
+      seq = `${ctx.g.add(`${ctx.prefix}item-more`, `${sep} ${item}`)}*`;
+    }
     // Each item after the first comes with its comma; items past minItems may stop the list.
     for (let i = fixed.length - 1; i >= 1; i--) {
-      const link = `${sep} ${fixed[i]} ${seq}`.trim();
-      seq = ctx.g.add(`${ctx.prefix}tuple`, i < min ? link : `(${link})?`);
+      const link = ctx.g.add(`${ctx.prefix}tuple`, `${sep} ${fixed[i]} ${seq}`.trim());
+      seq = i < min ? link : `${link}?`;
     }
     const whole = `${fixed[0]} ${seq}`.trim();
-    return ctx.g.add(`${ctx.prefix}arr`, `"[" ${ws} ${min === 0 ? `(${whole})?` : whole} ${ws} "]"`);
+    const body = min === 0 ? `${ctx.g.add(`${ctx.prefix}tuple`, whole)}?` : whole;
+    return ctx.g.add(`${ctx.prefix}arr`, `"[" ${ws} ${body} ${ws} "]"`);
   }
   const item = ctx.g.add(`${ctx.prefix}item`, ctx.expression(items, `${path}/items`));
   // The repeated part is one rule, so llama.cpp counts it as one rule times the repetition.
   const more = ctx.g.add(`${ctx.prefix}item-more`, `${sep} ${item}`);
   let body: string;
   if (maxRaw === 0) body = '';
-  else if (min === 0) body = maxRaw === null ? `(${item} ${more}*)?` : `(${item} ${more}{0,${maxRaw - 1}})?`;
-  else body = `${item} ${more}${maxRaw === null ? `{${min - 1},}` : `{${min - 1},${maxRaw - 1}}`}`;
+  else if (min === 0) {
+    // Quantified groups count every rule inside them against llama.cpp's threshold: a rule counts one.
+    const some = maxRaw === null ? `${item} ${more}*` : `${item} ${more}{0,${maxRaw - 1}}`;
+    body = `${ctx.g.add(`${ctx.prefix}items`, some)}?`;
+  } else body = `${item} ${more}${maxRaw === null ? `{${min - 1},}` : `{${min - 1},${maxRaw - 1}}`}`;
   return ctx.g.add(`${ctx.prefix}arr`, `"[" ${ws} ${body} ${ws} "]"`.replace(/ {2,}/g, ' '));
 }
 
