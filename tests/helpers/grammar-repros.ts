@@ -58,3 +58,38 @@ export function longTupleSchema(count = 3000, minItems = count): Json {
 export function repeatedQuantifierPattern(count = 20000): string {
   return 'a{1}'.repeat(count);
 }
+
+/**
+ * A legitimate large schema (~450 KB): 60 definitions of objects with 30 described properties each
+ * (strings, bounded integers, enums, dates, arrays of other definitions, a nested object), as an
+ * OpenAPI document turned into a tool might be.
+ */
+export function largeLegitSchema(defs = 60, salt = ''): Json {
+  const $defs: Json = {};
+  const describe = (i: number) => `Field ${i}${salt}: ${'a description an app writes for the model. '.repeat(3)}`;
+  for (let d = 0; d < defs; d++) {
+    const properties: Json = {};
+    for (let p = 0; p < 30; p++) {
+      const kind = p % 6;
+      properties[`field_${d}_${p}`] =
+        kind === 0
+          ? { type: 'string', description: describe(p), maxLength: 200 }
+          : kind === 1
+            ? { type: 'integer', minimum: 0, maximum: 10_000 + p, description: describe(p) }
+            : kind === 2
+              ? { enum: Array.from({ length: 12 }, (_, i) => `option_${d}_${p}_${i}`), description: describe(p) }
+              : kind === 3
+                ? { type: 'string', format: 'date-time', description: describe(p) }
+                : kind === 4
+                  ? { type: 'array', items: { $ref: `#/$defs/Def${(d + 1) % defs}` }, maxItems: 20 }
+                  : {
+                      type: 'object',
+                      properties: { x: { type: 'number' }, y: { type: 'boolean' }, z: { type: 'string', pattern: '^[A-Z]{2}-\\d{4}$' } },
+                      required: ['x'],
+                      description: describe(p),
+                    };
+    }
+    $defs[`Def${d}`] = { type: 'object', properties, required: Object.keys(properties).slice(0, 10), additionalProperties: false };
+  }
+  return { $defs, $ref: '#/$defs/Def0' };
+}

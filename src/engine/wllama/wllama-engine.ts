@@ -130,7 +130,7 @@ export class WllamaEngine implements Engine {
 
   async preflight(modelId: string, req?: GenerateRequest): Promise<void> {
     const { spec } = this.registration(modelId);
-    if (req) preflightGrammar(req);
+    if (req) await preflightGrammar(req);
     if (spec.device === 'webgpu' && !(await this.webGpuF16())) {
       throw serviceUnavailable(
         `The model '${modelId}' is configured for WebGPU, but this browser has no WebGPU adapter with shader-f16 (llama.cpp's WebGPU backend needs it). Use device 'auto' or 'cpu'.`,

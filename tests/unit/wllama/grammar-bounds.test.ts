@@ -46,14 +46,14 @@ function usable(grammar: string): string {
 }
 
 /** The ApiError `preflightGrammar` throws for `format`/`tools`, or null. */
-function preflight(format: Json | null, tools: Json[] = []): ApiError | null {
+async function preflight(format: Json | null, tools: Json[] = []): Promise<ApiError | null> {
   const req = {
     tools: tools.map((parameters, i) => ({ name: `tool_${i}`, parameters, strict: true })),
     toolChoice: 'auto',
     format: format ? { type: 'json_schema', name: 'out', schema: format, strict: true } : { type: 'text' },
   } as unknown as GenerateRequest;
   try {
-    preflightGrammar(req);
+    await preflightGrammar(req);
     return null;
   } catch (err) {
     if (err instanceof ApiError) return err;
@@ -148,16 +148,16 @@ describe('one size and step budget, a 400 naming the param past it (issue 27 §1
     throw new Error('no error');
   };
 
-  it('a grammar past 256 KiB is refused whole, with the param of its schema', () => {
-    const big = { enum: Array.from({ length: 40_000 }, (_, i) => `value-${i}`) };
+  it('a grammar past the size budget (1 MiB) is refused whole, with the param of its schema', async () => {
+    const big = { enum: Array.from({ length: MAX_GRAMMAR_BYTES / 10 }, (_, i) => `value-${i}`) };
     const err = errorOf(() => grammarOf(big));
     expect(err.param).toBe('text.format.schema');
     expect(err.message).toMatch(/too complex for the local grammar engine/);
-    expect(errorOf(() => grammarOf(null, [{ type: 'object' }, big])).param).toBe('tools');
-    expect(preflight(null, [{ type: 'object' }, big])?.param).toBe('tools[1].parameters');
+    expect(errorOf(() => grammarOf(null, [{ type: 'object' }, big])).param).toBe('tools[1].parameters');
+    expect((await preflight(null, [{ type: 'object' }, big]))?.param).toBe('tools[1].parameters');
   });
 
-  it('a schema that re-expands shared parts stops at the step budget', () => {
+  it('a schema that re-expands shared parts stops at the step budget', async () => {
     const properties: Json = {};
     for (let i = 0; i < 1000; i++) properties[`p${i}`] = { type: 'integer' };
     const schema = {
@@ -165,7 +165,9 @@ describe('one size and step budget, a 400 naming the param past it (issue 27 §1
       properties,
       anyOf: Array.from({ length: 400 }, () => ({ required: ['p1'] })),
     };
-    const { value: err, ms } = timed(() => preflight(schema));
+    const started = performance.now();
+    const err = await preflight(schema);
+    const ms = performance.now() - started;
     expect(err?.status).toBe(400);
     expect(err?.param).toBe('text.format.schema');
     expect(err?.message).toMatch(/too complex/);
@@ -174,28 +176,31 @@ describe('one size and step budget, a 400 naming the param past it (issue 27 §1
 });
 
 describe("llama.cpp's own limits, found before any load (issue 27 §1)", () => {
-  it('maxLength 3000 and minItems 1e8 are a 400 on the param; 1999 is fine', () => {
-    const long = preflight({ type: 'string', maxLength: 3000 });
+  it('maxLength 3000 and minItems 1e8 are a 400 on the param; 1999 is fine', async () => {
+    const long = await preflight({ type: 'string', maxLength: 3000 });
     expect([long?.status, long?.type, long?.param]).toEqual([
       400,
       'invalid_request_error',
       'text.format.schema',
     ]);
     expect(long?.message).toMatch(/maxLength/);
-    expect(preflight({ type: 'array', minItems: 1e8 })?.param).toBe('text.format.schema');
-    expect(preflight({ type: 'string', maxLength: 1999 })).toBeNull();
-    expect(preflight({ type: 'string', pattern: '^a{0,1999}$' })).toBeNull();
-    expect(preflight({ type: 'array', items: { type: 'integer' }, maxItems: 1999 })).toBeNull();
+    expect((await preflight({ type: 'array', minItems: 1e8 }))?.param).toBe('text.format.schema');
+    expect(await preflight({ type: 'string', maxLength: 1999 })).toBeNull();
+    expect(await preflight({ type: 'string', pattern: '^a{0,1999}$' })).toBeNull();
+    expect(await preflight({ type: 'array', items: { type: 'integer' }, maxItems: 1999 })).toBeNull();
   });
 
-  it('nested unbounded quantifiers ((a*)*), which llama.cpp refuses as left recursion, are a 400', () => {
-    const err = preflight({ type: 'object', properties: { s: { type: 'string', pattern: '^(a*)*$' } } }, []);
+  it('nested unbounded quantifiers ((a*)*), which llama.cpp cannot run, are a 400', async () => {
+    const err = await preflight(
+      { type: 'object', properties: { s: { type: 'string', pattern: '^(a*)*$' } } },
+      [],
+    );
     expect(err?.param).toBe('text.format.schema');
     expect(err?.message).toMatch(/\(a\*\)\*/);
-    expect(preflight(null, [{ type: 'string' }, { type: 'string', pattern: '^(a|b*)+$' }])?.param).toBe(
-      'tools[1].parameters',
-    );
-    expect(preflight({ type: 'string', pattern: '^(ab*)*$' })).toBeNull();
+    expect(
+      (await preflight(null, [{ type: 'string' }, { type: 'string', pattern: '^(a|b*)+$' }]))?.param,
+    ).toBe('tools[1].parameters');
+    expect(await preflight({ type: 'string', pattern: '^(ab*)*$' })).toBeNull();
   });
 
   it('replays the repetition threshold, undefined rules and group depth', () => {

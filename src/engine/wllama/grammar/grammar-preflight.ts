@@ -5,8 +5,10 @@
  * through llama.cpp's own limits ({@link checkLlamaGrammar}). A schema that fails is a 400 naming its
  * param now, not a failure after a download. The family's tool markup around the arguments is added
  * at generation, once the model is known; it is constant text and changes none of these bounds.
+ * The work yields to the event loop between definitions ({@link pace}).
  */
 import { clip, invalidRequest } from '../../../common/api-error';
+import { pace } from '../../../common/pace';
 import { allowedTools } from '../../tool-formats/request-plan';
 import type { GenerateRequest } from '../../types';
 import { GbnfBuilder } from './gbnf';
@@ -19,9 +21,11 @@ import { checkLlamaGrammar, LlamaGrammarError } from './llama-limits';
  * schema of `req` has no grammar llama.cpp would accept within the budgets.
  *
  * @example
- * preflightGrammar(req); // before engine.load(req.model)
+ * await preflightGrammar(req); // before engine.load(req.model)
  */
-export function preflightGrammar(req: Pick<GenerateRequest, 'tools' | 'toolChoice' | 'format'>): void {
+export async function preflightGrammar(
+  req: Pick<GenerateRequest, 'tools' | 'toolChoice' | 'format'>,
+): Promise<void> {
   const schemas: Array<{ param: string; schema: Record<string, unknown> }> = [];
   for (const tool of allowedTools(req.tools, req.toolChoice)) {
     if (tool.parameters)
@@ -37,7 +41,10 @@ export function preflightGrammar(req: Pick<GenerateRequest, 'tools' | 'toolChoic
   for (const [i, { param, schema }] of schemas.entries()) {
     try {
       alternatives.push(
-        g.add(`s${i}-value`, new JsonSchemaRules(g, schema, `s${i}-`, steps).expression(schema, '')),
+        g.add(
+          `s${i}-value`,
+          await new JsonSchemaRules(g, schema, `s${i}-`, steps).expressionPaced(schema, '', pace),
+        ),
       );
     } catch (err) {
       if (err instanceof UnsupportedSchemaError || err instanceof GrammarTooComplexError) {
@@ -51,6 +58,7 @@ export function preflightGrammar(req: Pick<GenerateRequest, 'tools' | 'toolChoic
     }
   }
   g.fill(root, alternatives.join(' | '));
+  await pace();
   try {
     checkLlamaGrammar(g.toString());
   } catch (err) {

@@ -83,6 +83,7 @@ export class JsonSchemaRules implements SchemaContext {
   /** `$ref` rules named but not yet built: built after the expression that named them. */
   private readonly pending: Array<{ rule: string; schema: Schema; pointer: string }> = [];
   private depth = 0;
+  private paced = false;
 
   constructor(
     readonly g: GbnfBuilder,
@@ -115,9 +116,40 @@ export class JsonSchemaRules implements SchemaContext {
     }
   }
 
+  /**
+   * {@link expression} in slices: the definitions its `$ref`s name are built one at a time, with
+   * `between()` (a yield to the event loop) before each, so a large schema of many definitions holds
+   * the worker for one definition at a time.
+   */
+  async expressionPaced(schema: Schema, path: string, between: () => Promise<void>): Promise<string> {
+    this.paced = true;
+    try {
+      const out = this.expression(schema, path);
+      for (let next = this.pending.pop(); next; next = this.pending.pop()) {
+        await between();
+        this.buildOne(next);
+      }
+      return out;
+    } finally {
+      this.paced = false;
+    }
+  }
+
   private buildPending(): void {
-    for (let next = this.pending.pop(); next; next = this.pending.pop()) {
+    if (this.paced) return;
+    for (let next = this.pending.pop(); next; next = this.pending.pop()) this.buildOne(next);
+  }
+
+  /** One pending definition, one level down (so the expressions inside it leave the queue alone). */
+  private buildOne(next: { rule: string; schema: Schema; pointer: string }): void {
+    this.depth++;
+    try {
       this.g.fill(next.rule, this.node(next.schema, next.pointer));
+    } catch (err) {
+      if (err instanceof RefError) throw new UnsupportedSchemaError(err.path, err.message);
+      throw err;
+    } finally {
+      this.depth--;
     }
   }
 
@@ -146,7 +178,7 @@ export class JsonSchemaRules implements SchemaContext {
       if (schema.enum.length === 0)
         throw new UnsupportedSchemaError(`${path}/enum`, 'An empty enum matches nothing.');
       this.steps.tick(`${path}/enum`, schema.enum.length);
-      return group(schema.enum.map((v) => gbnfLiteral(JSON.stringify(v))));
+      return this.shape('enum', group(schema.enum.map((v) => gbnfLiteral(JSON.stringify(v)))));
     }
     const alternatives = (Array.isArray(schema.anyOf) ? schema.anyOf : schema.oneOf) as Schema[] | undefined;
     if (Array.isArray(alternatives)) {
@@ -202,7 +234,7 @@ export class JsonSchemaRules implements SchemaContext {
   private string(schema: Record<string, unknown>, path: string): string {
     if (typeof schema.pattern === 'string') {
       try {
-        return `"\\"" ${regexToGbnf(schema.pattern)} "\\""`;
+        return this.shape('pattern', `"\\"" ${regexToGbnf(schema.pattern)} "\\""`);
       } catch (err) {
         if (err instanceof UnsupportedPatternError)
           throw new UnsupportedSchemaError(`${path}/pattern`, err.message);
@@ -220,7 +252,7 @@ export class JsonSchemaRules implements SchemaContext {
       throw new UnsupportedSchemaError(`${path}/maxLength`, 'maxLength is below minLength.');
     this.prim('json-char');
     const reps = max === null ? `{${min},}` : min === max ? `{${min}}` : `{${min},${max}}`;
-    return `"\\"" json-char${reps} "\\""`;
+    return this.shape('string', `"\\"" json-char${reps} "\\""`);
   }
 
   private integer(schema: Record<string, unknown>, path: string): string {
@@ -246,7 +278,7 @@ export class JsonSchemaRules implements SchemaContext {
         'The integer range lies beyond ±999999999999999, the largest integers the local grammar engine writes.',
       );
     }
-    return range;
+    return this.shape('int', range);
   }
 
   /** The rule of a `$ref`: one per definition, named before it is built so recursion refers to it. */
@@ -259,6 +291,14 @@ export class JsonSchemaRules implements SchemaContext {
     this.refRules.set(end.key, rule);
     this.pending.push({ rule, schema: end.schema, pointer: end.pointer });
     return rule;
+  }
+
+  /**
+   * `body` as a rule of its own, shared by every schema part with the same body: llama.cpp then
+   * expands a repetition such as `json-char{0,200}` once, not once per property that uses it.
+   */
+  private shape(name: string, body: string): string {
+    return this.g.add(`${this.prefix}${name}`, body);
   }
 
   deref(schema: Schema, path: string): Schema {

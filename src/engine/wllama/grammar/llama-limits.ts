@@ -81,9 +81,10 @@ class Parser {
     return id;
   }
 
+  /** A rule llama.cpp generates (`name_id`); kept under its parent's name, which errors report. */
   private generated(): number {
     const id = this.names.length;
-    this.names.push(`${this.ruleName}_${id}`);
+    this.names.push(this.ruleName);
     return id;
   }
 
@@ -98,16 +99,17 @@ class Parser {
   private space(newlines: boolean): void {
     const s = this.src;
     for (;;) {
-      const c = s[this.at];
-      if (c === '#') while (this.at < s.length && s[this.at] !== '\n' && s[this.at] !== '\r') this.at++;
-      else if (c === ' ' || c === '\t' || (newlines && (c === '\n' || c === '\r'))) this.at++;
+      const c = s.charCodeAt(this.at);
+      if (c === 0x23) {
+        while (this.at < s.length && s[this.at] !== '\n' && s[this.at] !== '\r') this.at++;
+      } else if (c === 0x20 || c === 0x09 || (newlines && (c === 0x0a || c === 0x0d))) this.at++;
       else return;
     }
   }
 
   private name(): string {
     const start = this.at;
-    while (/[a-zA-Z0-9-]/.test(this.src[this.at] ?? '')) this.at++;
+    while (isWordChar(this.src.charCodeAt(this.at))) this.at++;
     if (this.at === start) this.fail(this.ruleName, `a name was expected at offset ${start}`);
     return this.src.slice(start, this.at);
   }
@@ -189,7 +191,7 @@ class Parser {
         }
         this.at++;
         this.space(nested);
-      } else if (c !== undefined && /[a-zA-Z0-9-]/.test(c)) {
+      } else if (c !== undefined && isWordChar(c.charCodeAt(0))) {
         const ref = this.symbol(this.name());
         this.space(nested);
         lastStart = rule.length;
@@ -226,7 +228,7 @@ class Parser {
         if (s[this.at] === ',') {
           this.at++;
           this.space(nested);
-          max = /[0-9]/.test(s[this.at] ?? '') ? this.int() : null;
+          max = isDigit(s.charCodeAt(this.at)) ? this.int() : null;
           this.space(nested);
         }
         if (s[this.at] !== '}') this.fail(this.ruleName, `'}' was expected at offset ${this.at}`);
@@ -242,7 +244,7 @@ class Parser {
 
   private int(): number {
     const start = this.at;
-    while (/[0-9]/.test(this.src[this.at] ?? '')) this.at++;
+    while (isDigit(this.src.charCodeAt(this.at))) this.at++;
     if (this.at === start) this.fail(this.ruleName, `a number was expected at offset ${start}`);
     return Number(this.src.slice(start, this.at));
   }
@@ -282,6 +284,15 @@ class Parser {
     if (opt > 0) rule.push(last);
     return prevRules * total;
   }
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** `is_word_char`: letters, digits and `-`. */
+function isWordChar(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || isDigit(c) || c === 0x2d;
 }
 
 /**
