@@ -66,7 +66,8 @@ export function repeatedQuantifierPattern(count = 20000): string {
  */
 export function largeLegitSchema(defs = 60, salt = ''): Json {
   const $defs: Json = {};
-  const describe = (i: number) => `Field ${i}${salt}: ${'a description an app writes for the model. '.repeat(3)}`;
+  const describe = (i: number) =>
+    `Field ${i}${salt}: ${'a description an app writes for the model. '.repeat(3)}`;
   for (let d = 0; d < defs; d++) {
     const properties: Json = {};
     for (let p = 0; p < 30; p++) {
@@ -77,19 +78,31 @@ export function largeLegitSchema(defs = 60, salt = ''): Json {
           : kind === 1
             ? { type: 'integer', minimum: 0, maximum: 10_000 + p, description: describe(p) }
             : kind === 2
-              ? { enum: Array.from({ length: 12 }, (_, i) => `option_${d}_${p}_${i}`), description: describe(p) }
+              ? {
+                  enum: Array.from({ length: 12 }, (_, i) => `option_${d}_${p}_${i}`),
+                  description: describe(p),
+                }
               : kind === 3
                 ? { type: 'string', format: 'date-time', description: describe(p) }
                 : kind === 4
                   ? { type: 'array', items: { $ref: `#/$defs/Def${(d + 1) % defs}` }, maxItems: 20 }
                   : {
                       type: 'object',
-                      properties: { x: { type: 'number' }, y: { type: 'boolean' }, z: { type: 'string', pattern: '^[A-Z]{2}-\\d{4}$' } },
+                      properties: {
+                        x: { type: 'number' },
+                        y: { type: 'boolean' },
+                        z: { type: 'string', pattern: '^[A-Z]{2}-\\d{4}$' },
+                      },
                       required: ['x'],
                       description: describe(p),
                     };
     }
-    $defs[`Def${d}`] = { type: 'object', properties, required: Object.keys(properties).slice(0, 10), additionalProperties: false };
+    $defs[`Def${d}`] = {
+      type: 'object',
+      properties,
+      required: Object.keys(properties).slice(0, 10),
+      additionalProperties: false,
+    };
   }
   return { $defs, $ref: '#/$defs/Def0' };
 }

@@ -14,7 +14,7 @@ import type { GenerateRequest } from '../../types';
 import { GbnfBuilder } from './gbnf';
 import { GrammarTooComplexError, StepBudget } from './grammar-budget';
 import { JsonSchemaRules, UnsupportedSchemaError } from './json-schema-gbnf';
-import { checkLlamaGrammar, LlamaGrammarError } from './llama-limits';
+import { checkLlamaGrammarPaced, LlamaGrammarError } from './llama-limits';
 
 /**
  * Throws a 400 `invalid_request_error` (param `tools[i].parameters` or `text.format.schema`) when a
@@ -60,7 +60,7 @@ export async function preflightGrammar(
   g.fill(root, alternatives.join(' | '));
   await pace();
   try {
-    checkLlamaGrammar(g.toString());
+    await checkLlamaGrammarPaced(g.toString(), pace);
   } catch (err) {
     if (!(err instanceof LlamaGrammarError)) throw err;
     const owner = /^s(\d+)-/.exec(err.rule);

@@ -11,16 +11,11 @@ import {
   GrammarTooComplexError,
   LLAMA_MAX_REPETITIONS,
   MAX_GROUP_DEPTH,
-  MAX_LEFT_CHAIN,
-  MAX_LEFT_VISITS,
   MAX_LLAMA_ELEMENTS,
   TOO_COMPLEX,
 } from './grammar-budget';
 
-/** Element codes: a rule reference is its id (≥ 0). */
-const ALT = -1;
-const END = -2;
-const TERMINAL = -3;
+import { ALT, END, LeftRecursionCheck, TERMINAL } from './left-recursion';
 
 /** Why llama.cpp would refuse a grammar, and the rule it would refuse it in. */
 export class LlamaGrammarError extends GrammarTooComplexError {
@@ -42,9 +37,32 @@ export class LlamaGrammarError extends GrammarTooComplexError {
  */
 export function checkLlamaGrammar(grammar: string): void {
   const p = new Parser(grammar);
-  p.parse();
-  detectLeftRecursion(p);
+  while (p.next());
+  p.finish();
+  const left = new LeftRecursionCheck(p.rules, (rule, why) => p.fail(p.names[rule] ?? '', why));
+  for (let root = 0; root < p.rules.length; root++) left.check(root);
 }
+
+/**
+ * {@link checkLlamaGrammar} in slices: `between()` (a yield to the event loop) runs every
+ * {@link SLICE} rules, so a large grammar holds the worker for a slice at a time.
+ *
+ * @example
+ * await checkLlamaGrammarPaced(grammar, pace);
+ */
+export async function checkLlamaGrammarPaced(grammar: string, between: () => Promise<void>): Promise<void> {
+  const p = new Parser(grammar);
+  for (let n = 1; p.next(); n++) if (n % SLICE === 0) await between();
+  p.finish();
+  const left = new LeftRecursionCheck(p.rules, (rule, why) => p.fail(p.names[rule] ?? '', why));
+  for (let root = 0; root < p.rules.length; root++) {
+    if (root % SLICE === 0) await between();
+    left.check(root);
+  }
+}
+
+/** Rules read (or checked) between two yields of the paced check. */
+const SLICE = 256;
 
 class Parser {
   readonly ids = new Map<string, number>();
@@ -56,9 +74,16 @@ class Parser {
 
   constructor(private readonly src: string) {}
 
-  parse(): void {
-    this.space(true);
-    while (this.at < this.src.length) this.rule();
+  /** Reads the next rule; false once the text is read. */
+  next(): boolean {
+    if (this.at === 0) this.space(true);
+    if (this.at >= this.src.length) return false;
+    this.rule();
+    return true;
+  }
+
+  /** The checks once every rule is read: a root, and no rule used but undefined. */
+  finish(): void {
     if (!this.ids.has('root')) this.fail('root', 'it has no root rule');
     for (const [id, rule] of this.rules.entries()) {
       if (rule === undefined || rule.length === 0) this.fail(this.names[id] ?? '', 'a rule is undefined');
@@ -293,59 +318,4 @@ function isDigit(c: number): boolean {
 /** `is_word_char`: letters, digits and `-`. */
 function isWordChar(c: number): boolean {
   return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || isDigit(c) || c === 0x2d;
-}
-
-/**
- * `llama_grammar_detect_left_recursion`, iterative: a rule that can reach itself through its leftmost
- * references (past ones that may be empty) is refused by llama.cpp. Its recursion depth is bounded
- * too ({@link MAX_LEFT_CHAIN}), since llama.cpp recurses once per rule of such a chain.
- */
-function detectLeftRecursion(p: Parser): void {
-  const n = p.rules.length;
-  const visited = new Uint8Array(n);
-  const inProgress = new Uint8Array(n);
-  const mayBeEmpty = new Uint8Array(n);
-  let visits = 0;
-  for (let root = 0; root < n; root++) {
-    if (visited[root]) continue;
-    const stack: Array<{ rule: number; i: number; recurse: boolean }> = [];
-    const enter = (rule: number): void => {
-      if (inProgress[rule])
-        p.fail(p.names[rule] ?? '', 'left recursion (a repeated part that may be empty, as in (a*)*)');
-      if (++visits > MAX_LEFT_VISITS) p.fail(p.names[rule] ?? '', 'its left-recursion check takes too long');
-      if (stack.length >= MAX_LEFT_CHAIN)
-        p.fail(p.names[rule] ?? '', `a chain of more than ${MAX_LEFT_CHAIN} rules`);
-      inProgress[rule] = 1;
-      const body = p.rules[rule] as number[];
-      let atStart = true;
-      for (const e of body) {
-        if (e === ALT || e === END) {
-          if (atStart) {
-            mayBeEmpty[rule] = 1;
-            break;
-          }
-          atStart = true;
-        } else atStart = false;
-      }
-      stack.push({ rule, i: 0, recurse: true });
-    };
-    enter(root);
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1] as { rule: number; i: number; recurse: boolean };
-      const body = p.rules[top.rule] as number[];
-      if (top.i >= body.length) {
-        inProgress[top.rule] = 0;
-        visited[top.rule] = 1;
-        stack.pop();
-        const parent = stack[stack.length - 1];
-        // Back in the parent: past the reference just checked only if that rule may be empty.
-        if (parent && !mayBeEmpty[top.rule]) parent.recurse = false;
-        continue;
-      }
-      const e = body[top.i++] as number;
-      if (e >= 0 && top.recurse) enter(e);
-      else if (e === ALT || e === END) top.recurse = true;
-      else top.recurse = false;
-    }
-  }
 }

@@ -5,6 +5,7 @@
  */
 import { clip } from '../../../common/api-error';
 import { type CodeRange, gbnfClass, gbnfLiteral } from './gbnf';
+import { GrammarTooComplexError, MAX_GRAMMAR_BYTES, TOO_COMPLEX } from './grammar-budget';
 import { type Node, parseRegex, UnsupportedPatternError } from './regex-parser';
 
 export { UnsupportedPatternError } from './regex-parser';
@@ -25,6 +26,13 @@ const JSON_UNSAFE: CodeRange[] = [
  * regexToGbnf('^[A-Z]{3}-\\d{2}$'); // '([A-Z]{3} "-" [0-9]{2})'
  */
 export function regexToGbnf(pattern: string): string {
+  // Its grammar is at least a third of its length: past the size budget either way, refused unread.
+  if (pattern.length > MAX_GRAMMAR_BYTES) {
+    throw new GrammarTooComplexError(
+      '',
+      `${TOO_COMPLEX} (its pattern is longer than ${MAX_GRAMMAR_BYTES} characters).`,
+    );
+  }
   const ast = parseRegex(pattern);
   const options = ast.kind === 'alt' ? ast.options : [ast];
   const free = `${gbnfClass(JSON_UNSAFE, true)}*`;
