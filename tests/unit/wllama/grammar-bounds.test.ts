@@ -196,7 +196,7 @@ describe('one size and step budget, a 400 naming the param past it (issue 27 §1
 });
 
 describe("llama.cpp's own limits, found before any load (issue 27 §1)", () => {
-  it('maxLength 3000 and minItems 1e8 are a 400 on the param; 1999 is fine', async () => {
+  it('maxLength 3000 and minItems 1e8 are a 400 on the param; 2000 is fine', async () => {
     const long = await preflight({ type: 'string', maxLength: 3000 });
     expect([long?.status, long?.type, long?.param]).toEqual([
       400,
@@ -205,29 +205,27 @@ describe("llama.cpp's own limits, found before any load (issue 27 §1)", () => {
     ]);
     expect(long?.message).toMatch(/maxLength/);
     expect((await preflight({ type: 'array', minItems: 1e8 }))?.param).toBe('text.format.schema');
-    expect(await preflight({ type: 'string', maxLength: 1999 })).toBeNull();
-    expect(await preflight({ type: 'string', pattern: '^a{0,1999}$' })).toBeNull();
-    expect(await preflight({ type: 'array', items: { type: 'integer' }, maxItems: 1999 })).toBeNull();
+    expect(await preflight({ type: 'string', maxLength: 2000 })).toBeNull();
+    expect(await preflight({ type: 'string', pattern: '^a{0,2000}$' })).toBeNull();
+    expect(await preflight({ type: 'array', items: { type: 'integer' }, maxItems: 2000 })).toBeNull();
   });
 
-  it('nested unbounded quantifiers ((a*)*), which llama.cpp cannot run, are a 400', async () => {
-    const err = await preflight(
-      { type: 'object', properties: { s: { type: 'string', pattern: '^(a*)*$' } } },
-      [],
+  it('nested unbounded quantifiers ((a*)*), which llama.cpp runs, are converted; real left recursion is refused', async () => {
+    const grammar = usable(jsonSchemaToGbnf({ type: 'string', pattern: '^(a*)*$' }));
+    expect(gbnfMatches(grammar, '"aaa"')).toBe(true);
+    expect(gbnfMatches(grammar, '"ab"')).toBe(false);
+    expect(await preflight(null, [{ type: 'string' }, { type: 'string', pattern: '^(a|b*)+$' }])).toBeNull();
+    expect(() => checkLlamaGrammar('root ::= x\nx ::= x "a" | "b"\n')).toThrow(/left recursion/);
+    expect(() => checkLlamaGrammar('root ::= x\nx ::= y? x "a" | "b"\ny ::= "c"\n')).toThrow(
+      /left recursion/,
     );
-    expect(err?.param).toBe('text.format.schema');
-    expect(err?.message).toMatch(/\(a\*\)\*/);
-    expect(
-      (await preflight(null, [{ type: 'string' }, { type: 'string', pattern: '^(a|b*)+$' }]))?.param,
-    ).toBe('tools[1].parameters');
-    expect(await preflight({ type: 'string', pattern: '^(ab*)*$' })).toBeNull();
   });
 
   it('replays the repetition threshold, undefined rules and group depth', () => {
-    expect(() => checkLlamaGrammar('root ::= "a"{0,1999}\n')).not.toThrow();
+    expect(() => checkLlamaGrammar('root ::= "a"{0,2000}\n')).not.toThrow();
     expect(() => checkLlamaGrammar('root ::= "a"{2001}\n')).toThrow(LlamaGrammarError);
-    // A group generating two rules, repeated 1000 times: 2 × 1000 reaches the threshold.
-    expect(() => checkLlamaGrammar('root ::= ("a" "b"?){1000}\n')).toThrow(LlamaGrammarError);
+    // A group generating two rules, repeated 1001 times: 2 × 1001 exceeds the threshold.
+    expect(() => checkLlamaGrammar('root ::= ("a" "b"?){1001}\n')).toThrow(LlamaGrammarError);
     expect(() => checkLlamaGrammar('root ::= x\n')).toThrow(/undefined/);
     expect(() => checkLlamaGrammar(`root ::= ${'('.repeat(100)}"a"${')'.repeat(100)}\n`)).toThrow(/deeper/);
     expect(() => checkLlamaGrammar('a ::= "x"\n')).toThrow(/root/);

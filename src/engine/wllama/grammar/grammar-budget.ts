@@ -26,7 +26,9 @@ export const MAX_SCHEMA_DEPTH = 128;
 
 /**
  * llama.cpp's `MAX_REPETITION_THRESHOLD` (src/llama-grammar.cpp): a `{m,n}` with m or n above it is
- * refused, and so is one whose count times the rules its repeated item generates reaches it.
+ * refused (or, in newer builds, run without its upper bound: a `maxLength` llama.cpp no longer holds),
+ * and so is one whose count times the rules its repeated item generates exceeds it. `{0,2000}` runs
+ * in the build of @wllama/wllama 3.8.1 (checked in Chromium).
  */
 export const LLAMA_MAX_REPETITIONS = 2000;
 

@@ -93,12 +93,6 @@ class Parser {
       if (node.kind === 'start' || node.kind === 'end') this.fail('a quantifier after an anchor');
       if (node.kind === 'repeat') this.fail('nothing to repeat (a quantifier after a quantifier)');
       if (max !== null && max < min) this.fail('a quantifier whose maximum is below its minimum');
-      // llama.cpp loops on (or refuses) a part that may be empty repeated without bound.
-      if (max === null && nullable(node)) {
-        this.fail(
-          'a part that may match nothing is repeated without bound (as in (a*)*), which llama.cpp cannot run',
-        );
-      }
       node = { kind: 'repeat', node, min, max };
     }
   }
@@ -253,23 +247,6 @@ class Parser {
         if (/[A-Za-z0-9]/.test(c as string)) this.fail(`the escape \\${c} is not supported`);
         return { kind: 'char', ch: c as string };
     }
-  }
-}
-
-/** Whether `n` may match the empty string. */
-function nullable(n: Node): boolean {
-  switch (n.kind) {
-    case 'seq':
-      return n.items.every(nullable);
-    case 'alt':
-      return n.options.some(nullable);
-    case 'repeat':
-      return n.min === 0 || nullable(n.node);
-    case 'start':
-    case 'end':
-      return true;
-    default:
-      return false;
   }
 }
 
