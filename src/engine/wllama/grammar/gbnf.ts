@@ -2,7 +2,13 @@
  * Writing llama.cpp GBNF: literals and character classes escaped the way llama.cpp's grammar parser
  * reads them, and a builder that names rules uniquely (GBNF rule names are letters, digits and `-`).
  */
-import { GrammarTooComplexError, MAX_GRAMMAR_BYTES, MAX_GRAMMAR_RULES, TOO_COMPLEX } from './grammar-budget';
+import {
+  GrammarTooComplexError,
+  MAX_GRAMMAR_BYTES,
+  MAX_GRAMMAR_RULES,
+  StepBudget,
+  TOO_COMPLEX,
+} from './grammar-budget';
 
 /**
  * A GBNF string literal matching `text` exactly.
@@ -70,6 +76,8 @@ export function gbnfClass(ranges: readonly CodeRange[], negate = false): string 
  * g.toString(); // 'root ::= "a" | "b"\n'
  */
 export class GbnfBuilder {
+  /** The conversion steps of everything that writes into this grammar (every schema of a request). */
+  readonly steps = new StepBudget();
   private readonly rules = new Map<string, string>();
   private readonly byBody = new Map<string, string>();
   private readonly counters = new Map<string, number>();

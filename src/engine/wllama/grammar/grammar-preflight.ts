@@ -12,7 +12,7 @@ import { pace } from '../../../common/pace';
 import { allowedTools } from '../../tool-formats/request-plan';
 import type { GenerateRequest } from '../../types';
 import { GbnfBuilder } from './gbnf';
-import { GrammarTooComplexError, StepBudget } from './grammar-budget';
+import { GrammarTooComplexError } from './grammar-budget';
 import { JsonSchemaRules, UnsupportedSchemaError } from './json-schema-gbnf';
 import { checkLlamaGrammarPaced, LlamaGrammarError } from './llama-limits';
 
@@ -35,7 +35,6 @@ export async function preflightGrammar(
     schemas.push({ param: 'text.format.schema', schema: req.format.schema });
   if (schemas.length === 0) return;
   const g = new GbnfBuilder();
-  const steps = new StepBudget();
   const root = g.reserve('root');
   const alternatives: string[] = [];
   for (const [i, { param, schema }] of schemas.entries()) {
@@ -43,7 +42,7 @@ export async function preflightGrammar(
       alternatives.push(
         g.add(
           `s${i}-value`,
-          await new JsonSchemaRules(g, schema, `s${i}-`, steps).expressionPaced(schema, '', pace),
+          await new JsonSchemaRules(g, schema, `s${i}-`).expressionPaced(schema, '', pace),
         ),
       );
     } catch (err) {

@@ -14,7 +14,7 @@
  */
 import { clip } from '../../../common/api-error';
 import { GbnfBuilder, gbnfLiteral } from './gbnf';
-import { GrammarTooComplexError, MAX_SCHEMA_DEPTH, StepBudget, TOO_COMPLEX } from './grammar-budget';
+import { GrammarTooComplexError, MAX_SCHEMA_DEPTH, type StepBudget, TOO_COMPLEX } from './grammar-budget';
 import { group, integerRange } from './integer-gbnf';
 import { FORMATS, PRIMITIVE_DEPS, PRIMITIVES } from './json-primitives';
 import { regexToGbnf, UnsupportedPatternError } from './regex-gbnf';
@@ -89,7 +89,7 @@ export class JsonSchemaRules implements SchemaContext {
     readonly g: GbnfBuilder,
     root: Record<string, unknown>,
     readonly prefix = '',
-    private readonly steps = new StepBudget(),
+    private readonly steps: StepBudget = g.steps,
   ) {
     this.refs = new RefTable(root);
   }

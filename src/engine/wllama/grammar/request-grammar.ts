@@ -10,7 +10,7 @@ import type { ReasoningMarkers } from '../../tool-formats/model-family';
 import type { TagSpec, ToolFormat } from '../../tool-formats/types';
 import type { FunctionToolSpec, OutputFormatSpec } from '../../types';
 import { GbnfBuilder, gbnfClass, gbnfLiteral } from './gbnf';
-import { GrammarTooComplexError, StepBudget } from './grammar-budget';
+import { GrammarTooComplexError } from './grammar-budget';
 import { JsonSchemaRules, UnsupportedSchemaError } from './json-schema-gbnf';
 import { checkLlamaGrammar, LlamaGrammarError } from './llama-limits';
 
@@ -82,12 +82,8 @@ function paramOfRule(rule: string, req: GrammarRequest): string | null {
   return i >= 0 ? `tools[${i}].parameters` : 'tools';
 }
 
-/** Steps of one request's conversion, shared by all its schemas. */
-let steps = new StepBudget();
-
 function buildGrammar(req: GrammarRequest): string {
   const hasTools = req.tools.length > 0;
-  steps = new StepBudget();
   const g = new GbnfBuilder();
   const root = g.reserve('root');
   const body: string[] = [];
@@ -147,7 +143,7 @@ function xmlParameters(
 ): string {
   const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
   const required = new Set((schema.required as string[] | undefined) ?? []);
-  const rules = new JsonSchemaRules(g, schema, prefix, steps);
+  const rules = new JsonSchemaRules(g, schema, prefix);
   const one = (name: string): string => {
     const p = props[name] as Record<string, unknown>;
     const value =
@@ -169,7 +165,7 @@ function xmlParameters(
 }
 
 function schemaRule(g: GbnfBuilder, schema: Record<string, unknown>, prefix: string, param: string): string {
-  return guarded(() => new JsonSchemaRules(g, schema, prefix, steps).expression(schema, ''), param);
+  return guarded(() => new JsonSchemaRules(g, schema, prefix).expression(schema, ''), param);
 }
 
 function guarded(build: () => string, param: string): string {
@@ -189,7 +185,7 @@ function guarded(build: () => string, param: string): string {
 /** The JSON answer of a `json_object` or `json_schema` text format. */
 function outputRule(g: GbnfBuilder, output: OutputFormatSpec): string {
   if (output.type === 'json_object') {
-    return g.add('answer', new JsonSchemaRules(g, {}, 'answer-', steps).expression({ type: 'object' }, ''));
+    return g.add('answer', new JsonSchemaRules(g, {}, 'answer-').expression({ type: 'object' }, ''));
   }
   if (output.type !== 'json_schema') return '""';
   const schema = output.schema;
