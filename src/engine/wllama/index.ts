@@ -7,6 +7,6 @@
  */
 export { detectFamily } from './gguf-family';
 export { type GgufHeader, readGgufHeader } from './gguf-header';
-export { jsonSchemaToGbnf } from './json-schema-gbnf';
+export { jsonSchemaToGbnf } from './grammar';
 export { WllamaEngine } from './wllama-engine';
 export type { ModelFetcher, WllamaEngineOptions, WllamaLike, WllamaModelSpec } from './wllama-options';

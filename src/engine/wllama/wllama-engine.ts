@@ -28,6 +28,7 @@ import { ReplyAssembler } from '../webllm/webllm-reply';
 import { webGpuHas } from '../webllm/webllm-webgpu';
 import { ChunkQueue, TimeoutError, withTimeout } from './chunk-queue';
 import { GgufFormatError, readGgufHeader } from './gguf-header';
+import { preflightGrammar } from './grammar';
 import { LlamaLog } from './llama-log';
 import { wllamaModelFetcher } from './model-fetcher';
 import { type TemplateMessage, toTemplateMessages } from './template-messages';
@@ -127,8 +128,9 @@ export class WllamaEngine implements Engine {
     return [...this.registered.keys()].map((id) => this.info(id) as ModelInfo);
   }
 
-  async preflight(modelId: string): Promise<void> {
+  async preflight(modelId: string, req?: GenerateRequest): Promise<void> {
     const { spec } = this.registration(modelId);
+    if (req) await preflightGrammar(req);
     if (spec.device === 'webgpu' && !(await this.webGpuF16())) {
       throw serviceUnavailable(
         `The model '${modelId}' is configured for WebGPU, but this browser has no WebGPU adapter with shader-f16 (llama.cpp's WebGPU backend needs it). Use device 'auto' or 'cpu'.`,

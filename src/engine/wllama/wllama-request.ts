@@ -9,7 +9,7 @@ import type { ModelFamily } from '../tool-formats/model-family';
 import { jsonInstruction, planToolsAndThinking } from '../tool-formats/request-plan';
 import type { GenerateRequest, TokenLogprob } from '../types';
 import type { ReplyOptions } from '../webllm/webllm-reply';
-import { GrammarError, requestGrammar } from './request-grammar';
+import { GrammarError, requestGrammar } from './grammar';
 import { type TemplateMessage, toTemplateMessages } from './template-messages';
 import type { WllamaChatParams } from './wllama-options';
 

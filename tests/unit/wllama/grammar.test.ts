@@ -8,14 +8,14 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { familyOf } from '../../../src/engine/tool-formats';
-import { gbnfClass, gbnfLiteral } from '../../../src/engine/wllama/gbnf';
+import { gbnfClass, gbnfLiteral } from '../../../src/engine/wllama/grammar/gbnf';
 import {
   jsonSchemaToGbnf,
   rangeAlternatives,
   UnsupportedSchemaError,
-} from '../../../src/engine/wllama/json-schema-gbnf';
-import { regexToGbnf, UnsupportedPatternError } from '../../../src/engine/wllama/regex-gbnf';
-import { GrammarError, requestGrammar } from '../../../src/engine/wllama/request-grammar';
+} from '../../../src/engine/wllama/grammar/json-schema-gbnf';
+import { regexToGbnf, UnsupportedPatternError } from '../../../src/engine/wllama/grammar/regex-gbnf';
+import { GrammarError, requestGrammar } from '../../../src/engine/wllama/grammar/request-grammar';
 import { gbnfMatches, parseGbnf } from '../../helpers/gbnf-match';
 
 const ajv = new Ajv2020({ strict: false });

@@ -2,6 +2,13 @@
  * Writing llama.cpp GBNF: literals and character classes escaped the way llama.cpp's grammar parser
  * reads them, and a builder that names rules uniquely (GBNF rule names are letters, digits and `-`).
  */
+import {
+  GrammarTooComplexError,
+  MAX_GRAMMAR_BYTES,
+  MAX_GRAMMAR_RULES,
+  StepBudget,
+  TOO_COMPLEX,
+} from './grammar-budget';
 
 /**
  * A GBNF string literal matching `text` exactly.
@@ -57,8 +64,11 @@ export function gbnfClass(ranges: readonly CodeRange[], negate = false): string 
 }
 
 /**
- * Collects named rules. `add` returns a name not used before (a suffix is added on collision);
- * `define` reserves a name first and fills it later, for recursive rules.
+ * Collects named rules. `add` returns the name of a rule with the same body if there is one (rules
+ * are keyed and reused by content, as llama.cpp's json-schema-to-grammar does), else a name not used
+ * before (a counter per base name, so naming stays linear); `define` reserves a name first and fills
+ * it later, for recursive rules. Past {@link MAX_GRAMMAR_BYTES} or {@link MAX_GRAMMAR_RULES} it
+ * throws {@link GrammarTooComplexError}: a grammar is whole or not at all.
  *
  * @example
  * const g = new GbnfBuilder();
@@ -66,18 +76,29 @@ export function gbnfClass(ranges: readonly CodeRange[], negate = false): string 
  * g.toString(); // 'root ::= "a" | "b"\n'
  */
 export class GbnfBuilder {
+  /** The conversion steps of everything that writes into this grammar (every schema of a request). */
+  readonly steps = new StepBudget();
   private readonly rules = new Map<string, string>();
+  private readonly byBody = new Map<string, string>();
+  private readonly counters = new Map<string, number>();
+  private bytes = 0;
 
-  /** Adds a rule under a fresh name derived from `name`; returns that name. */
+  /** Adds a rule (or reuses the one with the same body); returns its name. */
   add(name: string, body: string): string {
+    const known = this.byBody.get(body);
+    if (known !== undefined) return known;
     const fresh = this.reserve(name);
-    this.rules.set(fresh, body);
+    this.fill(fresh, body);
+    this.byBody.set(body, fresh);
     return fresh;
   }
 
   /** Adds `body` under exactly `name` unless that rule exists already (shared primitives). */
   shared(name: string, body: string): string {
-    if (!this.rules.has(name)) this.rules.set(name, body);
+    if (!this.rules.has(name)) {
+      this.rules.set(name, '');
+      this.fill(name, body);
+    }
     return name;
   }
 
@@ -85,12 +106,27 @@ export class GbnfBuilder {
   reserve(name: string): string {
     const base = sanitize(name);
     let fresh = base;
-    for (let i = 1; this.rules.has(fresh); i++) fresh = `${base}-${i}`;
+    let i = this.counters.get(base) ?? 0;
+    while (this.rules.has(fresh)) fresh = `${base}-${++i}`;
+    this.counters.set(base, i);
     this.rules.set(fresh, '');
+    if (this.rules.size > MAX_GRAMMAR_RULES) {
+      throw new GrammarTooComplexError(
+        '',
+        `${TOO_COMPLEX} (its grammar needs more than ${MAX_GRAMMAR_RULES} rules).`,
+      );
+    }
     return fresh;
   }
 
   fill(name: string, body: string): void {
+    this.bytes += body.length - (this.rules.get(name)?.length ?? 0) + name.length + 6;
+    if (this.bytes > MAX_GRAMMAR_BYTES) {
+      throw new GrammarTooComplexError(
+        '',
+        `${TOO_COMPLEX} (its grammar would exceed ${MAX_GRAMMAR_BYTES / 1024} KiB).`,
+      );
+    }
     this.rules.set(name, body);
   }
 
@@ -98,8 +134,18 @@ export class GbnfBuilder {
     return this.rules.has(name);
   }
 
+  /**
+   * The grammar text: the first rule (root) first, then the others newest first. Rules are built
+   * bottom-up, so this writes each rule before the rules it uses, and llama.cpp numbers a chain of
+   * rules (optional properties, say) in chain order, which its left-recursion check then walks once
+   * instead of once per link.
+   */
   toString(): string {
-    return [...this.rules].map(([name, body]) => `${name} ::= ${body}\n`).join('');
+    const all = [...this.rules];
+    const [first, ...rest] = all;
+    return [...(first ? [first] : []), ...rest.reverse()]
+      .map(([name, body]) => `${name} ::= ${body}\n`)
+      .join('');
   }
 }
 

@@ -4,11 +4,15 @@
  * always think. llama.cpp refuses its own `grammar` beside `tools` and ignores `tool_choice:
  * 'required'`, so intab never passes `tools` and states everything in this one grammar.
  */
-import type { ReasoningMarkers } from '../tool-formats/model-family';
-import type { TagSpec, ToolFormat } from '../tool-formats/types';
-import type { FunctionToolSpec, OutputFormatSpec } from '../types';
+
+import { clip } from '../../../common/api-error';
+import type { ReasoningMarkers } from '../../tool-formats/model-family';
+import type { TagSpec, ToolFormat } from '../../tool-formats/types';
+import type { FunctionToolSpec, OutputFormatSpec } from '../../types';
 import { GbnfBuilder, gbnfClass, gbnfLiteral } from './gbnf';
+import { GrammarTooComplexError } from './grammar-budget';
 import { JsonSchemaRules, UnsupportedSchemaError } from './json-schema-gbnf';
+import { checkLlamaGrammar, LlamaGrammarError } from './llama-limits';
 
 export interface GrammarRequest {
   /** The family's tool format; used only when `tools` is not empty. */
@@ -52,6 +56,34 @@ const MAX_PARALLEL_CALLS = 16;
 export function requestGrammar(req: GrammarRequest): string | null {
   const hasTools = req.tools.length > 0;
   if (!hasTools && req.output.type === 'text') return null;
+  const param = req.output.type === 'json_schema' && !hasTools ? 'text.format.schema' : 'tools';
+  try {
+    const grammar = buildGrammar(req);
+    checkLlamaGrammar(grammar);
+    return grammar;
+  } catch (err) {
+    if (err instanceof LlamaGrammarError)
+      throw new GrammarError(paramOfRule(err.rule, req) ?? param, err.message);
+    if (err instanceof GrammarTooComplexError) throw new GrammarError(param, err.message);
+    throw err;
+  }
+}
+
+/**
+ * The param a rule's schema came from, by the prefix its name carries (`tag2-…`: the tool of tag 2,
+ * `answer-…`: the text format); null when the name says none.
+ */
+function paramOfRule(rule: string, req: GrammarRequest): string | null {
+  if (rule.startsWith('answer')) return 'text.format.schema';
+  const tag = /^tag(\d+)-/.exec(rule);
+  if (!tag) return null;
+  const begin = req.format.tags(req.tools, req.parallel)[Number(tag[1])]?.begin ?? '';
+  const i = req.tools.findIndex((t) => begin.includes(t.name));
+  return i >= 0 ? `tools[${i}].parameters` : 'tools';
+}
+
+function buildGrammar(req: GrammarRequest): string {
+  const hasTools = req.tools.length > 0;
   const g = new GbnfBuilder();
   const root = g.reserve('root');
   const body: string[] = [];
@@ -118,7 +150,11 @@ function xmlParameters(
       p.type === 'string' && !p.enum && !p.pattern
         ? `${gbnfClass([[0x3c, 0x3c]], true)}*`
         : guarded(() => rules.expression(p, `/properties/${name}`), param);
-    return `${gbnfLiteral(`<parameter=${name}>\n`)} ${value} ${gbnfLiteral('\n</parameter>')}`;
+    // One rule per parameter: an optional group counts every rule inside it against llama.cpp's threshold.
+    return g.add(
+      `${prefix}param`,
+      `${gbnfLiteral(`<parameter=${name}>\n`)} ${value} ${gbnfLiteral('\n</parameter>')}`,
+    );
   };
   const names = Object.keys(props);
   const items = names.map((n, i) => {
@@ -136,8 +172,11 @@ function guarded(build: () => string, param: string): string {
   try {
     return build();
   } catch (err) {
-    if (err instanceof UnsupportedSchemaError) {
-      throw new GrammarError(param, `${err.message}${err.path ? ` (at ${err.path})` : ''}`);
+    if (
+      err instanceof UnsupportedSchemaError ||
+      (err instanceof GrammarTooComplexError && !(err instanceof LlamaGrammarError))
+    ) {
+      throw new GrammarError(param, `${err.message}${err.path ? ` (at ${clip(err.path, 200)})` : ''}`);
     }
     throw err;
   }

@@ -1,0 +1,119 @@
+/**
+ * `$ref`s of a schema document, resolved once into a table: a chain of `$ref`s (a definition that is
+ * only a `$ref` to another) is followed in a loop, never by recursion, so a 5000-link chain costs
+ * 5000 steps and no stack; a chain that loops back on itself matches nothing and is refused.
+ */
+import { clip } from '../../../common/api-error';
+
+type Schema = Record<string, unknown> | boolean;
+
+/** A `$ref` this converter cannot follow; `path` is where, in JSON Pointer. */
+export class RefError extends Error {
+  override readonly name = 'RefError';
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Resolves `#/$defs/…` and `#/definitions/…` against one document.
+ *
+ * @example
+ * const refs = new RefTable(root);
+ * refs.resolve('#/$defs/Address', '/properties/home'); // { key: '#/$defs/Address', schema: {...} }
+ */
+export class RefTable {
+  private readonly ends = new Map<string, { key: string; schema: Schema; pointer: string }>();
+
+  constructor(private readonly root: Record<string, unknown>) {}
+
+  /**
+   * Where `ref` leads once every link of its chain is followed: the last `$ref` of the chain (the
+   * key its rule is kept under), that definition, and its JSON Pointer.
+   */
+  resolve(ref: string, path: string): { key: string; schema: Schema; pointer: string } {
+    const known = this.ends.get(ref);
+    if (known) return known;
+    const chain: string[] = [];
+    const seen = new Set<string>();
+    let key = ref;
+    let end: { key: string; schema: Schema; pointer: string } | undefined;
+    for (;;) {
+      const cached = this.ends.get(key);
+      if (cached) {
+        end = cached;
+        break;
+      }
+      if (seen.has(key)) {
+        throw new RefError(
+          `${path}/$ref`,
+          `The '$ref' ${clip(ref, 100)} leads back to itself and matches nothing.`,
+        );
+      }
+      seen.add(key);
+      chain.push(key);
+      const { schema, pointer } = this.lookup(key, path);
+      if (
+        typeof schema === 'object' &&
+        schema !== null &&
+        typeof schema.$ref === 'string' &&
+        onlyRef(schema)
+      ) {
+        key = schema.$ref;
+        continue;
+      }
+      end = { key, schema, pointer };
+      break;
+    }
+    for (const k of chain) this.ends.set(k, end);
+    return end;
+  }
+
+  /** `schema` itself, or where its `$ref` leads (for the places that merge schemas). */
+  deref(schema: Schema, path: string): Schema {
+    if (typeof schema !== 'object' || schema === null || typeof schema.$ref !== 'string') return schema;
+    return this.resolve(schema.$ref, path).schema;
+  }
+
+  private lookup(ref: string, path: string): { schema: Schema; pointer: string } {
+    const m = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
+    const defs = m ? (this.root[m[1] as string] as Record<string, Schema> | undefined) : undefined;
+    const name = m ? decodePointer(m[2] as string) : '';
+    const target = defs && Object.hasOwn(defs, name) ? defs[name] : undefined;
+    if (target === undefined) {
+      throw new RefError(
+        `${path}/$ref`,
+        `Cannot resolve '$ref' ${clip(ref, 100)}: only '#/$defs/…' and '#/definitions/…' are supported.`,
+      );
+    }
+    return { schema: target, pointer: `/${m?.[1]}/${m?.[2]}` };
+  }
+}
+
+/** Keywords beside a `$ref` that change nothing a grammar enforces. */
+const ANNOTATIONS = new Set([
+  '$ref',
+  'title',
+  'description',
+  'default',
+  'examples',
+  '$comment',
+  'deprecated',
+]);
+
+function onlyRef(schema: Record<string, unknown>): boolean {
+  return Object.keys(schema).every((k) => ANNOTATIONS.has(k));
+}
+
+/** A JSON Pointer token as the name it stands for. */
+export function decodePointer(name: string): string {
+  return name.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** A name as a JSON Pointer token. */
+export function pointer(name: string): string {
+  return name.replace(/~/g, '~0').replace(/\//g, '~1');
+}
