@@ -62,4 +62,14 @@ export interface WllamaBounds {
   stallTimeoutMs?: number;
   /** How many models stay loaded at once (least recently used goes first). Default 2. */
   maxLoaded?: number;
+  /**
+   * Requests that may wait for llama.cpp at once (it runs one at a time); one more is a 429
+   * `rate_limit_exceeded` with `retry-after`. Default 16, as on web-llm.
+   */
+  maxQueue?: number;
+  /**
+   * The most the first token may take (ms), however long the prompt: the per-batch allowance of
+   * `stallTimeoutMs` stops growing here (never below `stallTimeoutMs`). Default 300 000.
+   */
+  maxFirstTokenMs?: number;
 }
