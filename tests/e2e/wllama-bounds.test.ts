@@ -56,7 +56,7 @@ describe('model output that is not valid UTF-8', () => {
       body: {
         model: 'tiny',
         messages: [{ role: 'user', content: 'Write a note.' }],
-        max_completion_tokens: 32,
+        max_completion_tokens: 120,
         response_format: {
           type: 'json_schema',
           json_schema: { name: 'note', schema: strings, strict: true },
