@@ -11,20 +11,28 @@ import { FakeWllama } from '../helpers/wllama-fakes';
 
 describe('the wllama wait queue', () => {
   it('answers 429 with retry-after past maxQueue, and serves the ones that waited', async () => {
+    const fakes: FakeWllama[] = [];
     const engine = new WllamaEngine({
       models: [{ id: 'm', files: [tinyGguf()] }],
       maxQueue: 1,
       hasWebGpuF16: async () => false,
-      createWllama: () => Object.assign(new FakeWllama({ tokens: ['a'] }), { tokenMs: 20 }),
+      createWllama: () => {
+        const fake = Object.assign(new FakeWllama({ tokens: ['a'] }), { tokenMs: 20 });
+        fakes.push(fake);
+        return fake;
+      },
     });
     const { call } = makeRig({ engine });
     await engine.load('m');
+    const until = async (ok: () => boolean) => {
+      while (!ok()) await new Promise((r) => setTimeout(r, 5));
+    };
     const body = { model: 'm', input: 'hi', max_output_tokens: 20 };
-    // The first runs, the second waits, the third finds the queue full.
-    const running = call('POST', '/responses', body);
-    await new Promise((r) => setTimeout(r, 5));
+    // The first runs (about 1 s), the second waits, the third finds the queue full.
+    const running = call('POST', '/responses', { ...body, max_output_tokens: 50 });
+    await until(() => (fakes[0]?.calls.length ?? 0) > 0);
     const waiting = call('POST', '/responses', body);
-    await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 200));
     const refused = await call('POST', '/responses', body);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);

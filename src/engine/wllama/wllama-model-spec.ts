@@ -56,8 +56,8 @@ export interface WllamaBounds {
   loadTimeoutMs?: number;
   /**
    * A generation fails when llama.cpp produces no token for this long (ms), the first token being
-   * allowed this long per 512-token prompt batch it reads before it; the instance is then discarded
-   * and the next request starts a new one. Default 60 000.
+   * allowed this long per 512-token prompt batch it reads before it (up to `maxFirstTokenMs`); the
+   * instance is then discarded and the next request starts a new one. Default 60 000.
    */
   stallTimeoutMs?: number;
   /** How many models stay loaded at once (least recently used goes first). Default 2. */

@@ -116,14 +116,14 @@ describe('embeddings honour abort', () => {
       return { data: [{ index: 0, embedding: [String(o.input).length] }], usage: { prompt_tokens: 1 } };
     };
     const ac = new AbortController();
-    const inputs = Array.from({ length: 200 }, (_, i) => `input ${i}`);
+    const inputs = Array.from({ length: 1000 }, (_, i) => `input ${i}`);
     const started = performance.now();
     const pending = engine.embed('e', inputs, undefined, ac.signal);
     setTimeout(() => ac.abort(), 50);
     await expect(pending).rejects.toMatchObject({ status: 499, code: 'client_closed_request' });
-    // 200 inputs at 20 ms are 4 s; it stops after the input in hand.
-    expect(performance.now() - started).toBeLessThan(500);
-    expect(calls).toBeLessThan(10);
+    // 1000 inputs at 20 ms are 20 s; it stops after the input in hand.
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(calls).toBeLessThan(50);
     await servesNext(engine);
   });
 
