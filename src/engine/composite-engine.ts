@@ -95,11 +95,16 @@ export class CompositeEngine implements Engine {
     return this.route(modelId).countTokens(modelId, messages, tools, opts);
   }
 
-  async embed(modelId: string, inputs: string[], dimensions?: number): Promise<EmbedResult> {
+  async embed(
+    modelId: string,
+    inputs: string[],
+    dimensions?: number,
+    signal?: AbortSignal,
+  ): Promise<EmbedResult> {
     await this.init();
     const engine = this.route(modelId);
     if (!engine.embed) throw unsupportedModel(modelId, 'embeddings');
-    return engine.embed(modelId, inputs, dimensions);
+    return engine.embed(modelId, inputs, dimensions, signal);
   }
 
   private route(modelId: string): Engine {

@@ -113,10 +113,15 @@ export class EngineChoice implements Engine {
     return (await engine.countsExactly?.(id)) ?? true;
   }
 
-  async embed(modelId: string, inputs: string[], dimensions?: number): Promise<EmbedResult> {
+  async embed(
+    modelId: string,
+    inputs: string[],
+    dimensions?: number,
+    signal?: AbortSignal,
+  ): Promise<EmbedResult> {
     const [engine, id] = await this.route(modelId);
     if (!engine.embed) throw modelNotFound(modelId);
-    return engine.embed(id, inputs, dimensions);
+    return engine.embed(id, inputs, dimensions, signal);
   }
 
   private async route(modelId: string): Promise<[Engine, string]> {

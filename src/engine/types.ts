@@ -198,9 +198,10 @@ export interface Engine {
    * Embeds each text with an embedding model (one listing `embeddings` in its capabilities), loading
    * it first if needed. `dimensions` asks for shorter vectors; a model that cannot shorten its own
    * throws a 400 on `dimensions`. Optional: an engine without it serves no `/v1/embeddings`.
+   * Once `signal` aborts, an engine that embeds input by input stops before the next input.
    *
    * @example
    * const { vectors, tokens } = await engine.embed('scripted', ['hello world'], 16);
    */
-  embed?(modelId: string, inputs: string[], dimensions?: number): Promise<EmbedResult>;
+  embed?(modelId: string, inputs: string[], dimensions?: number, signal?: AbortSignal): Promise<EmbedResult>;
 }

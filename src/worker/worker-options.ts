@@ -123,7 +123,13 @@ function wllamaOptions(wllama: unknown): WllamaOptions | undefined {
       (m): m is WllamaModelSpec => typeof m?.id === 'string' && typeof m?.url === 'string',
     );
   }
-  for (const key of ['loadTimeoutMs', 'stallTimeoutMs', 'maxLoaded'] as const) {
+  for (const key of [
+    'loadTimeoutMs',
+    'stallTimeoutMs',
+    'maxLoaded',
+    'maxQueue',
+    'maxFirstTokenMs',
+  ] as const) {
     const v = w[key];
     if (typeof v === 'number' && v >= 0) out[key] = v;
   }

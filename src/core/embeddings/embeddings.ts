@@ -62,7 +62,8 @@ export async function createEmbeddings(request: Request, deps: EmbeddingDeps): P
         null,
         'The client went away.',
       );
-    const { vectors, tokens } = await embed(model.id, inputs, body.dimensions ?? undefined);
+    // The signal too: an engine that embeds input by input stops between them once it aborts.
+    const { vectors, tokens } = await embed(model.id, inputs, body.dimensions ?? undefined, abort.signal);
     const base64 = body.encoding_format === 'base64';
     const answer: CreateEmbeddingResponse = {
       object: 'list',

@@ -47,8 +47,25 @@ export class GgufFormatError extends Error {
 class NeedMore extends Error {}
 
 /**
+ * Bounds on what a GGUF header may claim. The real ones are far inside them (a 262k vocabulary with
+ * its merges and scores takes about 15 MiB; a chat template tens of KiB), and a corrupt or hostile
+ * length past them is an error, not a read window that doubles up to the whole multi-GB file.
+ */
+export const GGUF_LIMITS = {
+  /** The most bytes read for the metadata section: 64 MiB. */
+  headerBytes: 64 << 20,
+  /** The longest string value or key: 16 MiB. */
+  stringBytes: 16 << 20,
+  /** The most elements in one array value (vocabularies hold up to ~262k tokens, ~500k merges). */
+  arrayLength: 4_000_000,
+  /** The most key/value pairs. */
+  keyValues: 65_536,
+} as const;
+
+/**
  * Parses the header of a GGUF file. Reads the first `initialBytes` (8 MiB: a 128k vocabulary with
- * merges takes about 7 MiB) and doubles the window until the metadata fits.
+ * merges takes about 7 MiB) and doubles the window until the metadata fits, up to
+ * `GGUF_LIMITS.headerBytes`; a header that needs more is a {@link GgufFormatError}.
  *
  * @example
  * const { metadata } = await readGgufHeader(file);
@@ -63,7 +80,12 @@ export async function readGgufHeader(blob: BlobLike, initialBytes = 8 << 20): Pr
     } catch (err) {
       if (!(err instanceof NeedMore)) throw err;
       if (window >= blob.size) throw new GgufFormatError('The GGUF file ends inside its metadata.');
-      window = Math.min(blob.size, window * 2);
+      if (window >= GGUF_LIMITS.headerBytes) {
+        throw new GgufFormatError(
+          `The GGUF metadata does not end within ${GGUF_LIMITS.headerBytes >> 20} MiB (the most intab reads): the file is corrupt.`,
+        );
+      }
+      window = Math.min(blob.size, GGUF_LIMITS.headerBytes, window * 2);
     }
   }
 }
@@ -81,7 +103,7 @@ export function parseGgufHeader(bytes: Uint8Array): GgufHeader {
   const version = r.u32();
   if (version < 2 || version > 3) throw new GgufFormatError(`Unsupported GGUF version ${version}.`);
   const tensorCount = Number(r.u64());
-  const kvCount = Number(r.u64());
+  const kvCount = r.length(GGUF_LIMITS.keyValues, 'key/value pairs');
   const metadata = new Map<string, GgufValue>();
   for (let i = 0; i < kvCount; i++) {
     const key = r.string();
@@ -118,8 +140,19 @@ class Reader {
     return v;
   }
 
+  /** A u64 count or length, refused past `max` (compared as a bigint: no rounding past 2^53). */
+  length(max: number, what: string): number {
+    const n = this.u64();
+    if (n > BigInt(max)) {
+      throw new GgufFormatError(
+        `The GGUF header claims ${n} ${what} at byte ${this.at - 8}, more than the ${max} intab accepts: the file is corrupt.`,
+      );
+    }
+    return Number(n);
+  }
+
   string(): string {
-    const n = Number(this.u64());
+    const n = this.length(GGUF_LIMITS.stringBytes, 'bytes of string');
     this.need(n);
     const s = this.decoder.decode(this.bytes.subarray(this.at, this.at + n));
     this.at += n;
@@ -132,7 +165,7 @@ class Reader {
         return this.string();
       case TYPE.ARRAY: {
         const elementType = this.u32();
-        const count = Number(this.u64());
+        const count = this.length(GGUF_LIMITS.arrayLength, 'array elements');
         const out: GgufValue[] = new Array(count);
         for (let i = 0; i < count; i++) out[i] = this.value(elementType);
         return out;

@@ -73,3 +73,83 @@ export function invalidUtf8Tokens(tokens: readonly string[], model: string | und
   }
   return out;
 }
+
+/**
+ * The valid second bytes after each lead byte (RFC 3629): E0 and F0 exclude overlong forms, ED the
+ * UTF-16 surrogates, F4 code points past U+10FFFF. Every other lead takes any continuation byte.
+ */
+function secondByteRange(lead: number): [number, number] {
+  if (lead === 0xe0) return [0xa0, 0xbf];
+  if (lead === 0xed) return [0x80, 0x9f];
+  if (lead === 0xf0) return [0x90, 0xbf];
+  if (lead === 0xf4) return [0x80, 0x8f];
+  return [0x80, 0xbf];
+}
+
+/** Bytes a sequence starting with `lead` takes in all, or 0 when `lead` can start none (C0, C1, F5–FF, continuations). */
+function sequenceLength(lead: number): number {
+  if (lead < 0x80) return 1;
+  if (lead >= 0xc2 && lead <= 0xdf) return 2;
+  if (lead >= 0xe0 && lead <= 0xef) return 3;
+  if (lead >= 0xf0 && lead <= 0xf4) return 4;
+  return 0;
+}
+
+/** Leads whose valid second bytes are a strict subset of the continuation bytes. */
+const NARROW_LEADS = new Set([0xe0, 0xed, 0xf0, 0xf4]);
+
+/**
+ * Whether a token's bytes may be sampled whatever came before: at most three continuation bytes
+ * (the end of a character an earlier token began), then whole valid characters, then at most the
+ * valid start of one more. llama.cpp's grammar then holds the rest: it decodes UTF-8 across tokens
+ * and lets a started character go on only with the continuation bytes it needs. What it does not
+ * check is what those bytes mean, so a token ending in a lone E0, ED, F0 or F4 is unsafe too: the
+ * next token's first byte could make an overlong form, a surrogate or a code point past U+10FFFF,
+ * which the grammar accepts and llama.cpp's JSON writer then refuses, killing the instance.
+ */
+export function isSafeUtf8Piece(bytes: Uint8Array): boolean {
+  let i = 0;
+  while (i < bytes.length && i < 3 && ((bytes[i] as number) & 0xc0) === 0x80) i++;
+  while (i < bytes.length) {
+    const lead = bytes[i] as number;
+    const need = sequenceLength(lead);
+    if (need === 0) return false;
+    const have = Math.min(need, bytes.length - i);
+    if (have >= 2) {
+      const [lo, hi] = secondByteRange(lead);
+      const second = bytes[i + 1] as number;
+      if (second < lo || second > hi) return false;
+    }
+    for (let k = 2; k < have; k++) if (((bytes[i + k] as number) & 0xc0) !== 0x80) return false;
+    // A started character at the end: safe unless its second byte is still to come and restricted.
+    if (have < need) return !(have === 1 && NARROW_LEADS.has(lead));
+    i += need;
+  }
+  return true;
+}
+
+/**
+ * Ids of the tokens never to sample, logprobs or not: those {@link isSafeUtf8Piece} refuses, e.g.
+ * the byte tokens 0xC0, 0xC1 and 0xF5–0xFF, which no valid UTF-8 holds. llama.cpp writes each
+ * streamed piece of text into JSON with nlohmann's strict UTF-8 check (wllama's `get_result`, not
+ * llama.cpp's own server, which replaces bad bytes), and its check of the text only holds back an
+ * unfinished last character, so one such byte reaches the writer and aborts the instance
+ * (`[json.exception.type_error.316] invalid UTF-8 byte … 0xF6`).
+ *
+ * @example
+ * unsafeUtf8Tokens(['a', 'ö', 'à'], 'gpt2'); // [1, 2]: 'ö' is the byte 0xF6, 'à' a lone 0xE0
+ */
+export function unsafeUtf8Tokens(tokens: readonly string[], model: string | undefined): number[] {
+  const out: number[] = [];
+  for (let id = 0; id < tokens.length; id++) {
+    const token = tokens[id] as string;
+    if (model === 'llama' || model === 'gemma' || model === 'gemma4') {
+      const byte = /^<0x([0-9A-Fa-f]{2})>$/.exec(token);
+      if (byte && !isSafeUtf8Piece(Uint8Array.of(Number.parseInt(byte[1] as string, 16)))) out.push(id);
+      continue;
+    }
+    const bytes = byteLevelBytes(token);
+    if (bytes && !isSafeUtf8Piece(bytes)) out.push(id);
+  }
+  return out;
+}

@@ -29,6 +29,15 @@ import { webGpuHas } from '../webllm/webllm-webgpu';
 import { ChunkQueue, TimeoutError, withTimeout } from './chunk-queue';
 import { GgufFormatError, readGgufHeader } from './gguf-header';
 import { preflightGrammar } from './grammar';
+import {
+  byteBound,
+  DEFAULT_MAX_FIRST_TOKEN_MS,
+  embedEach,
+  estimateTokens,
+  firstTokenBoundMs,
+  WaitQueue,
+} from './limits';
+import { embeddingAborted } from './limits/embed-each';
 import { LlamaLog } from './llama-log';
 import { wllamaModelFetcher } from './model-fetcher';
 import { type TemplateMessage, toTemplateMessages } from './template-messages';
@@ -55,10 +64,6 @@ const DRAIN_MS = 10_000;
 const CACHE_LIST_MS = 5_000;
 /** Counts kept per engine (prompt → tokens), so one request's repeated counts run llama.cpp once. */
 const COUNT_CACHE = 64;
-/** The usual ratio of English text and JSON for BPE vocabularies (the estimate before a load). */
-const CHARS_PER_TOKEN = 4;
-/** Template markup per message in the estimate (`<|start_header_id|>role<|end_header_id|>\n\n…<|eot_id|>`). */
-const TOKENS_PER_MESSAGE = 5;
 
 interface Registered {
   spec: WllamaModelSpec;
@@ -86,6 +91,8 @@ export class WllamaEngine implements Engine {
   private readonly facts = new Map<string, GgufFacts>();
   private readonly pending = new Map<string, PendingLoad>();
   private readonly gate = new Gate();
+  /** Requests waiting for the gate (or a load), capped at `maxQueue`. */
+  private readonly queue: WaitQueue;
   private readonly counts = new Map<string, number>();
   private cachedUrls = new Set<string>();
   private lib: Promise<WllamaModule> | null = null;
@@ -94,6 +101,7 @@ export class WllamaEngine implements Engine {
   private readonly log = new LlamaLog();
 
   constructor(private readonly opts: WllamaEngineOptions = {}) {
+    this.queue = new WaitQueue(opts.maxQueue);
     for (const spec of opts.models ?? []) this.addModel(spec);
     this.fetcher = opts.fetchModel ?? wllamaModelFetcher(() => this.module(), this.log.logger);
   }
@@ -130,6 +138,8 @@ export class WllamaEngine implements Engine {
 
   async preflight(modelId: string, req?: GenerateRequest): Promise<void> {
     const { spec } = this.registration(modelId);
+    // Before any header, so a streamed request past the cap gets its 429 status line too.
+    this.queue.refuseWhenFull(modelId, this.gate.averageTurnMs);
     if (req) await preflightGrammar(req);
     if (spec.device === 'webgpu' && !(await this.webGpuF16())) {
       throw serviceUnavailable(
@@ -143,13 +153,14 @@ export class WllamaEngine implements Engine {
     this.registration(modelId);
     const live = this.instances.get(modelId);
     if (live && !live.dead && !this.pending.has(modelId)) return;
-    await this.loadShared(modelId, onProgress, true);
+    await this.queue.queued(this.loadShared(modelId, onProgress, true));
   }
 
   async *generate(req: GenerateRequest, signal: AbortSignal): AsyncGenerator<EngineChunk> {
     this.registration(req.model);
     if (this.kindOf(req.model) === 'embeddings') throw unsupportedModel(req.model, 'chat');
-    const release = await this.gate.acquire(signal);
+    this.queue.refuseWhenFull(req.model, this.gate.averageTurnMs);
+    const release = await this.queue.queued(this.gate.acquire(signal));
     if (!release) return;
     let drained: Promise<void> | null = null;
     try {
@@ -245,7 +256,12 @@ export class WllamaEngine implements Engine {
     }
   }
 
-  async embed(modelId: string, inputs: string[], dimensions?: number): Promise<EmbedResult> {
+  async embed(
+    modelId: string,
+    inputs: string[],
+    dimensions?: number,
+    signal?: AbortSignal,
+  ): Promise<EmbedResult> {
     this.registration(modelId);
     if (this.kindOf(modelId) !== 'embeddings') throw unsupportedModel(modelId, 'embeddings');
     if (dimensions !== undefined) {
@@ -255,27 +271,30 @@ export class WllamaEngine implements Engine {
         'unsupported_value',
       );
     }
-    const release = (await this.gate.acquire()) as () => void;
+    this.queue.refuseWhenFull(modelId, this.gate.averageTurnMs);
+    const release = await this.queue.queued(this.gate.acquire(signal));
+    if (!release) throw embeddingAborted();
     try {
       const inst = await this.loadShared(modelId, undefined, false);
       const mark = inst.log.mark();
       try {
-        // One input per call: wllama answers a list with the last input's vector only.
-        const vectors: number[][] = [];
-        let tokens = 0;
-        for (const input of inputs) {
-          const res = await withTimeout(
-            inst.wllama.createEmbedding({ input }),
-            this.stallMs(),
-            'llama.cpp (embeddings)',
-          );
-          const data = res.data[0];
-          if (!data) throw new Error('llama.cpp returned no embedding.');
-          vectors.push(typeof data.embedding === 'string' ? decodeBase64(data.embedding) : data.embedding);
-          tokens += res.usage.prompt_tokens;
-        }
-        return { vectors, tokens };
+        return await embedEach(
+          inputs,
+          async (input) => {
+            const res = await withTimeout(
+              inst.wllama.createEmbedding({ input }),
+              this.stallMs(),
+              'llama.cpp (embeddings)',
+            );
+            const data = res.data[0];
+            if (!data) throw new Error('llama.cpp returned no embedding.');
+            const vector = typeof data.embedding === 'string' ? decodeBase64(data.embedding) : data.embedding;
+            return { vector, tokens: res.usage.prompt_tokens };
+          },
+          signal,
+        );
       } catch (err) {
+        if (err instanceof ApiError) throw err;
         if (err instanceof TimeoutError || isInstanceDead(err)) this.discard(inst, 'embedding failed');
         throw mapGenerateError(err, modelId, inst.log.trouble(mark));
       }
@@ -322,7 +341,7 @@ export class WllamaEngine implements Engine {
     const key = `${modelId}\n${JSON.stringify(rendered)}`;
     const known = this.counts.get(key);
     if (known !== undefined) return known;
-    const release = (await this.gate.acquire()) as () => void;
+    const release = (await this.queue.queued(this.gate.acquire())) as () => void;
     try {
       const live = this.liveInstance(modelId);
       if (!live) return estimateTokens(messages, tools);
@@ -615,9 +634,10 @@ export class WllamaEngine implements Engine {
     return this.opts.stallTimeoutMs ?? DEFAULT_STALL_MS;
   }
 
-  /** The bound on the first chunk: one stall bound per prompt batch llama.cpp must read first. */
+  /** The bound on the first chunk: one stall bound per prompt batch llama.cpp must read first, capped. */
   private prefillMs(messages: TemplateMessage[]): number {
-    return this.stallMs() * Math.max(1, Math.ceil(byteBound(messages) / PROMPT_BATCH));
+    const max = this.opts.maxFirstTokenMs ?? DEFAULT_MAX_FIRST_TOKEN_MS;
+    return firstTokenBoundMs(byteBound(messages), this.stallMs(), max);
   }
 
   private info(modelId: string): ModelInfo | null {
@@ -646,32 +666,6 @@ export class WllamaEngine implements Engine {
 function absoluteUrl(url: string): string {
   const base = globalThis.location ? new URL('/', globalThis.location.href).href : 'http://localhost/';
   return new URL(url, base).href;
-}
-
-function estimateTokens(messages: ChatMessage[], tools: FunctionToolSpec[]): number {
-  let chars = tools.length > 0 ? JSON.stringify(tools).length : 0;
-  for (const m of messages) {
-    if (typeof m.content === 'string') chars += m.content.length;
-    else if (Array.isArray(m.content))
-      for (const p of m.content) if (p.type === 'text') chars += p.text.length;
-    if (m.role === 'assistant' && m.tool_calls) chars += JSON.stringify(m.tool_calls).length;
-  }
-  return Math.ceil(chars / CHARS_PER_TOKEN) + TOKENS_PER_MESSAGE * (messages.length + 1);
-}
-
-/** Prompt tokens llama.cpp reads per step (`n_batch` in loadParams). */
-const PROMPT_BATCH = 512;
-/** Template markup per message (role headers, separators) and for the whole prompt, in tokens. */
-const MARKUP_PER_MESSAGE = 16;
-/** Room for text a chat template adds itself (a default system prompt, Llama 3.1's date header). */
-const TEMPLATE_SLACK = 128;
-
-/** At least as many tokens as `messages` take once templated: bytes plus markup. */
-function byteBound(messages: TemplateMessage[]): number {
-  const encoder = new TextEncoder();
-  let n = TEMPLATE_SLACK;
-  for (const m of messages) n += encoder.encode(m.content).length + MARKUP_PER_MESSAGE;
-  return n;
 }
 
 function decodeBase64(b64: string): number[] {

@@ -7,7 +7,7 @@ import type { ChatCompletionChunk, LoadModelParams } from '@wllama/wllama/esm/in
 import { detectFamily } from './gguf-family';
 import { type GgufHeader, metaNumber, metaString } from './gguf-header';
 import type { LlamaLog } from './llama-log';
-import { invalidUtf8Tokens } from './utf8-tokens';
+import { invalidUtf8Tokens, unsafeUtf8Tokens } from './utf8-tokens';
 import type { WllamaLike } from './wllama-options';
 import type { ModelRuntime } from './wllama-request';
 
@@ -46,12 +46,14 @@ export function ggufFacts(header: GgufHeader, modelId: string): GgufFacts {
   const tokens = header.metadata.get('tokenizer.ggml.tokens');
   const vocab = Array.isArray(tokens) ? tokens.filter((t): t is string => typeof t === 'string') : [];
   const pooling = header.metadata.has(`${architecture}.pooling_type`);
+  const tokenizer = metaString(header, 'tokenizer.ggml.model');
   return {
     pooling,
     architecture,
     name,
     family: detectFamily({ chatTemplate: metaString(header, 'tokenizer.chat_template'), name, id: modelId }),
-    invalidUtf8: invalidUtf8Tokens(vocab, metaString(header, 'tokenizer.ggml.model')),
+    invalidUtf8: invalidUtf8Tokens(vocab, tokenizer),
+    unsafeUtf8: unsafeUtf8Tokens(vocab, tokenizer),
     kind: pooling || EMBEDDING_ARCHS.has(architecture) ? 'embeddings' : 'chat',
     trainedContext: metaNumber(header, `${architecture}.context_length`) ?? null,
   };
@@ -92,6 +94,8 @@ export class WllamaInstance {
   kill(reason: string): void {
     if (this.dead) return;
     this.dead = reason;
+    // One line per instance ended: a reload is never silent (the e2e tests count these).
+    console.info(`[intab] wllama '${this.modelId}': llama.cpp instance ended (${reason})`);
     void Promise.resolve()
       .then(() => this.wllama.exit())
       .catch(() => {});

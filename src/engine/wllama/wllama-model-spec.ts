@@ -56,10 +56,20 @@ export interface WllamaBounds {
   loadTimeoutMs?: number;
   /**
    * A generation fails when llama.cpp produces no token for this long (ms), the first token being
-   * allowed this long per 512-token prompt batch it reads before it; the instance is then discarded
-   * and the next request starts a new one. Default 60 000.
+   * allowed this long per 512-token prompt batch it reads before it (up to `maxFirstTokenMs`); the
+   * instance is then discarded and the next request starts a new one. Default 60 000.
    */
   stallTimeoutMs?: number;
   /** How many models stay loaded at once (least recently used goes first). Default 2. */
   maxLoaded?: number;
+  /**
+   * Requests that may wait for llama.cpp at once (it runs one at a time); one more is a 429
+   * `rate_limit_exceeded` with `retry-after`. Default 16, as on web-llm.
+   */
+  maxQueue?: number;
+  /**
+   * The most the first token may take (ms), however long the prompt: the per-batch allowance of
+   * `stallTimeoutMs` stops growing here (never below `stallTimeoutMs`). Default 300 000.
+   */
+  maxFirstTokenMs?: number;
 }

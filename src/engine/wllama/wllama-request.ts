@@ -21,7 +21,17 @@ export interface ModelRuntime {
   family: ModelFamily;
   /** Token ids whose text is not valid UTF-8 on its own (banned when logprobs are asked for). */
   invalidUtf8: readonly number[];
+  /** Token ids never valid UTF-8 whatever surrounds them (always banned; see `unsafeUtf8Tokens`). */
+  unsafeUtf8?: readonly number[];
 }
+
+/**
+ * The grammar of a request that needs no other: any text at all. It is there for llama.cpp's UTF-8
+ * tracking, which only runs under a grammar: a token that starts a character is then followed only
+ * by the continuation bytes it needs, so no broken character reaches llama.cpp's JSON writer (a
+ * random-weight model otherwise writes `0xC3 'a'`, and the instance dies).
+ */
+export const ANY_TEXT_GRAMMAR = 'root ::= [^\\x00]*';
 
 export interface WllamaPlan {
   params: WllamaChatParams;
@@ -75,7 +85,7 @@ export function planWllamaRequest(req: GenerateRequest, model: ModelRuntime): Wl
     ...(req.seed != null ? { seed: req.seed } : {}),
     ...(req.maxOutputTokens !== null ? { max_tokens: req.maxOutputTokens } : {}),
     ...(req.stop && req.stop.length > 0 ? { stop: req.stop.slice(0, 4) } : {}),
-    ...(grammar ? { grammar } : {}),
+    grammar: grammar ?? ANY_TEXT_GRAMMAR,
     ...(disableThinking ? { chat_template_kwargs: { enable_thinking: false } } : {}),
   };
   if (topLogprobs !== null) {
@@ -87,10 +97,12 @@ export function planWllamaRequest(req: GenerateRequest, model: ModelRuntime): Wl
     // default alternatives come from the raw logits, where no bias reaches; the post-sampling ones
     // come after the bias below, which keeps every such token out of both the text and the list.
     params.post_sampling_probs = true;
-    if (model.invalidUtf8.length > 0) {
-      params.logit_bias = Object.fromEntries(model.invalidUtf8.map((id) => [String(id), false as const]));
-    }
   }
+  // Without logprobs only the tokens that are never valid go; with them, every partial one too.
+  const banned =
+    topLogprobs === null ? (model.unsafeUtf8 ?? []) : [...(model.unsafeUtf8 ?? []), ...model.invalidUtf8];
+  if (banned.length > 0)
+    params.logit_bias = Object.fromEntries(banned.map((id) => [String(id), false as const]));
   return {
     params,
     reply: {

@@ -22,7 +22,11 @@ import {
   overflowTokens,
 } from '../../../src/engine/wllama/wllama-errors';
 import { loadParams } from '../../../src/engine/wllama/wllama-instance';
-import { planWllamaRequest, toTokenLogprobs } from '../../../src/engine/wllama/wllama-request';
+import {
+  ANY_TEXT_GRAMMAR,
+  planWllamaRequest,
+  toTokenLogprobs,
+} from '../../../src/engine/wllama/wllama-request';
 import { gbnfMatches } from '../../helpers/gbnf-match';
 
 const llama3 = familyOf('Llama-3-8B-Instruct');
@@ -145,7 +149,7 @@ describe('the request plan', () => {
       max_tokens: 30,
       stream_options: { include_usage: true },
     });
-    expect(params.grammar).toBeUndefined();
+    expect(params.grammar).toBe(ANY_TEXT_GRAMMAR);
     const bare = planWllamaRequest(request(), runtime).params;
     expect(bare).not.toHaveProperty('temperature');
     expect(bare).not.toHaveProperty('seed');
@@ -160,7 +164,7 @@ describe('the request plan', () => {
     );
     expect(plan.reply).toMatchObject({ format: llama3.tools, toolNames: ['lookup'] });
     const none = planWllamaRequest(request({ tools: [lookup], toolChoice: 'none' }), runtime);
-    expect(none.params.grammar).toBeUndefined();
+    expect(none.params.grammar).toBe(ANY_TEXT_GRAMMAR);
     expect(none.reply.format).toBeNull();
   });
 

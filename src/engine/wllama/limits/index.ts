@@ -1,0 +1,11 @@
+/** The llama.cpp engine's bounds: its wait queue, prompt sizes and first-token timeout, embedding aborts. */
+
+export { embedEach } from './embed-each';
+export {
+  byteBound,
+  DEFAULT_MAX_FIRST_TOKEN_MS,
+  estimateTokens,
+  firstTokenBoundMs,
+  PROMPT_BATCH,
+} from './prompt-bounds';
+export { DEFAULT_MAX_QUEUE, WaitQueue } from './wait-queue';

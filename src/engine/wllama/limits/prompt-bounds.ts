@@ -1,0 +1,66 @@
+/**
+ * What the llama.cpp engine can tell about a prompt's size without running it: an upper bound on
+ * its tokens, an estimate before the model is loaded, and how long its first token may take.
+ */
+import type { ChatMessage, FunctionToolSpec } from '../../types';
+import type { TemplateMessage } from '../template-messages';
+
+/** Prompt tokens llama.cpp reads per step (`n_batch` in loadParams). */
+export const PROMPT_BATCH = 512;
+/**
+ * The most the first token may take, however long the prompt, by default (ms): 5 minutes. Each
+ * batch is allowed a stall bound, and a prompt of a 128k context is 256 batches, which would let a
+ * stuck instance hold every tab for hours.
+ */
+export const DEFAULT_MAX_FIRST_TOKEN_MS = 300_000;
+/** Template markup per message (role headers, separators) and for the whole prompt, in tokens. */
+const MARKUP_PER_MESSAGE = 16;
+/** Room for text a chat template adds itself (a default system prompt, Llama 3.1's date header). */
+const TEMPLATE_SLACK = 128;
+/** The usual ratio of English text and JSON for BPE vocabularies (the estimate before a load). */
+const CHARS_PER_TOKEN = 4;
+/** Template markup per message in the estimate (`<|start_header_id|>role<|end_header_id|>\n\n…<|eot_id|>`). */
+const TOKENS_PER_MESSAGE = 5;
+
+/**
+ * At least as many tokens as `messages` take once templated: bytes plus markup (every token of a
+ * byte-level or byte-fallback vocabulary holds at least one byte).
+ *
+ * @example
+ * byteBound([{ role: 'user', content: 'hi' }]); // 146
+ */
+export function byteBound(messages: TemplateMessage[]): number {
+  const encoder = new TextEncoder();
+  let n = TEMPLATE_SLACK;
+  for (const m of messages) n += encoder.encode(m.content).length + MARKUP_PER_MESSAGE;
+  return n;
+}
+
+/**
+ * How long the first token may take: one stall bound per prompt batch llama.cpp must read first
+ * (nothing arrives meanwhile), at least one stall bound, at most `maxMs`.
+ *
+ * @example
+ * firstTokenBoundMs(byteBound(messages), 60_000, 300_000); // 60 000 for a short prompt
+ */
+export function firstTokenBoundMs(promptTokens: number, stallMs: number, maxMs: number): number {
+  const batches = Math.max(1, Math.ceil(promptTokens / PROMPT_BATCH));
+  return Math.max(stallMs, Math.min(stallMs * batches, maxMs));
+}
+
+/**
+ * The token count of a prompt before its model is loaded: characters over four, plus markup.
+ *
+ * @example
+ * estimateTokens([{ role: 'user', content: 'Hello there' }], []); // 13
+ */
+export function estimateTokens(messages: ChatMessage[], tools: FunctionToolSpec[]): number {
+  let chars = tools.length > 0 ? JSON.stringify(tools).length : 0;
+  for (const m of messages) {
+    if (typeof m.content === 'string') chars += m.content.length;
+    else if (Array.isArray(m.content))
+      for (const p of m.content) if (p.type === 'text') chars += p.text.length;
+    if (m.role === 'assistant' && m.tool_calls) chars += JSON.stringify(m.tool_calls).length;
+  }
+  return Math.ceil(chars / CHARS_PER_TOKEN) + TOKENS_PER_MESSAGE * (messages.length + 1);
+}
