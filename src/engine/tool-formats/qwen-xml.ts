@@ -1,9 +1,11 @@
 /**
  * Qwen3.5's (and Qwen3-Coder's) XML tool calls, `<tool_call>\n<function=name>\n<parameter=p>\nvalue\n
- * </parameter>\n</function>\n</tool_call>`, constrained with xgrammar's `qwen_xml_parameter` format.
+ * </parameter>\n</function>\n</tool_call>`, each string value raw text (see qwen-xml-arguments.ts).
  */
 import type { FunctionToolSpec } from '../types';
 import { isRecord, parsedArguments, pyJson, tryJson } from './json-text';
+import { ANY_PARAMETERS, qwenXmlParameters } from './qwen-xml-arguments';
+import { jsonType, schemaTypes } from './schema-types';
 import { argumentSchema, closingEnd, openAiTool } from './shared';
 import type { HistoryCall, HistoryResult, ParsedToolCall, TagSpec, ToolFormat } from './types';
 
@@ -56,15 +58,15 @@ export const qwenXmlFormat: ToolFormat = {
       .join('\n');
   },
   renderResults(results: HistoryResult[]): string {
-    return results.map((r) => `<tool_response>\n${r.content}\n</tool_response>`).join('\n');
+    // The template trims each message's content, a tool result's too.
+    return results.map((r) => `<tool_response>\n${r.content.trim()}\n</tool_response>`).join('\n');
   },
   triggers: [OPEN],
   tags(tools: FunctionToolSpec[]): TagSpec[] {
     return tools.map((t) => {
       const schema = argumentSchema(t);
-      // xgrammar 0.1.27 aborts (a WASM abort, not an exception) on a parameter schema without
-      // properties, so such a call is spelled out instead: with no parameters when the schema
-      // closes the object, else with any (the parser types them as it can).
+      // A schema without properties: no parameters when it closes the object, else any (the
+      // parser types them as it can).
       const props = schema.properties;
       if (typeof props !== 'object' || props === null || Object.keys(props).length === 0) {
         if (schema.additionalProperties === false) {
@@ -78,16 +80,15 @@ export const qwenXmlFormat: ToolFormat = {
         return {
           type: 'tag',
           begin: `${OPEN}\n<function=${t.name}>\n`,
-          content: { type: 'regex', pattern: '(<parameter=[A-Za-z0-9_.-]+>\\n[^<]*\\n</parameter>\\n)*' },
+          content: ANY_PARAMETERS,
           end: `</function>\n${CLOSE}`,
         };
       }
-      // The parameter grammar ends at the last `</parameter>`; the newline after it is the end's.
       return {
         type: 'tag',
         begin: `${OPEN}\n<function=${t.name}>\n`,
-        content: { type: 'qwen_xml_parameter', json_schema: schema },
-        end: `\n</function>\n${CLOSE}`,
+        content: qwenXmlParameters(schema),
+        end: `</function>\n${CLOSE}`,
       };
     });
   },
@@ -109,8 +110,9 @@ export const qwenXmlFormat: ToolFormat = {
 
 /**
  * A bare parameter value as its schema types it, as Qwen's own parser converts by the declared type:
- * `75001` stays a string where the schema says string. Without a schema, JSON where it parses to a
- * non-string, else the text.
+ * `75001` stays a string where the schema says string, and a string is the text as written (`"x"`
+ * keeps its quotes, no escape is decoded). Without a schema, JSON where it parses to a non-string,
+ * else the text.
  *
  * @example
  * typedValue('75001', { type: 'string' }); // '75001'
@@ -118,30 +120,11 @@ export const qwenXmlFormat: ToolFormat = {
  */
 export function typedValue(raw: string, schema: unknown): unknown {
   const types = schemaTypes(schema);
-  const parsed = tryJson(raw);
-  if (types.size === 0) return parsed === undefined || typeof parsed === 'string' ? raw : parsed;
+  // A string is never written as a JSON literal: `"x"` is the three characters, quotes included.
+  const json = tryJson(raw);
+  const parsed = typeof json === 'string' ? undefined : json;
+  if (types.size === 0) return parsed === undefined ? raw : parsed;
   if (parsed !== undefined && types.has(jsonType(parsed))) return parsed;
   if (types.has('integer') && typeof parsed === 'number' && Number.isInteger(parsed)) return parsed;
-  return types.has('string') ? raw : parsed === undefined ? raw : parsed;
-}
-
-/** The JSON types a schema allows (`type`, and the types of `anyOf`/`oneOf`/`enum` members). */
-function schemaTypes(schema: unknown, out = new Set<string>()): Set<string> {
-  if (!isRecord(schema)) return out;
-  const t = schema.type;
-  for (const one of Array.isArray(t) ? t : t === undefined ? [] : [t]) out.add(String(one));
-  for (const key of ['anyOf', 'oneOf'] as const) {
-    const list = schema[key];
-    if (Array.isArray(list)) for (const s of list) schemaTypes(s, out);
-  }
-  if (Array.isArray(schema.enum)) for (const v of schema.enum) out.add(jsonType(v));
-  if ('const' in schema) out.add(jsonType(schema.const));
-  return out;
-}
-
-function jsonType(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
-  return typeof v;
+  return types.has('string') || parsed === undefined ? raw : parsed;
 }
