@@ -4,7 +4,8 @@
  */
 import type { FunctionToolSpec } from '../types';
 import { isRecord, parsedArguments, pyJson, tryJson } from './json-text';
-import { ANY_PARAMETERS, qwenXmlParameters } from './qwen-xml-arguments';
+import { freeParameters, qwenXmlParameters } from './qwen-xml-arguments';
+import { scanQwenCall } from './qwen-xml-scan';
 import { jsonType, schemaTypes } from './schema-types';
 import { argumentSchema, closingEnd, openAiTool } from './shared';
 import type { HistoryCall, HistoryResult, ParsedToolCall, TagSpec, ToolFormat } from './types';
@@ -62,28 +63,29 @@ export const qwenXmlFormat: ToolFormat = {
     return results.map((r) => `<tool_response>\n${r.content.trim()}\n</tool_response>`).join('\n');
   },
   triggers: [OPEN],
+  // Other grammar builders (wllama's GBNF) read xgrammar's `qwen_xml_parameter`; web-llm gets the
+  // raw-value grammar of `structuralTags`.
   tags(tools: FunctionToolSpec[]): TagSpec[] {
     return tools.map((t) => {
       const schema = argumentSchema(t);
-      // A schema without properties: no parameters when it closes the object, else any (the
-      // parser types them as it can).
-      const props = schema.properties;
-      if (typeof props !== 'object' || props === null || Object.keys(props).length === 0) {
-        if (schema.additionalProperties === false) {
-          return {
-            type: 'tag',
-            begin: `${OPEN}\n<function=${t.name}>`,
-            content: { type: 'const_string', value: '\n' },
-            end: `</function>\n${CLOSE}`,
-          };
-        }
-        return {
-          type: 'tag',
-          begin: `${OPEN}\n<function=${t.name}>\n`,
-          content: ANY_PARAMETERS,
-          end: `</function>\n${CLOSE}`,
-        };
-      }
+      if (!hasProperties(schema))
+        return noPropertiesTag(t.name, schema, {
+          type: 'regex',
+          pattern: '(<parameter=[A-Za-z0-9_.-]+>\\n[^<]*\\n</parameter>\\n)*',
+        });
+      // The parameter grammar ends at the last `</parameter>`; the newline after it is the end's.
+      return {
+        type: 'tag',
+        begin: `${OPEN}\n<function=${t.name}>\n`,
+        content: { type: 'qwen_xml_parameter', json_schema: schema },
+        end: `\n</function>\n${CLOSE}`,
+      };
+    });
+  },
+  structuralTags(tools: FunctionToolSpec[]): TagSpec[] {
+    return tools.map((t) => {
+      const schema = argumentSchema(t);
+      if (!hasProperties(schema)) return noPropertiesTag(t.name, schema, freeParameters());
       return {
         type: 'tag',
         begin: `${OPEN}\n<function=${t.name}>\n`,
@@ -92,21 +94,57 @@ export const qwenXmlFormat: ToolFormat = {
       };
     });
   },
-  regionEnd: (text) => closingEnd(text, CLOSE),
+  regionEnd(text) {
+    const call = scanQwenCall(text);
+    if (call === 'incomplete') return -1;
+    return call === 'malformed' ? closingEnd(text, CLOSE) : call.end;
+  },
   parseRegion(region, known, schemas): ParsedToolCall[] | null {
-    const m = /^<tool_call>\s*<function=([^>\n]+)>([\s\S]*?)<\/function>\s*<\/tool_call>$/.exec(region);
-    if (!m) return null;
-    const name = (m[1] as string).trim();
-    if (!known.includes(name)) return null;
+    const call = scanQwenCall(region);
+    const read = typeof call === 'object' && call.end === region.length ? call : looseCall(region);
+    if (!read || !known.includes(read.name)) return null;
+    const props = schemas?.[read.name]?.properties;
     const args: Record<string, unknown> = {};
-    const props = schemas?.[name]?.properties;
-    for (const p of (m[2] as string).matchAll(/<parameter=([^>\n]+)>\n?([\s\S]*?)\n?<\/parameter>/g)) {
-      const key = (p[1] as string).trim();
-      args[key] = typedValue(p[2] as string, isRecord(props) ? props[key] : undefined);
-    }
-    return [{ name, arguments: JSON.stringify(args) }];
+    for (const [key, raw] of read.params)
+      args[key] = typedValue(raw, isRecord(props) ? props[key] : undefined);
+    return [{ name: read.name, arguments: JSON.stringify(args) }];
   },
 };
+
+function hasProperties(schema: Record<string, unknown>): boolean {
+  const props = schema.properties;
+  return typeof props === 'object' && props !== null && Object.keys(props).length > 0;
+}
+
+/**
+ * A tool whose schema lists no properties (xgrammar 0.1.27 aborts on such a `qwen_xml_parameter`):
+ * no parameters when the schema closes the object, else any, as `content` spells them.
+ */
+function noPropertiesTag(
+  name: string,
+  schema: Record<string, unknown>,
+  content: Record<string, unknown>,
+): TagSpec {
+  if (schema.additionalProperties === false) {
+    return {
+      type: 'tag',
+      begin: `${OPEN}\n<function=${name}>`,
+      content: { type: 'const_string', value: '\n' },
+      end: `</function>\n${CLOSE}`,
+    };
+  }
+  return { type: 'tag', begin: `${OPEN}\n<function=${name}>\n`, content, end: `</function>\n${CLOSE}` };
+}
+
+/** A call not in the grammar's shape (whitespace of its own), read as loosely as vLLM's parser. */
+function looseCall(region: string): { name: string; params: Array<[string, string]> } | null {
+  const m = /^<tool_call>\s*<function=([^>\n]+)>([\s\S]*?)<\/function>\s*<\/tool_call>$/.exec(region);
+  if (!m) return null;
+  const params = [...(m[2] as string).matchAll(/<parameter=([^>\n]+)>\n?([\s\S]*?)\n?<\/parameter>/g)].map(
+    (p): [string, string] => [(p[1] as string).trim(), p[2] as string],
+  );
+  return { name: (m[1] as string).trim(), params };
+}
 
 /**
  * A bare parameter value as its schema types it, as Qwen's own parser converts by the declared type:

@@ -6,7 +6,7 @@
 
 import type { FunctionToolSpec, OutputFormatSpec } from '../types';
 import type { ReasoningMarkers } from './model-family';
-import type { ToolFormat } from './types';
+import type { TagSpec, ToolFormat } from './types';
 
 export interface CallConstraint {
   /** `required` or a named choice: the reply must be calls, from its first token (after thinking). */
@@ -40,7 +40,7 @@ export function toolStructuralTag(
   const triggered = (atLeastOne: boolean): Format => ({
     type: 'triggered_tags',
     triggers: [...format.triggers],
-    tags: format.tags(tools, c.parallel),
+    tags: tagsOf(format, tools, c.parallel),
     at_least_one: atLeastOne,
     stop_after_first: !c.parallel,
   });
@@ -48,7 +48,7 @@ export function toolStructuralTag(
     // Calls are the whole reply or none of it: the calls, or prose that does not open like one.
     const calls: Format = {
       type: 'tags_with_separator',
-      tags: format.tags(tools, c.parallel),
+      tags: tagsOf(format, tools, c.parallel),
       separator: format.leading.separator,
       at_least_one: true,
       stop_after_first: !c.parallel,
@@ -68,10 +68,15 @@ export function toolStructuralTag(
   // formats that write several calls as one list).
   const answer = jsonSchemaOf(c.format);
   return afterThinking(
-    { type: 'or', elements: [answer, ...format.tags(tools, c.parallel)] },
+    { type: 'or', elements: [answer, ...tagsOf(format, tools, c.parallel)] },
     c.thinking,
     true,
   );
+}
+
+/** The format's tags for xgrammar: its own structural-tag variant where it has one. */
+function tagsOf(format: ToolFormat, tools: FunctionToolSpec[], parallel: boolean): TagSpec[] {
+  return (format.structuralTags ?? format.tags).call(format, tools, parallel);
 }
 
 /**

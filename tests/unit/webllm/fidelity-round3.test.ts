@@ -7,8 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { Template } from '@huggingface/jinja';
 import { describe, expect, it } from 'vitest';
+import { familyOf } from '../../../src/engine/tool-formats/model-family';
 import type { ChatMessage, FunctionToolSpec, GenerateRequest } from '../../../src/engine/types';
 import { planChatRequest } from '../../../src/engine/webllm/webllm-request';
+import { planWllamaRequest } from '../../../src/engine/wllama/wllama-request';
 import { request } from '../../helpers/webllm-fakes';
 import { type ConvTemplateName, webllmPrompt } from '../../helpers/webllm-prompt';
 import { weather } from './families';
@@ -163,6 +165,13 @@ describe('Qwen3.5: a tool loop is the published template’s, reasoning included
     });
     expect(prompt).toBe(expected);
     expect(prompt.endsWith('<|im_start|>assistant\n<think>\n\n</think>\n\n')).toBe(true);
+    // On wllama the GGUF's own template renders it, told through chat_template_kwargs.
+    const wllama = planWllamaRequest(request({ model: 'q35', messages, reasoningEffort: effort }), {
+      family: familyOf('Qwen3.5-4B'),
+      invalidUtf8: [],
+    });
+    expect(wllama.params.chat_template_kwargs).toEqual({ enable_thinking: false });
+    expect(wllama.reply.reasoning).toBeNull();
   });
 });
 

@@ -21,8 +21,9 @@ import { matchTokens, xgrammar } from '../../helpers/xgrammar';
 const MODEL = 'Qwen3.5-0.8B-q4f16_1-MLC';
 const format = familyOf(MODEL).tools;
 const THINK = 'Writing it.\n</think>\n\n';
-/** What no string value can hold: its own closing tag, and the call's, which ends the call region. */
-const EXCLUDED = ['</parameter>', '</tool_call>'];
+/** What ends a value, so no string value can hold it (nor end with its first line). */
+const VALUE_END = '\n</parameter>\n';
+const expressible = (s: string) => !`${s}\n`.includes(VALUE_END);
 
 const writeFile: FunctionToolSpec = {
   name: 'write_file',
@@ -76,7 +77,8 @@ function published(args: Record<string, unknown>, name = 'write_file'): string {
     ],
   });
   const start = text.indexOf('<tool_call>');
-  return text.slice(start, text.indexOf('</tool_call>', start) + '</tool_call>'.length);
+  // The call is the last thing of the one assistant turn (a value may hold `</tool_call>` itself).
+  return text.slice(start, text.lastIndexOf('</tool_call>') + '</tool_call>'.length);
 }
 
 function parse(text: string, tools = [writeFile, anyArgs]) {
@@ -85,6 +87,10 @@ function parse(text: string, tools = [writeFile, anyArgs]) {
 }
 
 const HARD = [
+  'a </parameter> b',
+  'ends the call? </tool_call> no',
+  '</parameter>\nfirst',
+  '<parameter=x>\n</function>',
   'line1\nline2',
   'if a < b: pass',
   'a && b',
@@ -115,17 +121,17 @@ describe('Qwen3.5 string arguments are raw text up to </parameter>', () => {
     expect(JSON.parse(parse(text)[0]?.arguments ?? '{}').content).toBe('a &lt; b \\n');
   });
 
-  it('a value containing </parameter> (or the call’s own </tool_call>) is the one thing it cannot say', async () => {
+  it('a value holding `\\n</parameter>\\n` is the one thing it cannot say: the value ends there', async () => {
     const g = await grammarFor();
     try {
-      for (const bad of EXCLUDED)
-        expect(await g.accepts(THINK + published({ path: 'p', content: `a ${bad} b` }))).toBe(false);
+      expect(await g.accepts(THINK + published({ path: 'p', content: 'a\n</parameter>\nb' }))).toBe(false);
+      expect(await g.accepts(THINK + published({ path: 'p', content: 'a\n</parameter>' }))).toBe(false);
     } finally {
       g.dispose();
     }
   });
 
-  it('any text without those two round-trips (property, 150 runs, one compiled grammar)', async () => {
+  it('any text without it round-trips (property, 150 runs, one compiled grammar)', async () => {
     const g = await grammarFor();
     const text = fc
       .string({
@@ -141,11 +147,13 @@ describe('Qwen3.5 string arguments are raw text up to </parameter>', () => {
           '"',
           '\\',
           '\t',
-          'parameter',
-          'tool_call',
+          '</parameter>',
+          '</tool_call>',
+          '</function>',
+          '<parameter=x>',
         ),
       })
-      .filter((s) => !EXCLUDED.some((x) => s.includes(x)));
+      .filter(expressible);
     try {
       await fc.assert(
         fc.asyncProperty(text, async (content) => {
