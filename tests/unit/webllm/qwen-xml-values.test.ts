@@ -81,9 +81,16 @@ function published(args: Record<string, unknown>, name = 'write_file'): string {
   return text.slice(start, text.lastIndexOf('</tool_call>') + '</tool_call>'.length);
 }
 
+/** The calls read from `text` streamed whole, and in 5-character deltas: both must agree. */
 function parse(text: string, tools = [writeFile, anyArgs]) {
-  const stream = new CallStream(format, tools);
-  return [...stream.push(text), ...stream.finish()].flatMap((p) => (p.type === 'calls' ? p.calls : []));
+  const read = (pieces: string[]) => {
+    const stream = new CallStream(format, tools);
+    const out = [...pieces.flatMap((p) => stream.push(p)), ...stream.finish()];
+    return out.flatMap((p) => (p.type === 'calls' ? p.calls : []));
+  };
+  const whole = read([text]);
+  expect(read(text.match(/[\s\S]{1,5}/g) ?? [])).toEqual(whole);
+  return whole;
 }
 
 const HARD = [
@@ -211,6 +218,23 @@ describe('Qwen3.5 typed arguments and whitespace', () => {
       expect(await g.accepts(meta(' '.repeat(200)))).toBe(false);
     } finally {
       g.dispose();
+    }
+  });
+
+  it('compiles under every tool choice and with a JSON text.format beside the tools', async () => {
+    const call = THINK + published({ path: 'a', content: 'x <\n y' });
+    const json = { type: 'json_schema' as const, name: 'a', schema: { type: 'object' }, strict: false };
+    for (const over of [
+      { toolChoice: 'required' as const },
+      { parallelToolCalls: false },
+      { format: json },
+    ]) {
+      const g = await grammarFor(over);
+      try {
+        expect(await g.accepts(call)).toBe(true);
+      } finally {
+        g.dispose();
+      }
     }
   });
 
