@@ -61,14 +61,31 @@ export interface ModelFamily {
   systemInLastUser?: boolean;
   /** How the template writes an assistant's text (Mistral v3: a space, then the text trimmed). */
   assistantText?: (text: string) => string;
-  /** The template writes only the calls of an assistant turn that has both (Mistral v3). */
+  /**
+   * The template writes only the calls of an assistant turn that has both (Mistral v3, Hermes'
+   * tool-use template, Llama 3.1's): its prose is dropped.
+   */
   callsOnly?: boolean;
   /**
+   * What joins an assistant turn's text to the calls after it: a newline unless the template writes
+   * more (Qwen3.5: a blank line).
+   */
+  textBeforeCalls?: string;
+  /**
+   * Consecutive tool results go in one tool turn, one `<tool_response>` block each (Hermes'
+   * `<|im_start|>tool`), not a turn per result (Llama's `ipython`, Ministral's `[TOOL_RESULTS]`).
+   */
+  groupResults?: boolean;
+  /**
    * The template writes an assistant turn's reasoning back, inside the family's markers, for turns
-   * after the last user message (Qwen3's tool loop: `<think>\n…\n</think>\n\n` before the calls).
+   * after the last user message (Qwen3's and Qwen3.5's tool loop: `<think>\n…\n</think>\n\n` before
+   * the text and calls).
    */
   reasoningInLoop?: boolean;
 }
+
+/** The Math models' default system text, as Qwen2-Math's and Qwen2.5-Math's templates write it. */
+const MATH_SYSTEM = 'Please reason step by step, and put your final answer within \\boxed{}.';
 
 const THINK: ReasoningMarkers = { open: '<think>', close: '</think>', prefilled: false };
 
@@ -81,10 +98,16 @@ const FAMILIES: Array<[RegExp, ModelFamily]> = [
       resultRole: 'user',
       nativeTools: true,
       reasoning: { ...THINK, prefilled: true },
-      // web-llm's enable_thinking would pre-fill a second `<think>` after the role's own.
-      canDisableThinking: false,
+      // The template's `enable_thinking=false` writes `<think>\n\n</think>\n\n` after the header, as
+      // web-llm's pre-fill does once conv_config takes the `<think>` out of the assistant role.
+      canDisableThinking: true,
       alwaysThinks: true,
+      // A turn after the last user message without reasoning still gets its (empty) block.
       assistantPrefix: '<think>\n\n</think>\n\n',
+      reasoningInLoop: true,
+      // The template trims each message's content and puts a blank line between text and calls.
+      assistantText: (text) => text.trim(),
+      textBeforeCalls: '\n\n',
     },
   ],
   [
@@ -101,6 +124,15 @@ const FAMILIES: Array<[RegExp, ModelFamily]> = [
     },
   ],
   [/^qwq/i, { ...family('qwq', hermesFormat, 'user', true), reasoning: THINK, alwaysThinks: true }],
+  // Qwen2-Math's and Qwen2.5-Math's templates open with their own default system text; only
+  // Qwen2.5-Math's has a tool format (Qwen2.5's).
+  [/^qwen2-math/i, { ...family('qwen2-math', hermesFormat, 'user', false), defaultSystem: MATH_SYSTEM }],
+  [/^qwen2\.5-math/i, { ...family('qwen2.5-math', hermesFormat, 'user', true), defaultSystem: MATH_SYSTEM }],
+  // Qwen2-Instruct's template has no tools: the `<tool_call>` format is taught.
+  [
+    /^qwen2-/i,
+    { ...family('qwen2', hermesFormat, 'user', false), defaultSystem: 'You are a helpful assistant.' },
+  ],
   [
     /^qwen2/i,
     {
@@ -115,9 +147,10 @@ const FAMILIES: Array<[RegExp, ModelFamily]> = [
       defaultSystem: 'You are a helpful AI assistant named SmolLM, trained by Hugging Face',
     },
   ],
-  // Hermes 2 Pro Mistral's template (open_hermes_mistral) has no tool role.
-  [/^hermes-2-pro-mistral/i, family('hermes', nousHermesFormat, 'user', true)],
-  [/^hermes-/i, family('hermes', nousHermesFormat, 'tool', true)],
+  // NousResearch's tool-use template (Hermes 2 Pro, Mistral and Llama 3, and Hermes 3) writes a
+  // turn's calls without its text and all consecutive results in one `tool` turn; web-llm's
+  // template for Hermes 2 Pro Mistral lacks the role, which conv_config adds.
+  [/^hermes-/i, { ...family('hermes', nousHermesFormat, 'tool', true), callsOnly: true, groupResults: true }],
   [/^phi-4-mini/i, family('phi4-mini', phi4Format, 'user', true)],
   // Gemma 4 thinks in a `thought` channel; its tool tokens need a template web-llm lacks.
   [
@@ -135,7 +168,11 @@ const FAMILIES: Array<[RegExp, ModelFamily]> = [
       alwaysThinks: true,
     },
   ],
-  [/^llama-3\.[123]/i, { ...family('llama3.1', llama3Format, 'tool', true), systemHead: llama31SystemHead }],
+  // Meta's templates write a turn's call without its text.
+  [
+    /^llama-3\.[123]/i,
+    { ...family('llama3.1', llama3Format, 'tool', true), systemHead: llama31SystemHead, callsOnly: true },
+  ],
   [/^llama-3-/i, family('llama3', llama3Format, 'user', true)],
   // Mistral's v3 template: results as bare `[TOOL_RESULTS]` turns (web-llm's tool role, corrected
   // by conv_config), the system text in the last user turn, ` text</s>` for an assistant's text.

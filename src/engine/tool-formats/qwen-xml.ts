@@ -1,9 +1,12 @@
 /**
  * Qwen3.5's (and Qwen3-Coder's) XML tool calls, `<tool_call>\n<function=name>\n<parameter=p>\nvalue\n
- * </parameter>\n</function>\n</tool_call>`, constrained with xgrammar's `qwen_xml_parameter` format.
+ * </parameter>\n</function>\n</tool_call>`, each string value raw text (see qwen-xml-arguments.ts).
  */
 import type { FunctionToolSpec } from '../types';
 import { isRecord, parsedArguments, pyJson, tryJson } from './json-text';
+import { freeParameters, qwenXmlParameters } from './qwen-xml-arguments';
+import { scanQwenCall } from './qwen-xml-scan';
+import { jsonType, schemaTypes } from './schema-types';
 import { argumentSchema, closingEnd, openAiTool } from './shared';
 import type { HistoryCall, HistoryResult, ParsedToolCall, TagSpec, ToolFormat } from './types';
 
@@ -56,32 +59,20 @@ export const qwenXmlFormat: ToolFormat = {
       .join('\n');
   },
   renderResults(results: HistoryResult[]): string {
-    return results.map((r) => `<tool_response>\n${r.content}\n</tool_response>`).join('\n');
+    // The template trims each message's content, a tool result's too.
+    return results.map((r) => `<tool_response>\n${r.content.trim()}\n</tool_response>`).join('\n');
   },
   triggers: [OPEN],
+  // Other grammar builders (wllama's GBNF) read xgrammar's `qwen_xml_parameter`; web-llm gets the
+  // raw-value grammar of `structuralTags`.
   tags(tools: FunctionToolSpec[]): TagSpec[] {
     return tools.map((t) => {
       const schema = argumentSchema(t);
-      // xgrammar 0.1.27 aborts (a WASM abort, not an exception) on a parameter schema without
-      // properties, so such a call is spelled out instead: with no parameters when the schema
-      // closes the object, else with any (the parser types them as it can).
-      const props = schema.properties;
-      if (typeof props !== 'object' || props === null || Object.keys(props).length === 0) {
-        if (schema.additionalProperties === false) {
-          return {
-            type: 'tag',
-            begin: `${OPEN}\n<function=${t.name}>`,
-            content: { type: 'const_string', value: '\n' },
-            end: `</function>\n${CLOSE}`,
-          };
-        }
-        return {
-          type: 'tag',
-          begin: `${OPEN}\n<function=${t.name}>\n`,
-          content: { type: 'regex', pattern: '(<parameter=[A-Za-z0-9_.-]+>\\n[^<]*\\n</parameter>\\n)*' },
-          end: `</function>\n${CLOSE}`,
-        };
-      }
+      if (!hasProperties(schema))
+        return noPropertiesTag(t.name, schema, {
+          type: 'regex',
+          pattern: '(<parameter=[A-Za-z0-9_.-]+>\\n[^<]*\\n</parameter>\\n)*',
+        });
       // The parameter grammar ends at the last `</parameter>`; the newline after it is the end's.
       return {
         type: 'tag',
@@ -91,26 +82,75 @@ export const qwenXmlFormat: ToolFormat = {
       };
     });
   },
-  regionEnd: (text) => closingEnd(text, CLOSE),
+  structuralTags(tools: FunctionToolSpec[]): TagSpec[] {
+    return tools.map((t) => {
+      const schema = argumentSchema(t);
+      if (!hasProperties(schema)) return noPropertiesTag(t.name, schema, freeParameters());
+      return {
+        type: 'tag',
+        begin: `${OPEN}\n<function=${t.name}>\n`,
+        content: qwenXmlParameters(schema),
+        end: `</function>\n${CLOSE}`,
+      };
+    });
+  },
+  regionEnd(text) {
+    const call = scanQwenCall(text);
+    if (call === 'incomplete') return -1;
+    return call === 'malformed' ? closingEnd(text, CLOSE) : call.end;
+  },
   parseRegion(region, known, schemas): ParsedToolCall[] | null {
-    const m = /^<tool_call>\s*<function=([^>\n]+)>([\s\S]*?)<\/function>\s*<\/tool_call>$/.exec(region);
-    if (!m) return null;
-    const name = (m[1] as string).trim();
-    if (!known.includes(name)) return null;
+    const call = scanQwenCall(region);
+    const read = typeof call === 'object' && call.end === region.length ? call : looseCall(region);
+    if (!read || !known.includes(read.name)) return null;
+    const props = schemas?.[read.name]?.properties;
     const args: Record<string, unknown> = {};
-    const props = schemas?.[name]?.properties;
-    for (const p of (m[2] as string).matchAll(/<parameter=([^>\n]+)>\n?([\s\S]*?)\n?<\/parameter>/g)) {
-      const key = (p[1] as string).trim();
-      args[key] = typedValue(p[2] as string, isRecord(props) ? props[key] : undefined);
-    }
-    return [{ name, arguments: JSON.stringify(args) }];
+    for (const [key, raw] of read.params)
+      args[key] = typedValue(raw, isRecord(props) ? props[key] : undefined);
+    return [{ name: read.name, arguments: JSON.stringify(args) }];
   },
 };
 
+function hasProperties(schema: Record<string, unknown>): boolean {
+  const props = schema.properties;
+  return typeof props === 'object' && props !== null && Object.keys(props).length > 0;
+}
+
+/**
+ * A tool whose schema lists no properties (xgrammar 0.1.27 aborts on such a `qwen_xml_parameter`):
+ * no parameters when the schema closes the object, else any, as `content` spells them.
+ */
+function noPropertiesTag(
+  name: string,
+  schema: Record<string, unknown>,
+  content: Record<string, unknown>,
+): TagSpec {
+  if (schema.additionalProperties === false) {
+    return {
+      type: 'tag',
+      begin: `${OPEN}\n<function=${name}>`,
+      content: { type: 'const_string', value: '\n' },
+      end: `</function>\n${CLOSE}`,
+    };
+  }
+  return { type: 'tag', begin: `${OPEN}\n<function=${name}>\n`, content, end: `</function>\n${CLOSE}` };
+}
+
+/** A call not in the grammar's shape (whitespace of its own), read as loosely as vLLM's parser. */
+function looseCall(region: string): { name: string; params: Array<[string, string]> } | null {
+  const m = /^<tool_call>\s*<function=([^>\n]+)>([\s\S]*?)<\/function>\s*<\/tool_call>$/.exec(region);
+  if (!m) return null;
+  const params = [...(m[2] as string).matchAll(/<parameter=([^>\n]+)>\n?([\s\S]*?)\n?<\/parameter>/g)].map(
+    (p): [string, string] => [(p[1] as string).trim(), p[2] as string],
+  );
+  return { name: (m[1] as string).trim(), params };
+}
+
 /**
  * A bare parameter value as its schema types it, as Qwen's own parser converts by the declared type:
- * `75001` stays a string where the schema says string. Without a schema, JSON where it parses to a
- * non-string, else the text.
+ * `75001` stays a string where the schema says string, and a string is the text as written (`"x"`
+ * keeps its quotes, no escape is decoded). Without a schema, JSON where it parses to a non-string,
+ * else the text.
  *
  * @example
  * typedValue('75001', { type: 'string' }); // '75001'
@@ -118,30 +158,11 @@ export const qwenXmlFormat: ToolFormat = {
  */
 export function typedValue(raw: string, schema: unknown): unknown {
   const types = schemaTypes(schema);
-  const parsed = tryJson(raw);
-  if (types.size === 0) return parsed === undefined || typeof parsed === 'string' ? raw : parsed;
+  // A string is never written as a JSON literal: `"x"` is the three characters, quotes included.
+  const json = tryJson(raw);
+  const parsed = typeof json === 'string' ? undefined : json;
+  if (types.size === 0) return parsed === undefined ? raw : parsed;
   if (parsed !== undefined && types.has(jsonType(parsed))) return parsed;
   if (types.has('integer') && typeof parsed === 'number' && Number.isInteger(parsed)) return parsed;
-  return types.has('string') ? raw : parsed === undefined ? raw : parsed;
-}
-
-/** The JSON types a schema allows (`type`, and the types of `anyOf`/`oneOf`/`enum` members). */
-function schemaTypes(schema: unknown, out = new Set<string>()): Set<string> {
-  if (!isRecord(schema)) return out;
-  const t = schema.type;
-  for (const one of Array.isArray(t) ? t : t === undefined ? [] : [t]) out.add(String(one));
-  for (const key of ['anyOf', 'oneOf'] as const) {
-    const list = schema[key];
-    if (Array.isArray(list)) for (const s of list) schemaTypes(s, out);
-  }
-  if (Array.isArray(schema.enum)) for (const v of schema.enum) out.add(jsonType(v));
-  if ('const' in schema) out.add(jsonType(schema.const));
-  return out;
-}
-
-function jsonType(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
-  return typeof v;
+  return types.has('string') || parsed === undefined ? raw : parsed;
 }

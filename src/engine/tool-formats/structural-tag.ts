@@ -45,7 +45,7 @@ export function toolStructuralTag(
   c: CallConstraint,
 ): StructuralTagSpec {
   const wrap = (body: Format, strict: boolean) => afterThinking(body, c.thinking, strict, c.mayThink);
-  const tags = format.tags(tools, c.parallel);
+  const tags = tagsOf(format, tools, c.parallel);
   const triggered = (atLeastOne: boolean): Format => ({
     type: 'triggered_tags',
     triggers: grammarTriggers(format, tags),
@@ -84,7 +84,7 @@ export function toolStructuralTag(
  * callOpenings(hermesFormat, tools, true); // ['<tool_call>\n']
  */
 export function callOpenings(format: ToolFormat, tools: FunctionToolSpec[], parallel: boolean): string[] {
-  return grammarTriggers(format, format.tags(tools, parallel));
+  return grammarTriggers(format, tagsOf(format, tools, parallel));
 }
 
 /**
@@ -103,6 +103,11 @@ function grammarTriggers(format: ToolFormat, tags: readonly TagSpec[]): string[]
     if (trigger !== undefined) out.add(tag.begin.slice(0, trigger.length + 1));
   }
   return [...out];
+}
+
+/** The format's tags for xgrammar: its own structural-tag variant where it has one. */
+function tagsOf(format: ToolFormat, tools: FunctionToolSpec[], parallel: boolean): TagSpec[] {
+  return (format.structuralTags ?? format.tags).call(format, tools, parallel);
 }
 
 /**

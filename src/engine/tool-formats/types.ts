@@ -70,6 +70,11 @@ export interface ToolFormat {
   /** The structural tag `tag`s that constrain calls of `tools` (one call each unless `parallel`). */
   tags(tools: FunctionToolSpec[], parallel: boolean): TagSpec[];
   /**
+   * The `tag`s for web-llm's xgrammar structural tag where they differ from `tags`, which other
+   * grammar builders (wllama's GBNF) read: Qwen3.5's raw values need xgrammar's `any_text`.
+   */
+  structuralTags?(tools: FunctionToolSpec[], parallel: boolean): TagSpec[];
+  /**
    * Given output that starts with a trigger, the index just past that one call (or call list), or
    * -1 while it is incomplete. Calls that follow are found again by their own trigger.
    */

@@ -27,8 +27,10 @@ const GEMMA: ConvConfig = {
 const CORRECTIONS: Array<[RegExp, ConvConfig]> = [
   // web-llm's Qwen3.5 role string ends in `<think>`, which past turns before the last user message
   // must not carry: the reply header opens the block instead (`role_empty_sep` is the header's
-  // alone), and turns after that message close their empty block in the content. (The template
-  // has no tool role, as web-llm's has none: results go back as user turns.)
+  // alone), and turns after that message carry their block in the content. With thinking off,
+  // web-llm's pre-fill (`role_content_sep`, then `<think>\n\n</think>\n\n`) is the template's
+  // `enable_thinking=false`. (The template has no tool role, as web-llm's has none: results go
+  // back as user turns.)
   [
     /^qwen3\.5/i,
     {
@@ -38,7 +40,19 @@ const CORRECTIONS: Array<[RegExp, ConvConfig]> = [
     },
   ],
   [/^(qwen3|qwq)/i, NO_DEFAULT_SYSTEM],
-  // NousResearch's tool-use templates write no default persona.
+  // NousResearch's tool-use templates write no default persona, and results in a `tool` turn, a
+  // role web-llm's template for Hermes 2 Pro Mistral (open_hermes_mistral) lacks.
+  [
+    /^hermes-2-pro-mistral/i,
+    {
+      ...NO_DEFAULT_SYSTEM,
+      roles: {
+        user: '<|im_start|>user',
+        assistant: '<|im_start|>assistant',
+        tool: '<|im_start|>tool',
+      } as ConvConfig['roles'],
+    },
+  ],
   [/^hermes-/i, NO_DEFAULT_SYSTEM],
   // Phi-3.5 closes the system turn with `<|end|>` like every other; web-llm's template does not.
   [/^phi-3/i, { ...NO_DEFAULT_SYSTEM, system_template: '<|system|>\n{system_message}<|end|>\n' }],

@@ -15,6 +15,12 @@ interface UserTurn {
   images: string[];
 }
 
+/** A piece of an assistant turn: its text, or its calls in the family's format. */
+interface AssistantPart {
+  text: string;
+  calls: boolean;
+}
+
 export interface MessageOptions {
   family: ModelFamily;
   /** Extra system sections (format instructions), appended after the caller's system text. */
@@ -67,21 +73,27 @@ export function toWebLLMMessages(
   if (system !== '' && !opts.family.systemInLastUser) out.push({ role: 'system', content: system });
 
   let user: UserTurn | null = null;
-  let assistant: string[] | null = null;
+  let assistant: AssistantPart[] | null = null;
   let results: HistoryResult[] | null = null;
   let thinkBlock = '';
   let afterLastUser = false;
   const flush = () => {
     if (user) out.push({ role: 'user', content: userContent(user) });
     if (assistant) {
-      const prefix = afterLastUser ? (opts.family.assistantPrefix ?? '') : '';
-      out.push({ role: 'assistant', content: prefix + thinkBlock + assistant.join('\n') });
+      const head = thinkBlock || (afterLastUser ? (opts.family.assistantPrefix ?? '') : '');
+      out.push({ role: 'assistant', content: head + joinAssistant(assistant, opts.family) });
     }
     thinkBlock = '';
     if (results && opts.family.resultRole === 'tool') {
-      // One tool turn per result, as Llama's `ipython` and Ministral's `[TOOL_RESULTS]` turns are.
-      for (const r of results)
-        out.push({ role: 'tool', content: format.renderResults([r]), tool_call_id: r.callId });
+      // One tool turn per result, as Llama's `ipython` and Ministral's `[TOOL_RESULTS]` turns are,
+      // unless the template groups them (Hermes).
+      const turns = opts.family.groupResults ? [results] : results.map((r) => [r]);
+      for (const group of turns)
+        out.push({
+          role: 'tool',
+          content: format.renderResults(group),
+          tool_call_id: group[0]?.callId ?? '',
+        });
     } else if (results) out.push({ role: 'user', content: format.renderResults(results) });
     user = null;
     assistant = null;
@@ -98,10 +110,10 @@ export function toWebLLMMessages(
       const markers = opts.family.reasoning;
       if (m.reasoning && markers && opts.family.reasoningInLoop && i > lastUser && assistant.length === 0)
         thinkBlock = `${markers.open}\n${m.reasoning.trim()}\n${markers.close}\n\n`;
-      const callsOnly = opts.family.callsOnly && m.tool_calls?.length;
-      if (m.content && !callsOnly) assistant.push(opts.family.assistantText?.(m.content) ?? m.content);
+      const text = m.content ? (opts.family.assistantText?.(m.content) ?? m.content) : '';
+      if (text !== '') assistant.push({ text, calls: false });
       if (m.tool_calls?.length) {
-        assistant.push(format.renderCalls(historyCalls(m.tool_calls)));
+        assistant.push({ text: format.renderCalls(historyCalls(m.tool_calls)), calls: true });
       }
       continue;
     }
@@ -133,6 +145,23 @@ export function toWebLLMMessages(
   if (opts.toolSection && format.placement === 'after-system' && first)
     editText(first, (text) => `${opts.toolSection}${text}`);
   return out;
+}
+
+/**
+ * An assistant turn's pieces joined as the family's template joins them: a newline between pieces,
+ * the family's own separator between text and the calls after it (Qwen3.5's blank line), and no
+ * text at all in a turn that calls where the template writes only the calls.
+ */
+function joinAssistant(all: AssistantPart[], family: ModelFamily): string {
+  // A turn's text goes where the template drops it from a turn that calls (Mistral v3, Hermes, Llama 3.1).
+  const parts = family.callsOnly && all.some((p) => p.calls) ? all.filter((p) => p.calls) : all;
+  return parts
+    .map((p, i) => {
+      if (i === 0) return p.text;
+      const afterText = p.calls && !parts[i - 1]?.calls;
+      return (afterText ? (family.textBeforeCalls ?? '\n') : '\n') + p.text;
+    })
+    .join('');
 }
 
 /**

@@ -77,9 +77,9 @@ describe('reasoning in the prompt', () => {
     expect(rendered.endsWith('<|im_start|>assistant\n<think>\n\n</think>\n\n')).toBe(true);
   });
 
-  it('Qwen3.5 is never sent enable_thinking (its role already opens <think>, it would double)', async () => {
+  it('Qwen3.5 with effort none: the pre-filled empty block follows the bare header, once', async () => {
     const rendered = await prompt('Qwen3.5-0.8B-q4f16_1-MLC', 'qwen3_5', { reasoningEffort: 'none' });
-    expect(rendered.endsWith('<|im_start|>assistant\n<think>\n')).toBe(true);
+    expect(rendered.endsWith('<|im_start|>assistant\n<think>\n\n</think>\n\n')).toBe(true);
     expect(rendered).not.toContain('<think>\n<think>');
   });
 });

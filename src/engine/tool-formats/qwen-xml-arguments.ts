@@ -1,0 +1,97 @@
+/**
+ * The xgrammar structural tag of a Qwen3.5 call's parameters, `<parameter=name>\nvalue\n</parameter>\n`
+ * each. A string value is raw text, as the published template writes it (`args_value | string`):
+ * newlines, `<`, `>` and `&` as they are, no escapes, no entities, ending where `\n</parameter>\n`
+ * first comes (xgrammar's `any_text` inside a tag, which compiles to a fast stop-string dispatch; a
+ * character-level grammar excluding the end costs seconds per parameter over a real vocabulary). Other
+ * values are JSON of their schema (`json_schema`, whose whitespace web-llm's request bounds). Between
+ * parameters, the template's one newline. xgrammar's own `qwen_xml_parameter` writes strings as
+ * escaped XML text and leaves whitespace unbounded.
+ */
+import { isRecord } from './json-text';
+import { schemaTypes } from './schema-types';
+
+type Format = Record<string, unknown>;
+
+/** What ends a raw value: the one text a string value cannot contain. */
+export const VALUE_END = '\n</parameter>\n';
+
+/** The empty text (xgrammar 0.1.27 aborts on an empty `const_string`). */
+const EMPTY: Format = { type: 'grammar', grammar: 'root ::= ""' };
+
+/** Most parameters a call of a tool whose schema lists none may pass (the grammar has no loop). */
+export const MAX_FREE_PARAMETERS = 8;
+
+/**
+ * The structural-tag content for the parameters of a tool whose schema lists `properties`: each in
+ * the schema's order, required ones always, the others optional, each value by its schema.
+ *
+ * @example
+ * qwenXmlParameters({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'] });
+ * // {type:'sequence', elements:[{type:'tag', begin:'<parameter=path>\n', content:{type:'any_text'}, end:'\n</parameter>\n'}]}
+ */
+export function qwenXmlParameters(schema: Record<string, unknown>): Format {
+  const props = isRecord(schema.properties) ? schema.properties : {};
+  const required = Array.isArray(schema.required) ? schema.required : [];
+  const elements = Object.entries(props).map(([name, spec]) => {
+    const one = parameter(`<parameter=${name}>\n`, spec, schema);
+    return required.includes(name) ? one : { type: 'or', elements: [one, EMPTY] };
+  });
+  return { type: 'sequence', elements };
+}
+
+/**
+ * Parameters of a tool whose schema lists none: up to {@link MAX_FREE_PARAMETERS}, any names,
+ * values raw (the parser types them as it can).
+ */
+export function freeParameters(): Format {
+  const one: Format = {
+    type: 'sequence',
+    elements: [
+      { type: 'grammar', grammar: 'root ::= "<parameter=" [A-Za-z0-9_.\\-]+ ">\\n"' },
+      { type: 'tag', begin: '', content: { type: 'any_text' }, end: VALUE_END },
+    ],
+  };
+  let rest: Format = EMPTY;
+  for (let i = 0; i < MAX_FREE_PARAMETERS; i++)
+    rest = { type: 'or', elements: [{ type: 'sequence', elements: [one, rest] }, EMPTY] };
+  return rest;
+}
+
+/**
+ * One parameter by its schema: an enum or const as its members written bare, raw text where a
+ * string is allowed (or nothing says what is), else JSON of the schema (with the tool's `$defs`).
+ */
+function parameter(begin: string, spec: unknown, tool: Record<string, unknown>): Format {
+  const resolved = resolveRef(spec, tool);
+  const between = (value: Format): Format => ({
+    type: 'sequence',
+    elements: [{ type: 'const_string', value: begin }, value, { type: 'const_string', value: VALUE_END }],
+  });
+  if (isRecord(resolved)) {
+    const members = Array.isArray(resolved.enum)
+      ? resolved.enum
+      : 'const' in resolved
+        ? [resolved.const]
+        : null;
+    if (members) {
+      const bare = members.map((v) => JSON.stringify(typeof v === 'string' ? v : JSON.stringify(v)));
+      return between({ type: 'grammar', grammar: `root ::= ${bare.join(' | ')}` });
+    }
+  }
+  const types = schemaTypes(resolved);
+  if (types.size === 0 || types.has('string'))
+    return { type: 'tag', begin, content: { type: 'any_text' }, end: VALUE_END };
+  const defs = Object.fromEntries(
+    (['$defs', 'definitions'] as const).flatMap((k) => (tool[k] === undefined ? [] : [[k, tool[k]]])),
+  );
+  return between({ type: 'json_schema', json_schema: { ...(isRecord(spec) ? spec : {}), ...defs } });
+}
+
+/** A property's schema with a local `$ref` (`#/$defs/X`, `#/definitions/X`) looked up once. */
+function resolveRef(spec: unknown, tool: Record<string, unknown>): unknown {
+  if (!isRecord(spec) || typeof spec.$ref !== 'string') return spec;
+  const m = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(spec.$ref);
+  const defs = m ? tool[m[1] as string] : undefined;
+  return isRecord(defs) && m ? defs[m[2] as string] : spec;
+}
