@@ -4,7 +4,7 @@
  * (and self-hosted records named after the same families).
  */
 import { hermesFormat } from './hermes';
-import { llama3Format, llama31SystemHead } from './llama3';
+import { llama3Format, llama31SystemHead, llama32SystemHead } from './llama3';
 import { ministralFormat } from './ministral';
 import { mistralFormat } from './mistral';
 import { nousHermesFormat } from './nous-hermes';
@@ -59,6 +59,11 @@ export interface ModelFamily {
    * blank line (Mistral's v3 tokenizer, as mistral_common encodes it).
    */
   systemInLastUser?: boolean;
+  /**
+   * The template trims the system text and each user message (Meta's Llama 3.x `| trim`, Qwen3.5's
+   * `render_content(…)|trim`): intab sends them trimmed.
+   */
+  trimText?: boolean;
   /** How the template writes an assistant's text (Mistral v3: a space, then the text trimmed). */
   assistantText?: (text: string) => string;
   /**
@@ -87,7 +92,22 @@ export interface ModelFamily {
 /** The Math models' default system text, as Qwen2-Math's and Qwen2.5-Math's templates write it. */
 const MATH_SYSTEM = 'Please reason step by step, and put your final answer within \\boxed{}.';
 
+/** Meta's Llama 3.x templates write every message's text `| trim`. */
+const META_TEXT = { trimText: true, assistantText: (text: string) => text.trim() };
+
 const THINK: ReasoningMarkers = { open: '<think>', close: '</think>', prefilled: false };
+
+/**
+ * Llama 3.1 / 3.3 (and 3.2 with its own date): tools in the system block, which is the template's
+ * `tools_in_user_message=false` variant, not its default (tools in the first user turn); intab keeps
+ * it so that the tool list stays in the system block the KV cache reuses from turn to turn.
+ */
+const LLAMA31: ModelFamily = {
+  ...family('llama3.1', llama3Format, 'tool', true),
+  ...META_TEXT,
+  systemHead: llama31SystemHead,
+  callsOnly: true,
+};
 
 const FAMILIES: Array<[RegExp, ModelFamily]> = [
   [
@@ -107,6 +127,7 @@ const FAMILIES: Array<[RegExp, ModelFamily]> = [
       reasoningInLoop: true,
       // The template trims each message's content and puts a blank line between text and calls.
       assistantText: (text) => text.trim(),
+      trimText: true,
       textBeforeCalls: '\n\n',
     },
   ],
@@ -168,12 +189,11 @@ const FAMILIES: Array<[RegExp, ModelFamily]> = [
       alwaysThinks: true,
     },
   ],
-  // Meta's templates write a turn's call without its text.
-  [
-    /^llama-3\.[123]/i,
-    { ...family('llama3.1', llama3Format, 'tool', true), systemHead: llama31SystemHead, callsOnly: true },
-  ],
-  [/^llama-3-/i, family('llama3', llama3Format, 'user', true)],
+  // Meta's templates write a turn's call without its text, and trim every message's text. Llama
+  // 3.2's dates the system block today, 3.1's and 3.3's with their literal default.
+  [/^llama-3\.2/i, { ...LLAMA31, systemHead: llama32SystemHead }],
+  [/^llama-3\.[13]/i, LLAMA31],
+  [/^llama-3-/i, { ...family('llama3', llama3Format, 'user', true), ...META_TEXT }],
   // Mistral's v3 template: results as bare `[TOOL_RESULTS]` turns (web-llm's tool role, corrected
   // by conv_config), the system text in the last user turn, ` text</s>` for an assistant's text.
   [
@@ -194,6 +214,8 @@ const FAMILIES: Array<[RegExp, ModelFamily]> = [
       nativeTools: true,
       reasoning: { open: '[THINK]', close: '[/THINK]', prefilled: false },
       canDisableThinking: false,
+      // The template writes `[TOOL_CALLS]` right after the turn's text, with nothing between.
+      textBeforeCalls: '',
     },
   ],
 ];
