@@ -60,10 +60,15 @@ export interface ModelFamily {
    */
   systemInLastUser?: boolean;
   /**
-   * The template trims the system text and each user message (Meta's Llama 3.x `| trim`, Qwen3.5's
-   * `render_content(…)|trim`): intab sends them trimmed.
+   * The template trims each user message (Meta's Llama 3.x `| trim`, Qwen3.5's
+   * `render_content(…)|trim`, Gemma's `| trim`): intab sends them trimmed.
    */
   trimText?: boolean;
+  /**
+   * How the template writes the system text where it does not write it as given: trimmed (Llama 3.x,
+   * Qwen3.5), or only its start (Gemma 2, whose folded first user turn is trimmed as a whole).
+   */
+  systemText?: (text: string) => string;
   /** How the template writes an assistant's text (Mistral v3: a space, then the text trimmed). */
   assistantText?: (text: string) => string;
   /**
@@ -93,7 +98,14 @@ export interface ModelFamily {
 const MATH_SYSTEM = 'Please reason step by step, and put your final answer within \\boxed{}.';
 
 /** Meta's Llama 3.x templates write every message's text `| trim`. */
-const META_TEXT = { trimText: true, assistantText: (text: string) => text.trim() };
+const META_TEXT = {
+  trimText: true,
+  systemText: (text: string) => text.trim(),
+  assistantText: (text: string) => text.trim(),
+};
+
+/** Gemma's templates write each turn's text `| trim`. */
+const GEMMA_TEXT = { trimText: true, assistantText: (text: string) => text.trim() };
 
 const THINK: ReasoningMarkers = { open: '<think>', close: '</think>', prefilled: false };
 
@@ -128,6 +140,7 @@ const FAMILIES: Array<[RegExp, ModelFamily]> = [
       // The template trims each message's content and puts a blank line between text and calls.
       assistantText: (text) => text.trim(),
       trimText: true,
+      systemText: (text) => text.trim(),
       textBeforeCalls: '\n\n',
     },
   ],
@@ -173,6 +186,13 @@ const FAMILIES: Array<[RegExp, ModelFamily]> = [
   // template for Hermes 2 Pro Mistral lacks the role, which conv_config adds.
   [/^hermes-/i, { ...family('hermes', nousHermesFormat, 'tool', true), callsOnly: true, groupResults: true }],
   [/^phi-4-mini/i, family('phi4-mini', phi4Format, 'user', true)],
+  // Gemma 2's and 3's templates trim every turn's text, but not Gemma 3's system text, which heads
+  // the first user turn as given; Gemma 2's heads it inside the text that is trimmed.
+  [
+    /^gemma-?2/i,
+    { ...family('gemma2', hermesFormat, 'user', false), ...GEMMA_TEXT, systemText: (t) => t.trimStart() },
+  ],
+  [/^gemma-?3/i, { ...family('gemma3', hermesFormat, 'user', false), ...GEMMA_TEXT }],
   // Gemma 4 thinks in a `thought` channel; its tool tokens need a template web-llm lacks.
   [
     /^gemma-4/i,

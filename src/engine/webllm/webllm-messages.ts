@@ -61,7 +61,7 @@ export function toWebLLMMessages(
   if (callerSystem.length === 0 && opts.family.defaultSystem) callerSystem = [opts.family.defaultSystem];
   const lastUser = messages.findLastIndex((m) => m.role === 'user');
   let system = [...callerSystem, ...opts.system].filter(Boolean).join('\n\n');
-  if (opts.family.trimText) system = system.trim();
+  if (opts.family.systemText) system = opts.family.systemText(system);
   const inTurns = format.placement === 'last-user' || format.placement === 'after-system';
   if (opts.toolSection && !inTurns) {
     const parts = format.placement === 'system' ? [system, opts.toolSection] : [opts.toolSection, system];
