@@ -1,6 +1,6 @@
 /**
- * The six families without a `<tool_call>`-style native format of their own that web-llm ships
- * (Phi-3.5, Phi-4-mini, Gemma 2, Gemma 3, SmolLM2, the DeepSeek-R1 distills): web-llm's prompt from
+ * The families without a `<tool_call>`-style native format of their own that web-llm ships
+ * (Phi-3.5, Phi-4-mini, Gemma 2, Gemma 3, SmolLM2, the DeepSeek-R1 distills of Qwen and Llama): web-llm's prompt from
  * what intab sends must equal the family's published template rendering the conversation's turns and
  * markers, with the tool text, calls and results intab writes into those turns given here as fixed
  * strings written by hand, not taken from the code under test.
@@ -89,6 +89,12 @@ const TAUGHT: Taught[] = [
     {
       extra: { bos_token: '<｜begin▁of▁sentence｜>' },
     },
+  ),
+  taught(
+    'DeepSeek-R1-Distill-Llama-8B-q4f16_1-MLC',
+    'deepseek_r1_llama',
+    'deepseek-ai-DeepSeek-R1-Distill-Llama-8B',
+    { extra: { bos_token: '<｜begin▁of▁sentence｜>' } },
   ),
 ];
 
