@@ -67,15 +67,36 @@ export const llama3Format: ToolFormat = {
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /**
- * The head of Llama 3.1 / 3.2's system block, as Meta's template always writes it: `Environment:
- * ipython` when tools are offered, then the knowledge cutoff and today's date (`strftime("%d %b %Y")`).
+ * The date Llama 3.1's and 3.3's templates write when the caller passes none: a literal, not today
+ * (`{%- set date_string = "26 Jul 2024" %}`); Llama 3.2's asks `strftime_now` for today's.
+ */
+const LLAMA31_DATE = '26 Jul 2024';
+
+/**
+ * The head of Llama 3.2's system block, as Meta's template always writes it: `Environment:
+ * ipython` when tools are offered, then the knowledge cutoff and today's date (`strftime_now("%d %b %Y")`).
  *
  * @example
- * llama31SystemHead(true, new Date('2024-07-26T12:00:00Z'));
- * // 'Environment: ipython\nCutting Knowledge Date: December 2023\nToday Date: 26 Jul 2024\n\n'
+ * llama32SystemHead(true, new Date('2025-03-14T12:00:00Z'));
+ * // 'Environment: ipython\nCutting Knowledge Date: December 2023\nToday Date: 14 Mar 2025\n\n'
  */
-export function llama31SystemHead(tools: boolean, now: Date): string {
+export function llama32SystemHead(tools: boolean, now: Date): string {
   const day = String(now.getUTCDate()).padStart(2, '0');
-  const date = `${day} ${MONTHS[now.getUTCMonth()]} ${now.getUTCFullYear()}`;
+  return systemHead(tools, `${day} ${MONTHS[now.getUTCMonth()]} ${now.getUTCFullYear()}`);
+}
+
+/**
+ * The head of Llama 3.1's (and 3.3's) system block: as Llama 3.2's, but dated with the template's
+ * own default, "26 Jul 2024", whatever the day.
+ *
+ * @example
+ * llama31SystemHead(false, new Date());
+ * // 'Cutting Knowledge Date: December 2023\nToday Date: 26 Jul 2024\n\n'
+ */
+export function llama31SystemHead(tools: boolean, _now: Date): string {
+  return systemHead(tools, LLAMA31_DATE);
+}
+
+function systemHead(tools: boolean, date: string): string {
   return `${tools ? 'Environment: ipython\n' : ''}Cutting Knowledge Date: December 2023\nToday Date: ${date}\n\n`;
 }

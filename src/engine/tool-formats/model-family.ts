@@ -4,7 +4,7 @@
  * (and self-hosted records named after the same families).
  */
 import { hermesFormat } from './hermes';
-import { llama3Format, llama31SystemHead } from './llama3';
+import { llama3Format, llama31SystemHead, llama32SystemHead } from './llama3';
 import { ministralFormat } from './ministral';
 import { mistralFormat } from './mistral';
 import { nousHermesFormat } from './nous-hermes';
@@ -59,6 +59,16 @@ export interface ModelFamily {
    * blank line (Mistral's v3 tokenizer, as mistral_common encodes it).
    */
   systemInLastUser?: boolean;
+  /**
+   * The template trims each user message (Meta's Llama 3.x `| trim`, Qwen3.5's
+   * `render_content(…)|trim`, Gemma's `| trim`): intab sends them trimmed.
+   */
+  trimText?: boolean;
+  /**
+   * How the template writes the system text where it does not write it as given: trimmed (Llama 3.x,
+   * Qwen3.5), or only its start (Gemma 2, whose folded first user turn is trimmed as a whole).
+   */
+  systemText?: (text: string) => string;
   /** How the template writes an assistant's text (Mistral v3: a space, then the text trimmed). */
   assistantText?: (text: string) => string;
   /**
@@ -87,7 +97,29 @@ export interface ModelFamily {
 /** The Math models' default system text, as Qwen2-Math's and Qwen2.5-Math's templates write it. */
 const MATH_SYSTEM = 'Please reason step by step, and put your final answer within \\boxed{}.';
 
+/** Meta's Llama 3.x templates write every message's text `| trim`. */
+const META_TEXT = {
+  trimText: true,
+  systemText: (text: string) => text.trim(),
+  assistantText: (text: string) => text.trim(),
+};
+
+/** Gemma's templates write each turn's text `| trim`. */
+const GEMMA_TEXT = { trimText: true, assistantText: (text: string) => text.trim() };
+
 const THINK: ReasoningMarkers = { open: '<think>', close: '</think>', prefilled: false };
+
+/**
+ * Llama 3.1 / 3.3 (and 3.2 with its own date): tools in the system block, which is the template's
+ * `tools_in_user_message=false` variant, not its default (tools in the first user turn); intab keeps
+ * it so that the tool list stays in the system block the KV cache reuses from turn to turn.
+ */
+const LLAMA31: ModelFamily = {
+  ...family('llama3.1', llama3Format, 'tool', true),
+  ...META_TEXT,
+  systemHead: llama31SystemHead,
+  callsOnly: true,
+};
 
 const FAMILIES: Array<[RegExp, ModelFamily]> = [
   [
@@ -107,6 +139,8 @@ const FAMILIES: Array<[RegExp, ModelFamily]> = [
       reasoningInLoop: true,
       // The template trims each message's content and puts a blank line between text and calls.
       assistantText: (text) => text.trim(),
+      trimText: true,
+      systemText: (text) => text.trim(),
       textBeforeCalls: '\n\n',
     },
   ],
@@ -152,6 +186,13 @@ const FAMILIES: Array<[RegExp, ModelFamily]> = [
   // template for Hermes 2 Pro Mistral lacks the role, which conv_config adds.
   [/^hermes-/i, { ...family('hermes', nousHermesFormat, 'tool', true), callsOnly: true, groupResults: true }],
   [/^phi-4-mini/i, family('phi4-mini', phi4Format, 'user', true)],
+  // Gemma 2's and 3's templates trim every turn's text, but not Gemma 3's system text, which heads
+  // the first user turn as given; Gemma 2's heads it inside the text that is trimmed.
+  [
+    /^gemma-?2/i,
+    { ...family('gemma2', hermesFormat, 'user', false), ...GEMMA_TEXT, systemText: (t) => t.trimStart() },
+  ],
+  [/^gemma-?3/i, { ...family('gemma3', hermesFormat, 'user', false), ...GEMMA_TEXT }],
   // Gemma 4 thinks in a `thought` channel; its tool tokens need a template web-llm lacks.
   [
     /^gemma-4/i,
@@ -168,12 +209,11 @@ const FAMILIES: Array<[RegExp, ModelFamily]> = [
       alwaysThinks: true,
     },
   ],
-  // Meta's templates write a turn's call without its text.
-  [
-    /^llama-3\.[123]/i,
-    { ...family('llama3.1', llama3Format, 'tool', true), systemHead: llama31SystemHead, callsOnly: true },
-  ],
-  [/^llama-3-/i, family('llama3', llama3Format, 'user', true)],
+  // Meta's templates write a turn's call without its text, and trim every message's text. Llama
+  // 3.2's dates the system block today, 3.1's and 3.3's with their literal default.
+  [/^llama-3\.2/i, { ...LLAMA31, systemHead: llama32SystemHead }],
+  [/^llama-3\.[13]/i, LLAMA31],
+  [/^llama-3-/i, { ...family('llama3', llama3Format, 'user', true), ...META_TEXT }],
   // Mistral's v3 template: results as bare `[TOOL_RESULTS]` turns (web-llm's tool role, corrected
   // by conv_config), the system text in the last user turn, ` text</s>` for an assistant's text.
   [
@@ -194,6 +234,8 @@ const FAMILIES: Array<[RegExp, ModelFamily]> = [
       nativeTools: true,
       reasoning: { open: '[THINK]', close: '[/THINK]', prefilled: false },
       canDisableThinking: false,
+      // The template writes `[TOOL_CALLS]` right after the turn's text, with nothing between.
+      textBeforeCalls: '',
     },
   ],
 ];

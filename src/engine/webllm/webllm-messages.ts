@@ -61,7 +61,7 @@ export function toWebLLMMessages(
   if (callerSystem.length === 0 && opts.family.defaultSystem) callerSystem = [opts.family.defaultSystem];
   const lastUser = messages.findLastIndex((m) => m.role === 'user');
   let system = [...callerSystem, ...opts.system].filter(Boolean).join('\n\n');
-  if (opts.family.systemHead) system = system.trim(); // Meta's template trims the system text
+  if (opts.family.systemText) system = opts.family.systemText(system);
   const inTurns = format.placement === 'last-user' || format.placement === 'after-system';
   if (opts.toolSection && !inTurns) {
     const parts = format.placement === 'system' ? [system, opts.toolSection] : [opts.toolSection, system];
@@ -126,6 +126,7 @@ export function toWebLLMMessages(
     if (!user) flush();
     user ??= { text: [], images: [] };
     addUserContent(user, m.content, opts);
+    if (opts.family.trimText) user.text = user.text.map((t) => t.trim());
   }
   flush();
   const last = out[out.length - 1];
