@@ -1,6 +1,6 @@
 import { invalidRequest } from '../../common/api-error';
 import { pace } from '../../common/pace';
-import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../validation/json-depth';
+import { jsonDepthExceedsPaced, MAX_JSON_DEPTH } from '../validation/json-depth';
 import { readBodyCapped } from './capped-read';
 
 /** A JSON response with OpenAI's content type. */
@@ -27,7 +27,7 @@ const TOO_DEEP = `The JSON body of your request is nested too deeply: at most ${
 export async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
   const bytes = await readBodyCapped(request, maxBytes);
   const text = new TextDecoder().decode(bytes);
-  if (jsonDepthExceeds(text)) throw invalidRequest(null, TOO_DEEP);
+  if (await jsonDepthExceedsPaced(text)) throw invalidRequest(null, TOO_DEEP);
   await pace();
   let parsed: unknown;
   try {

@@ -1,4 +1,5 @@
 import { invalidRequest, modelNotFound } from '../../common/api-error';
+import { pace } from '../../common/pace';
 import type {
   ChatMessage,
   EmbedResult,
@@ -11,6 +12,7 @@ import type {
 } from '../types';
 import { instanceForPaced } from './schema-instance';
 import { embedScripted } from './scripted-embedding';
+import { countScriptedTokens } from './token-count';
 
 /** The scripted model's id, always listed and served without WebGPU. */
 export const SCRIPTED_MODEL_ID = 'scripted';
@@ -87,13 +89,15 @@ export class ScriptedEngine implements Engine {
     messages: ChatMessage[],
     tools: FunctionToolSpec[] = [],
   ): Promise<number> {
+    // Counted, not split (a 16 MiB input made 8 million strings), and paced between messages.
     let n = 0;
     for (const m of messages) {
-      n += scriptedTokens(messageText(m)).length;
+      await pace();
+      n += await countScriptedTokens(messageText(m));
       if (m.role === 'assistant')
-        for (const c of m.tool_calls ?? []) n += scriptedTokens(c.function.arguments).length + 1;
+        for (const c of m.tool_calls ?? []) n += (await countScriptedTokens(c.function.arguments)) + 1;
     }
-    for (const t of tools) n += scriptedTokens(JSON.stringify(t)).length;
+    for (const t of tools) n += await countScriptedTokens(JSON.stringify(t));
     return n;
   }
 

@@ -1,0 +1,73 @@
+/**
+ * The scripted model counts its tokens without making them (issue 27, §4): `scriptedTokens(text)`
+ * made one string per word, and a 16 MiB input held the engine worker about a second in one step.
+ * The count must be exactly the old one, and the depth scan of a body near the cap must yield.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { jsonDepthExceeds, jsonDepthExceedsPaced } from '../../src/core/validation/json-depth';
+import { scriptedTokens } from '../../src/engine/scripted/scripted-engine';
+import { countScriptedTokens, isRegexSpace } from '../../src/engine/scripted/token-count';
+import { fastestBlock } from '../helpers/event-loop';
+
+describe("the scripted model's token count", () => {
+  it('treats every UTF-16 code unit as /\\s/ does (all 65,536)', () => {
+    for (let c = 0; c <= 0xffff; c++)
+      expect(isRegexSpace(c), c.toString(16)).toBe(/\s/.test(String.fromCharCode(c)));
+  });
+
+  it('is scriptedTokens(text).length (500 random texts, whitespace-heavy)', async () => {
+    const unit = fc.constantFrom(
+      ' ',
+      '\n',
+      '\t',
+      '\u00a0',
+      '\u2028',
+      '\ufeff',
+      '\u3000',
+      'a',
+      'é',
+      '\ud83d',
+      '\ude00',
+      '"',
+      '{',
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(unit, { maxLength: 60 }).map((u) => u.join('')),
+        async (text) => {
+          expect(await countScriptedTokens(text)).toBe(scriptedTokens(text).length);
+        },
+      ),
+      { numRuns: 500 },
+    );
+    // Across the slices it counts in (a word spanning a slice's edge is one word).
+    const long = `${'ab '.repeat(700_000)}x${'y'.repeat(10)}`;
+    expect(await countScriptedTokens(long)).toBe(scriptedTokens(long).length);
+  });
+
+  // Before: ~1 s in one step (8 million strings, then their garbage); now ~15 ms slices.
+  it('never holds the loop 100 ms on 16 MiB of words (fresh text each run)', async () => {
+    let k = 0;
+    const { value, blockedMs } = await fastestBlock(3, () =>
+      countScriptedTokens(`w${k++} `.repeat(4_000_000)),
+    );
+    expect(value).toBe(4_000_000);
+    expect(blockedMs).toBeLessThan(100);
+  });
+});
+
+describe('the depth scan in slices', () => {
+  it('says what the one-pass scan says (300 random JSON texts, and bracket runs across a slice edge)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue({ maxDepth: 6 }), fc.integer({ min: 0, max: 6 }), async (v, max) => {
+        const text = JSON.stringify(v);
+        expect(await jsonDepthExceedsPaced(text, max)).toBe(jsonDepthExceeds(text, max));
+      }),
+      { numRuns: 300 },
+    );
+    const edge = `[${' '.repeat((1 << 20) - 3)}"\\"[[[[",[[[]]]]`;
+    expect(await jsonDepthExceedsPaced(edge, 3)).toBe(jsonDepthExceeds(edge, 3));
+    expect(await jsonDepthExceedsPaced(edge, 4)).toBe(jsonDepthExceeds(edge, 4));
+  });
+});
