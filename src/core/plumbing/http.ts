@@ -1,5 +1,5 @@
 import { invalidRequest } from '../../common/api-error';
-import { pace } from '../../common/pace';
+import { pace, yieldTurn } from '../../common/pace';
 import { jsonDepthExceedsPaced, MAX_JSON_DEPTH } from '../validation/json-depth';
 import { readBodyCapped } from './capped-read';
 
@@ -51,6 +51,8 @@ const DECODE_SLICE = 1 << 20;
 async function decodePaced(bytes: Uint8Array): Promise<string> {
   const decoder = new TextDecoder();
   if (bytes.byteLength <= DECODE_SLICE) return decoder.decode(bytes);
+  // Receiving and copying a body this big already took the turn a while, unseen by pace().
+  await yieldTurn();
   const parts: string[] = [];
   for (let at = 0; at < bytes.byteLength; at += DECODE_SLICE) {
     await pace();
