@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { readStreamCapped } from '../../src/core/plumbing/capped-read';
 import { readJsonObject } from '../../src/core/plumbing/http';
 import { jsonDepthExceeds, jsonDepthExceedsPaced } from '../../src/core/validation/json-depth';
 import { scriptedTokens } from '../../src/engine/scripted/scripted-engine';
@@ -95,5 +96,30 @@ describe('the body decoded in slices', () => {
     ]);
     const read = await readJsonObject(new Request('http://x.test/', { method: 'POST', body: bad }), 16 << 20);
     expect(read).toEqual(JSON.parse(new TextDecoder().decode(bad)));
+  });
+});
+
+describe('a body read whole', () => {
+  const streamOf = (...chunks: Uint8Array[]) =>
+    new ReadableStream<Uint8Array>({
+      start(c) {
+        for (const chunk of chunks) c.enqueue(chunk);
+        c.close();
+      },
+    });
+  const tooLarge = () => new Error('too large');
+
+  it('is its bytes exactly, its buffer no longer (one whole chunk kept, a part of one or many copied)', async () => {
+    const whole = new Uint8Array([1, 2, 3]);
+    expect(await readStreamCapped(streamOf(whole), 10, tooLarge)).toBe(whole);
+    const part = new Uint8Array([9, 1, 2, 3, 9]).subarray(1, 4);
+    for (const read of [
+      await readStreamCapped(streamOf(part), 10, tooLarge),
+      await readStreamCapped(streamOf(whole.subarray(0, 1), whole.subarray(1)), 10, tooLarge),
+    ]) {
+      expect([...read]).toEqual([1, 2, 3]);
+      expect(read.buffer.byteLength).toBe(3);
+    }
+    await expect(readStreamCapped(streamOf(whole), 2, tooLarge)).rejects.toThrow('too large');
   });
 });
