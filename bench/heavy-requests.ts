@@ -1,6 +1,7 @@
 /**
- * The big-but-legal requests `max_event_loop_block_ms` serves (issue 27, item 4): each under the
- * 1 MB but one (the body cap is 16 MiB), each one an app might send by accident, each answered as `status` says. The bench sends them
+ * The big-but-legal requests `max_event_loop_block_ms` serves (issue 27, item 4): each under 1 MB
+ * but one just under the 16 MiB body cap, each one an app might send by accident, each answered as
+ * `status` says. The bench sends them
  * through the service worker while other streams run and reports the engine worker's longest
  * synchronous block; `tests/integration/heavy-request-blocks.test.ts` runs the same set in Node.
  *
