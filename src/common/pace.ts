@@ -33,6 +33,19 @@ export async function pace(): Promise<void> {
   startTurn(performance.now());
 }
 
+/**
+ * Yields to the event loop now, whatever the turn's age, and starts a new turn's clock: for work
+ * before which the turn may already be long without {@link pace} having seen it (a 16 MiB message
+ * just received and copied).
+ *
+ * @example
+ * if (bytes.byteLength > SLICE) await yieldTurn();
+ */
+export async function yieldTurn(): Promise<void> {
+  await nextTurn();
+  startTurn(performance.now());
+}
+
 function startTurn(now: number): void {
   turnStart = now;
   // A timer runs only between turns: once it has, the next pace() starts a new clock.

@@ -7,7 +7,7 @@ import type { FileFetcher } from '../plumbing/input-files';
 import { followRequest, holdJson, type RequestWork, untilAborted, within } from '../plumbing/json-hold';
 import { loadComment, SSE_HEADERS, type SseFrame } from '../plumbing/sse';
 import { sseBody } from '../plumbing/sse-body';
-import { strictTextError } from '../validation/strict-output';
+import { strictTextErrorPaced } from '../validation/strict-output';
 import { ChatCompletionRun, type ChatRunOptions } from './chat-completion-run';
 import { type PreparedChat, prepareChat } from './prepare-chat';
 
@@ -89,7 +89,10 @@ async function drive(
   for await (const chunk of engine.generate(req, signal)) {
     if (signal.aborted) return;
     if (chunk.type === 'done' && chunk.finishReason !== 'length') {
-      const problem = strictTextError(req.format, run.completion().choices[0]?.message.content ?? null);
+      const problem = await strictTextErrorPaced(
+        req.format,
+        run.completion().choices[0]?.message.content ?? null,
+      );
       if (problem) throw problem;
     }
     // Leaving the loop returns the engine's iterator, which stops generation (a stop sequence came).

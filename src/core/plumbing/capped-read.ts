@@ -36,6 +36,15 @@ export async function readStreamCapped(
     }
     chunks.push(value);
   }
+  const only = chunks.length === 1 ? chunks[0] : undefined;
+  // One chunk that is its whole buffer (a body made from one array): no second 16 MiB copy in the turn.
+  if (
+    only &&
+    only.buffer instanceof ArrayBuffer &&
+    only.byteOffset === 0 &&
+    only.byteLength === only.buffer.byteLength
+  )
+    return only as Uint8Array<ArrayBuffer>;
   return concatBytes(chunks);
 }
 

@@ -11,7 +11,7 @@ import type { FileFetcher } from '../plumbing/input-files';
 import { followRequest, holdJson, type RequestWork, untilAborted } from '../plumbing/json-hold';
 import { loadComment, SSE_HEADERS, type SseComment } from '../plumbing/sse';
 import { sseBody } from '../plumbing/sse-body';
-import { strictOutputError } from '../validation/strict-output';
+import { strictOutputErrorPaced } from '../validation/strict-output';
 import { EventLog } from './event-log';
 import type { LiveRun, LiveRuns } from './live-runs';
 import type { RunLocks } from './recovery';
@@ -214,7 +214,7 @@ async function drive(
         continue;
       }
       if (chunk.finishReason !== 'length') {
-        const problem = strictOutputError(req.format, run.response);
+        const problem = await strictOutputErrorPaced(req.format, run.response);
         if (problem) throw problem;
         await pace();
       }

@@ -1,7 +1,8 @@
 import type { ResponseOutputItem } from 'openai/resources/responses/responses';
 import { type ApiError, clip, serverError } from '../../common/api-error';
+import { pace } from '../../common/pace';
 import type { OutputFormatSpec } from '../../engine/types';
-import { checkJsonSchema, SchemaCheckLimitError } from './json-schema-check';
+import { checkJsonSchema, checkJsonSchemaPaced, SchemaCheckLimitError } from './json-schema-check';
 
 /**
  * With a strict `json_schema` format OpenAI guarantees that the text matches the schema. A local
@@ -17,10 +18,28 @@ export function strictOutputError(
   format: OutputFormatSpec,
   response: { output: ResponseOutputItem[] },
 ): ApiError | null {
+  return strictTextError(format, outputText(response));
+}
+
+/**
+ * {@link strictOutputError} in slices that yield to the loop (`checkJsonSchemaPaced`): what the
+ * engine worker runs, so that checking a big output never holds it for one long step.
+ *
+ * @example
+ * const problem = await strictOutputErrorPaced(req.format, run.response);
+ */
+export async function strictOutputErrorPaced(
+  format: OutputFormatSpec,
+  response: { output: ResponseOutputItem[] },
+): Promise<ApiError | null> {
+  return strictTextErrorPaced(format, outputText(response));
+}
+
+function outputText(response: { output: ResponseOutputItem[] }): string | null {
   const texts = response.output.flatMap((item) =>
     item.type === 'message' ? item.content.flatMap((p) => (p.type === 'output_text' ? [p.text] : [])) : [],
   );
-  return strictTextError(format, texts.length === 0 ? null : texts.join(''));
+  return texts.length === 0 ? null : texts.join('');
 }
 
 /**
@@ -31,24 +50,59 @@ export function strictOutputError(
  * const problem = strictTextError(req.format, completion.choices[0].message.content);
  */
 export function strictTextError(format: OutputFormatSpec, text: string | null): ApiError | null {
+  const parsed = parseStrict(format, text);
+  if (parsed === null || 'error' in parsed) return parsed?.error ?? null;
+  try {
+    return problemError(parsed.name, checkJsonSchema(parsed.schema, parsed.value));
+  } catch (err) {
+    return limitError(parsed.name, err);
+  }
+}
+
+/**
+ * {@link strictTextError} in slices that yield to the loop, with the same result.
+ *
+ * @example
+ * const problem = await strictTextErrorPaced(req.format, completion.choices[0].message.content);
+ */
+export async function strictTextErrorPaced(
+  format: OutputFormatSpec,
+  text: string | null,
+): Promise<ApiError | null> {
+  const parsed = parseStrict(format, text);
+  if (parsed === null || 'error' in parsed) return parsed?.error ?? null;
+  // Parsing a megabyte of output is a step of its own: the check starts on a fresh turn if it was long.
+  await pace();
+  try {
+    return problemError(parsed.name, await checkJsonSchemaPaced(parsed.schema, parsed.value));
+  } catch (err) {
+    return limitError(parsed.name, err);
+  }
+}
+
+type Parsed = { name: string; schema: unknown; value: unknown } | { error: ApiError } | null;
+
+/** The text's value when a strict format promises it, its error when it is not JSON; null for no promise. */
+function parseStrict(format: OutputFormatSpec, text: string | null): Parsed {
   if (format.type !== 'json_schema' || !format.strict) return null;
   // A refusal or a tool call instead of text promises nothing about the schema.
   if (text === null) return null;
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    return { name: format.name, schema: format.schema, value: JSON.parse(text) };
   } catch {
-    return mismatch(format.name, 'the text is not valid JSON');
+    return { error: mismatch(format.name, 'the text is not valid JSON') };
   }
-  try {
-    const problem = checkJsonSchema(format.schema, value);
-    return problem ? mismatch(format.name, problem) : null;
-  } catch (err) {
-    if (!(err instanceof SchemaCheckLimitError)) throw err;
-    return serverError(
-      `The model's output could not be checked against the strict JSON schema '${clip(format.name, 64)}': ${err.message}. Simplify the schema.`,
-    );
-  }
+}
+
+function problemError(name: string, problem: string | null): ApiError | null {
+  return problem ? mismatch(name, problem) : null;
+}
+
+function limitError(name: string, err: unknown): ApiError {
+  if (!(err instanceof SchemaCheckLimitError)) throw err;
+  return serverError(
+    `The model's output could not be checked against the strict JSON schema '${clip(name, 64)}': ${err.message}. Simplify the schema.`,
+  );
 }
 
 function mismatch(name: string, problem: string): ApiError {
