@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { seal } from '../../src/core/responses/sealed';
 import { makeRig } from '../helpers/server';
+import { inConversation, storeContents } from '../helpers/store-contents';
 import { expectError, fakeEngine } from './create-helpers';
 
 /** `[[[…[0]…]]]`, `depth` arrays deep, as JSON text (JSON.stringify would recurse that deep). */
@@ -50,11 +51,17 @@ describe('class 3: JSON nesting is bounded at the boundary', () => {
     ['/conversations', (d) => `{"items":${d}}`],
   ];
   for (const [path, body] of routes) {
-    it(`refuses 10,000 levels on ${path}: ${body('…')}`, async () => {
+    it(`refuses 10,000 levels on ${path}: ${body('…')}, storing nothing`, async () => {
       const { call, store } = makeRig();
-      const res = await call('POST', path, body(deepArrays(10_000)));
+      // A conversation to write into: a refused create must add no response, conversation or item.
+      const conv = await (
+        await call('POST', '/conversations', { items: [{ role: 'user', content: 'seed' }] })
+      ).json();
+      const before = await storeContents(store);
+      expect(before.items[conv.id]).toHaveLength(1);
+      const res = await call('POST', path, inConversation(path, body(deepArrays(10_000)), conv.id));
       expect(await expectError(res, 400, null)).toBe(NESTED);
-      expect((await store.listRecent(10)).responses).toHaveLength(0);
+      expect(await storeContents(store)).toEqual(before);
     });
   }
 
