@@ -177,6 +177,22 @@ describe.each(VOCABULARIES)('$family.model on its real vocabulary', ({ family, l
     expect(run.accepted).toBeLessThan(tokenizer.encode(text).length);
   });
 
+  it('holds a json_schema answer to its schema, whitespace bounded, token by token', async () => {
+    const schema = {
+      type: 'object',
+      properties: { city: { type: 'string' }, days: { type: 'integer' } },
+      required: ['city', 'days'],
+      additionalProperties: false,
+    };
+    const format = await formatFor(family.model, {
+      format: { type: 'json_schema', name: 'forecast', schema, strict: true },
+    });
+    const answer = (text: string) => matchTokens(format, tokenizer, think + text);
+    expect((await answer('{"city": "Paris", "days": 3}')).complete).toBe(true);
+    expect((await answer('{"city": "Paris", "days": "3"}')).complete).toBe(false);
+    expect((await answer(`{"city": "Paris",${' '.repeat(20)}"days": 3}`)).complete).toBe(false);
+  });
+
   it('under required, refuses prose and accepts the call', async () => {
     const prose = await matchTokens(await required(), tokenizer, `${think}It is sunny in Paris.`);
     expect(prose.complete).toBe(false);
