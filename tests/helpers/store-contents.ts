@@ -47,3 +47,24 @@ export function inConversation<T>(path: string, body: T, conversation: string): 
     return { ...body, conversation } as T;
   return body;
 }
+
+/**
+ * `rig` with a conversation of one item written through the API, and the store's contents after
+ * it: what a refused request must leave exactly as it was.
+ *
+ * @example
+ * const { call, store, ...seed } = await seedConversation(makeRig());
+ * expect(await storeContents(store)).toEqual(seed.before);
+ */
+export async function seedConversation<
+  Rig extends {
+    call: (method: string, path: string, body?: unknown) => Promise<Response>;
+    store: ResponseStore;
+  },
+>(rig: Rig): Promise<Rig & { conversation: string; before: StoreContents }> {
+  const res = await rig.call('POST', '/conversations', { items: [{ role: 'user', content: 'seed' }] });
+  const { id } = (await res.json()) as { id: string };
+  const before = await storeContents(rig.store);
+  if (before.items[id]?.length !== 1) throw new Error(`the seed conversation ${id} was not stored`);
+  return { ...rig, conversation: id, before };
+}
