@@ -13,6 +13,9 @@ import type { Engine } from '../../src/engine/types';
 import { MemoryStore } from '../../src/store/memory-store';
 import type { ResponseStore } from '../../src/store/types';
 
+/** What a refused request must leave as it was: {@link storeContents} and a conversation to aim at. */
+export { inConversation, seedConversation, storeContents } from './store-contents';
+
 export const BASE = 'http://intab.test/v1';
 
 export function makeRig(

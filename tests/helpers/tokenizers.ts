@@ -17,6 +17,11 @@ export interface RealTokenizer {
   vocab: string[];
   /** The ids that end a reply (`<|im_end|>`, `<|eot_id|>`, …). */
   stopIds: number[];
+  /**
+   * How xgrammar reads `vocab` (mlc-chat-config's `tokenizer_info.token_postproc_method`):
+   * `byte_level` (`Ġ` for a space; the default) or `byte_fallback` (SentencePiece: `▁`, `<0x0A>`).
+   */
+  postproc?: 'byte_level' | 'byte_fallback';
 }
 
 interface CompactTokenizerJson {

@@ -54,8 +54,9 @@ type Compiled = Awaited<ReturnType<Compiler['compileGrammar']>>;
 const compilers = new Map<RealTokenizer, Promise<Compiler>>();
 
 /**
- * A `GrammarCompiler` over `tokenizer`'s real vocabulary, built as web-llm builds it for a byte-level
- * BPE model (`token_postproc_method: 'byte_level'`, no prepended space), once per tokenizer.
+ * A `GrammarCompiler` over `tokenizer`'s real vocabulary, built as web-llm builds it (its
+ * `token_postproc_method`: byte-level BPE unless the tokenizer says SentencePiece's byte fallback;
+ * no prepended space), once per tokenizer.
  */
 function compilerFor(tokenizer: RealTokenizer): Promise<Compiler> {
   let compiler = compilers.get(tokenizer);
@@ -64,7 +65,7 @@ function compilerFor(tokenizer: RealTokenizer): Promise<Compiler> {
       const { GrammarCompiler, TokenizerInfo } = await xgrammar();
       const info = await TokenizerInfo.createTokenizerInfo(
         tokenizer.vocab,
-        'byte_level',
+        tokenizer.postproc ?? 'byte_level',
         false,
         tokenizer.vocab.length,
         tokenizer.stopIds,

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { seal } from '../../src/core/responses/sealed';
-import { makeRig } from '../helpers/server';
+import { inConversation, makeRig, seedConversation, storeContents } from '../helpers/server';
 import { expectError, fakeEngine } from './create-helpers';
 
 /** `[[[…[0]…]]]`, `depth` arrays deep, as JSON text (JSON.stringify would recurse that deep). */
@@ -50,11 +50,11 @@ describe('class 3: JSON nesting is bounded at the boundary', () => {
     ['/conversations', (d) => `{"items":${d}}`],
   ];
   for (const [path, body] of routes) {
-    it(`refuses 10,000 levels on ${path}: ${body('…')}`, async () => {
-      const { call, store } = makeRig();
-      const res = await call('POST', path, body(deepArrays(10_000)));
+    it(`refuses 10,000 levels on ${path}: ${body('…')}, storing nothing`, async () => {
+      const { call, store, ...seed } = await seedConversation(makeRig()); // and adds no item to it
+      const res = await call('POST', path, inConversation(path, body(deepArrays(10_000)), seed.conversation));
       expect(await expectError(res, 400, null)).toBe(NESTED);
-      expect((await store.listRecent(10)).responses).toHaveLength(0);
+      expect(await storeContents(store)).toEqual(seed.before);
     });
   }
 
@@ -86,7 +86,7 @@ describe('class 3: JSON nesting is bounded at the boundary', () => {
 
 describe('class 5: tool calls and outputs pair, and item ids are unique', () => {
   it('refuses an output whose call is nowhere, instead of showing the model a tool named unknown', async () => {
-    const { call, store } = makeRig();
+    const { call, store, ...seed } = await seedConversation(makeRig());
     const res = await call('POST', '/responses', {
       model: 'scripted',
       input: [
@@ -97,7 +97,7 @@ describe('class 5: tool calls and outputs pair, and item ids are unique', () => 
     expect(await expectError(res, 400, 'input')).toBe(
       'No tool call found for function call output with call_id call_orphan.',
     );
-    expect((await store.listRecent(10)).responses).toHaveLength(0);
+    expect(await storeContents(store)).toEqual(seed.before);
   });
 
   it('refuses a call left without its output before a new message', async () => {
@@ -210,10 +210,10 @@ describe('class 6: input_image URLs are images on the web or data:image, never t
   ];
   for (const [url, message] of bad) {
     it(`refuses ${JSON.stringify(url)}`, async () => {
-      const { call, store } = makeRig();
+      const { call, store, ...seed } = await seedConversation(makeRig());
       const res = await call('POST', '/responses', image(url));
       expect(await expectError(res, 400, param, 'invalid_value')).toBe(message);
-      expect((await store.listRecent(10)).responses).toHaveLength(0);
+      expect(await storeContents(store)).toEqual(seed.before);
     });
   }
 

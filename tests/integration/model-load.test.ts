@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, serviceUnavailable } from '../../src/common/api-error';
 import { MemoryStore } from '../../src/store/memory-store';
 import { GATED_MODEL, GatedLoadEngine } from '../helpers/engines';
-import { makeRig } from '../helpers/server';
+import { BASE, makeRig } from '../helpers/server';
 import { validateResponse, validateStreamEvent } from '../helpers/spec';
 
 const downloadFailed = () =>
@@ -56,7 +56,21 @@ describe('a streamed request to an unloaded model', () => {
   });
 
   it('is read by the openai SDK as if the comments were not there', async () => {
-    const { client, engine } = gatedRig();
+    const { server, engine } = gatedRig();
+    // The bytes the SDK read, so the comments it skipped are shown to have been there.
+    let raw = '';
+    const decoder = new TextDecoder();
+    const tee = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, out) {
+        raw += decoder.decode(chunk, { stream: true });
+        out.enqueue(chunk);
+      },
+    });
+    const fetch = async (input: string | URL | Request, init?: RequestInit) => {
+      const res = await server.fetch(new Request(input, init));
+      return new Response(res.body?.pipeThrough(tee), { status: res.status, headers: res.headers });
+    };
+    const client = new OpenAI({ apiKey: 'intab-test', baseURL: BASE, fetch, maxRetries: 0 });
     const stream = client.responses.stream({ model: GATED_MODEL, input: 'hello sdk' });
     const types: string[] = [];
     stream.on('event', (e) => {
@@ -72,6 +86,16 @@ describe('a streamed request to an unloaded model', () => {
     expect(final.output_text).toBe('You said: hello sdk');
     expect(types.slice(0, 2)).toEqual(['response.created', 'response.in_progress']);
     expect(types.at(-1)).toBe('response.completed');
+    // Both comments reached the SDK, after in_progress and before any output, and no event came of them.
+    const comments = [...raw.matchAll(/^: intab\.load (.*)$/gm)].map((m) => JSON.parse(m[1] as string));
+    expect(comments).toEqual([
+      { progress: 0.5, text: 'Loading model from cache[1/2]' },
+      { progress: 1, text: 'Finish loading on WebGPU' },
+    ]);
+    const at = (s: string) => raw.indexOf(s);
+    expect(at(': intab.load')).toBeGreaterThan(at('event: response.in_progress'));
+    expect(raw.lastIndexOf(': intab.load')).toBeLessThan(at('event: response.output_item.added'));
+    expect(types.length).toBe([...raw.matchAll(/^event: /gm)].length);
   });
 
   it('ends response.failed with the load error code, stored failed', async () => {

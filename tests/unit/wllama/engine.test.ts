@@ -253,12 +253,15 @@ describe('WllamaEngine', () => {
     await expect(run(engine, req({ model: 'e' }))).rejects.toMatchObject({ code: 'unsupported_model' });
   });
 
-  it('detects an embedding GGUF by its pooling type', async () => {
-    const { engine } = engineWith({
+  it('detects an embedding GGUF by its pooling type: it loads, embeds and refuses chat', async () => {
+    const { engine, fakes } = engineWith({
       specs: [{ id: 'e', files: [tinyGguf([['llama.pooling_type', 8, 'mean']])] }],
     });
-    await engine.load('e').catch(() => {});
+    await expect(engine.load('e')).resolves.toBeUndefined();
+    expect(fakes.map((f) => f.loads)).toEqual([1]);
     expect(engine.models()[0]?.capabilities).toEqual(['embeddings']);
+    expect(await engine.embed('e', ['ab'])).toEqual({ vectors: [[2, 1]], tokens: 2 });
+    await expect(run(engine, req({ model: 'e' }))).rejects.toMatchObject({ code: 'unsupported_model' });
   });
 
   it('answers model_not_found for unknown ids and refuses a non-GGUF file', async () => {

@@ -79,8 +79,16 @@ describe('the tiny test model, read by @huggingface/gguf', () => {
     for (const [key, value] of Object.entries(parsed.metadata)) {
       if (key === 'version' || key === 'tensor_count' || key === 'kv_count') continue;
       const ours = header.metadata.get(key);
-      if (Array.isArray(value)) expect((ours as unknown[]).length, key).toBe(value.length);
-      else if (typeof value === 'number' && !Number.isInteger(value))
+      // Whole contents: every token, merge and token type in order (toEqual on ~400k strings is slow
+      // in vitest's diffing, so a mismatch is located first and then shown).
+      if (Array.isArray(value)) {
+        const theirs = value as unknown[];
+        expect(Array.isArray(ours), key).toBe(true);
+        expect((ours as unknown[]).length, key).toBe(theirs.length);
+        const at = theirs.findIndex((v, i) => !Object.is(v, (ours as unknown[])[i]));
+        const first = { key, at, ours: (ours as unknown[])[at], theirs: theirs[at] };
+        expect(first).toEqual({ key, at: -1, ours: undefined, theirs: undefined });
+      } else if (typeof value === 'number' && !Number.isInteger(value))
         expect(ours as number, key).toBeCloseTo(value, 6);
       else expect(ours, key).toEqual(value);
     }
