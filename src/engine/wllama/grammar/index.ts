@@ -8,4 +8,4 @@
 
 export { preflightGrammar } from './grammar-preflight';
 export { jsonSchemaToGbnf } from './json-schema-gbnf';
-export { GrammarError, requestGrammar } from './request-grammar';
+export { GrammarError, requestGrammar, requestGrammarPaced } from './request-grammar';
