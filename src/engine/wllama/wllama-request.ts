@@ -10,7 +10,7 @@ import type { ModelFamily } from '../tool-formats/model-family';
 import { jsonInstruction, planToolsAndThinking } from '../tool-formats/request-plan';
 import type { GenerateRequest, TokenLogprob } from '../types';
 import type { ReplyOptions } from '../webllm/webllm-reply';
-import { GrammarError, requestGrammarPaced } from './grammar';
+import { GrammarError, requestGrammarPaced, wllamaCallOpenings } from './grammar';
 import { type TemplateMessage, toTemplateMessages } from './template-messages';
 import type { WllamaChatParams } from './wllama-options';
 
@@ -120,6 +120,11 @@ export async function planWllamaRequest(req: GenerateRequest, model: ModelRuntim
       reasoning: disableThinking ? null : family.reasoning,
       format: tools.length > 0 ? family.tools : null,
       toolNames: tools.map((t) => t.name),
+      tools,
+      // Calls are read where the grammar held them: a marker mentioned in prose stays prose.
+      ...(tools.length > 0 && !family.tools.leading
+        ? { openings: wllamaCallOpenings(family.tools, tools, req.parallelToolCalls) }
+        : {}),
     },
     topLogprobs,
   };

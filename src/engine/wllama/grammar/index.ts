@@ -8,4 +8,5 @@
 
 export { preflightGrammar } from './grammar-preflight';
 export { jsonSchemaToGbnf } from './json-schema-gbnf';
+export { wllamaCallOpenings } from './prose-gbnf';
 export { GrammarError, requestGrammar, requestGrammarPaced } from './request-grammar';

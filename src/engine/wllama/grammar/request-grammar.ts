@@ -13,6 +13,7 @@ import { GbnfBuilder, gbnfClass, gbnfLiteral } from './gbnf';
 import { GrammarTooComplexError } from './grammar-budget';
 import { JsonSchemaRules, UnsupportedSchemaError } from './json-schema-gbnf';
 import { checkLlamaGrammar, checkLlamaGrammarPaced, LlamaGrammarError } from './llama-limits';
+import { proseRule } from './prose-gbnf';
 
 export interface GrammarRequest {
   /** The family's tool format; used only when `tools` is not empty. */
@@ -156,7 +157,8 @@ function* buildGrammar(req: GrammarRequest): Build<string> {
   const body: string[] = [];
   if (hasTools) body.push(yield* callsRule(g, req));
   if (req.output.type !== 'text' && !(hasTools && req.forced)) body.push(yield* outputRule(g, req.output));
-  if (hasTools && !req.forced && req.output.type === 'text') body.push(proseRule(g, req.format));
+  if (hasTools && !req.forced && req.output.type === 'text')
+    body.push(proseRule(g, req.format, req.tools, req.parallel));
   const reply = body.length === 1 ? (body[0] as string) : `(${body.join(' | ')})`;
   g.fill(root, req.thinking ? `${thinkRule(g, req.thinking)} ${reply}` : reply);
   return g.toString();
@@ -267,17 +269,6 @@ function* outputRule(g: GbnfBuilder, output: OutputFormatSpec): Build<string> {
   }
   if (output.type !== 'json_schema') return '""';
   return g.add('answer', yield* schemaRule(g, output.schema, 'answer-', 'text.format.schema'));
-}
-
-/**
- * Prose under `tool_choice: auto`: anything, except that its first character is none of the
- * characters a call opens with (so an opened call is held to the grammar).
- */
-function proseRule(g: GbnfBuilder, format: ToolFormat): string {
-  const firsts = [...new Set(format.triggers.map((t) => t.codePointAt(0) as number))].map(
-    (c) => [c, c] as const,
-  );
-  return g.add('prose', `${gbnfClass(firsts, true)} .*`);
 }
 
 /**
