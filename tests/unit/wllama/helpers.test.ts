@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { LLAMA3_CHAT_TEMPLATE } from '../../../scripts/build-test-gguf.mjs';
 import { ApiError } from '../../../src/common/api-error';
 import { familyOf } from '../../../src/engine/tool-formats';
+import { mistralCallId } from '../../../src/engine/tool-formats/mistral';
 import type { GenerateRequest } from '../../../src/engine/types';
 import { ChunkQueue, TimeoutError, withTimeout } from '../../../src/engine/wllama/chunk-queue';
 import { detectFamily } from '../../../src/engine/wllama/gguf-family';
@@ -70,7 +71,7 @@ describe('chat-template messages', () => {
     ]);
   });
 
-  it('writes past calls in the family format and results as a user turn (Llama 3) or tool turns (3.1)', () => {
+  it('writes past calls in the family format and results as a user turn (Llama 3) or raw tool turns (3.1)', () => {
     const history = [
       { role: 'user' as const, content: 'Find 4' },
       {
@@ -92,7 +93,8 @@ describe('chat-template messages', () => {
       toolSection: null,
       modelId: 'm',
     });
-    expect(v31[2]).toEqual({ role: 'tool', content: result, tool_call_id: 'c1' });
+    // 3.1's template writes the tool turn itself (`| tojson`): it gets the raw result (issue 28 defect 4).
+    expect(v31[2]).toEqual({ role: 'tool', content: '{"name":"four"}', tool_call_id: mistralCallId('c1') });
   });
 
   it('merges turns of one role, and refuses a history that ends with the assistant or holds images', () => {

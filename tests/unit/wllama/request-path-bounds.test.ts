@@ -65,20 +65,20 @@ describe('the wllama request path with a ~870 KB schema (issue 27 §4)', () => {
   it('as a tool: preflight and generation hold the loop under 75 ms at a time, and the grammar reaches llama.cpp', async () => {
     const { engine, fakes } = engineWith();
     expect(JSON.stringify(fresh()).length).toBeGreaterThan(800_000);
-    const { value, blockedMs } = await fastestBlock(3, () =>
+    const { value, blockedMs } = await fastestBlock(5, () =>
       serve(engine, req({ tools: [{ name: 'fill_form', parameters: fresh(), strict: true }] })),
     );
     expect(value.at(-1)?.type).toBe('done');
     const grammar = String(fakes[0]?.calls.at(-1)?.params.grammar);
     expect(grammar).toContain('fill_form');
     expect(grammar.length).toBeGreaterThan(10_000);
-    // Measured 20-43 ms paced (fastest of 3); 88-132 ms with the one synchronous conversion.
+    // Measured 20-43 ms paced (fastest of 5; a busy machine adds to single runs); 88-132 ms with the one synchronous conversion.
     expect(blockedMs).toBeLessThan(75);
   });
 
   it('as a json_schema text format, the same bound', async () => {
     const { engine, fakes } = engineWith();
-    const { value, blockedMs } = await fastestBlock(3, () =>
+    const { value, blockedMs } = await fastestBlock(5, () =>
       serve(engine, req({ format: { type: 'json_schema', name: 'form', schema: fresh(), strict: true } })),
     );
     expect(value.at(-1)?.type).toBe('done');
