@@ -53,7 +53,7 @@ export interface WllamaPlan {
  */
 export async function planWllamaRequest(req: GenerateRequest, model: ModelRuntime): Promise<WllamaPlan> {
   const family = model.family;
-  const { tools, forced, disableThinking, thinking } = planToolsAndThinking(req, family);
+  const { tools, forced, disableThinking, thinking, mayThink } = planToolsAndThinking(req, family);
   let grammar: string | null;
   try {
     grammar = await requestGrammarPaced(
@@ -65,6 +65,7 @@ export async function planWllamaRequest(req: GenerateRequest, model: ModelRuntim
         maxToolCalls: req.maxToolCalls ?? null,
         output: req.format,
         thinking,
+        mayThink,
       },
       pace,
     );

@@ -72,7 +72,8 @@ describe('the wllama request path with a ~870 KB schema (issue 27 §4)', () => {
     const grammar = String(fakes[0]?.calls.at(-1)?.params.grammar);
     expect(grammar).toContain('fill_form');
     expect(grammar.length).toBeGreaterThan(10_000);
-    // Measured 20-43 ms paced (fastest of 5; a busy machine adds to single runs); 88-132 ms with the one synchronous conversion.
+    // Fastest of 5 (a busy machine adds to single runs): measured 20-43 ms paced, 88-132 ms
+    // (fastest of 3) with the one synchronous conversion.
     expect(blockedMs).toBeLessThan(75);
   });
 

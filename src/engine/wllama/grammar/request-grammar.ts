@@ -28,6 +28,11 @@ export interface GrammarRequest {
   output: OutputFormatSpec;
   /** The think block every reply opens with (models that always think), or null. */
   thinking: ReasoningMarkers | null;
+  /**
+   * A think block the reply may open with (Ministral 3 Reasoning, whose default system prompt asks
+   * for `[THINK]…[/THINK]` first), even before a forced call or a JSON answer; null or absent if not.
+   */
+  mayThink?: ReasoningMarkers | null;
 }
 
 /** Where a schema the grammar cannot express came from, for the 400's `param`. */
@@ -160,7 +165,9 @@ function* buildGrammar(req: GrammarRequest): Build<string> {
   if (hasTools && !req.forced && req.output.type === 'text')
     body.push(proseRule(g, req.format, req.tools, req.parallel));
   const reply = body.length === 1 ? (body[0] as string) : `(${body.join(' | ')})`;
-  g.fill(root, req.thinking ? `${thinkRule(g, req.thinking)} ${reply}` : reply);
+  if (req.thinking) g.fill(root, `${thinkRule(g, req.thinking)} ${reply}`);
+  else if (req.mayThink) g.fill(root, `${thinkRule(g, req.mayThink)}? ${reply}`);
+  else g.fill(root, reply);
   return g.toString();
 }
 
