@@ -112,6 +112,7 @@ describe('wllama prose refuses only real call openings (issue 28 defect 9)', () 
     const model = 'Llama-3.2-1B-Instruct';
     const grammar = (await planFor(model)).params.grammar as string;
     expect(gbnfMatches(grammar, '{"answer": 42}')).toBe(true);
+    expect(textOf(await read(model, '{"answer": 42}'))).toBe('{"answer": 42}');
     expect(gbnfMatches(grammar, '\nIt is sunny.')).toBe(true);
     expect(gbnfMatches(grammar, '{ "name": "nope"}')).toBe(false);
     expect(gbnfMatches(grammar, '{"name": "get_weather", "parameters": {"city": "Paris"}}')).toBe(true);
