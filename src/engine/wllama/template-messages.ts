@@ -4,6 +4,7 @@
  * own tool handling cannot be combined with a grammar, so intab never hands it `tools`.
  */
 import { invalidRequest } from '../../common/api-error';
+import { mistralCallId } from '../tool-formats/mistral';
 import type { ModelFamily } from '../tool-formats/model-family';
 import { historyCalls } from '../tool-formats/shared';
 import type { HistoryResult } from '../tool-formats/types';
@@ -29,7 +30,8 @@ export interface TemplateOptions {
  * Converts the core's messages for a chat template:
  * - one system message, first, with the extra sections and (by the family's placement) the tools;
  * - an assistant turn's calls as text in the family's format after its content;
- * - tool results as `tool` turns where the family's template has that role, else one user turn;
+ * - tool results as `tool` turns, raw, where the family's template has that role (it renders them),
+ *   else one user turn in the family's format;
  * - consecutive turns of one role merged (several templates require strict alternation);
  * - images refused: no vision projector is loaded with the model.
  *
@@ -57,8 +59,12 @@ export function toTemplateMessages(messages: ChatMessage[], opts: TemplateOption
       out.push({ role: 'assistant', content: (opts.family.assistantPrefix ?? '') + assistant.join('\n') });
     }
     if (results && opts.family.resultRole === 'tool') {
+      // The GGUF's template writes the tool turn itself (Meta's `| tojson`, mistralai's
+      // `[TOOL_RESULTS]`, Hermes' `<tool_response>`): it gets the result as the caller sent it, or
+      // the model would read it encoded twice. mistralai's template refuses any id but nine
+      // alphanumerics; the others ignore the id.
       for (const r of results) {
-        out.push({ role: 'tool', content: format.renderResults([r]), tool_call_id: r.callId });
+        out.push({ role: 'tool', content: r.content, tool_call_id: mistralCallId(r.callId) });
       }
     } else if (results) out.push({ role: 'user', content: format.renderResults(results) });
     user = null;

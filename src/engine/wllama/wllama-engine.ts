@@ -165,7 +165,7 @@ export class WllamaEngine implements Engine {
     let drained: Promise<void> | null = null;
     try {
       const inst = await this.loadShared(req.model, undefined, false);
-      const plan = planWllamaRequest(req, inst.facts);
+      const plan = await planWllamaRequest(req, inst.facts);
       const queue = new ChunkQueue<WllamaChunk>();
       const stop = new AbortController();
       let abortedAt = 0;

@@ -5,11 +5,12 @@
  */
 import type { ChatCompletionLogprobsContent, ChatCompletionParams } from '@wllama/wllama/esm/index.js';
 import { invalidRequest } from '../../common/api-error';
+import { pace } from '../../common/pace';
 import type { ModelFamily } from '../tool-formats/model-family';
 import { jsonInstruction, planToolsAndThinking } from '../tool-formats/request-plan';
 import type { GenerateRequest, TokenLogprob } from '../types';
 import type { ReplyOptions } from '../webllm/webllm-reply';
-import { GrammarError, requestGrammar } from './grammar';
+import { GrammarError, requestGrammarPaced, wllamaCallOpenings } from './grammar';
 import { type TemplateMessage, toTemplateMessages } from './template-messages';
 import type { WllamaChatParams } from './wllama-options';
 
@@ -43,36 +44,47 @@ export interface WllamaPlan {
 /**
  * Plans the wllama request. Tools are taught in the family's native format (a section in the
  * system message) and held by the grammar; a JSON format is asked for in words (a model held to
- * JSON by a grammar alone may write whitespace forever) and by the grammar.
+ * JSON by a grammar alone may write whitespace forever) and by the grammar. The grammar is built
+ * in slices that yield to the event loop (a ~435 KB schema took 100-400 ms in one step).
  *
  * @example
- * const { params } = planWllamaRequest(req, { family, invalidUtf8: [] });
+ * const { params } = await planWllamaRequest(req, { family, invalidUtf8: [] });
  * await wllama.createChatCompletion({ ...params, stream: true, onData });
  */
-export function planWllamaRequest(req: GenerateRequest, model: ModelRuntime): WllamaPlan {
+export async function planWllamaRequest(req: GenerateRequest, model: ModelRuntime): Promise<WllamaPlan> {
   const family = model.family;
-  const { tools, forced, disableThinking, thinking } = planToolsAndThinking(req, family);
+  const { tools, forced, disableThinking, thinking, mayThink } = planToolsAndThinking(req, family);
   let grammar: string | null;
   try {
-    grammar = requestGrammar({
-      format: family.tools,
-      tools,
-      forced,
-      parallel: req.parallelToolCalls,
-      maxToolCalls: req.maxToolCalls ?? null,
-      output: req.format,
-      thinking,
-    });
+    grammar = await requestGrammarPaced(
+      {
+        format: family.tools,
+        tools,
+        forced,
+        parallel: req.parallelToolCalls,
+        maxToolCalls: req.maxToolCalls ?? null,
+        output: req.format,
+        thinking,
+        mayThink,
+      },
+      pace,
+    );
   } catch (err) {
     if (err instanceof GrammarError) throw invalidRequest(err.param, err.message, 'unsupported_value');
     throw err;
   }
+  // The instruction and the tool section print the schemas (15-70 ms each for an 870 KB one):
+  // each gets a turn of its own.
+  await pace();
   const system = req.format.type === 'text' ? [] : [jsonInstruction(req.format, tools.length > 0)];
+  await pace();
+  const toolSection = tools.length > 0 ? family.tools.toolSection(tools) : null;
+  await pace();
   const topLogprobs = req.topLogprobs === null ? null : Math.min(req.topLogprobs, WLLAMA_MAX_TOP_LOGPROBS);
   const messages: TemplateMessage[] = toTemplateMessages(req.messages, {
     family,
     system,
-    toolSection: tools.length > 0 ? family.tools.toolSection(tools) : null,
+    toolSection,
     modelId: req.model,
   });
   const params: WllamaChatParams = {
@@ -109,6 +121,11 @@ export function planWllamaRequest(req: GenerateRequest, model: ModelRuntime): Wl
       reasoning: disableThinking ? null : family.reasoning,
       format: tools.length > 0 ? family.tools : null,
       toolNames: tools.map((t) => t.name),
+      tools,
+      // Calls are read where the grammar held them: a marker mentioned in prose stays prose.
+      ...(tools.length > 0 && !family.tools.leading
+        ? { openings: wllamaCallOpenings(family.tools, tools, req.parallelToolCalls) }
+        : {}),
     },
     topLogprobs,
   };

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { LLAMA3_CHAT_TEMPLATE } from '../../../scripts/build-test-gguf.mjs';
 import { ApiError } from '../../../src/common/api-error';
 import { familyOf } from '../../../src/engine/tool-formats';
+import { mistralCallId } from '../../../src/engine/tool-formats/mistral';
 import type { GenerateRequest } from '../../../src/engine/types';
 import { ChunkQueue, TimeoutError, withTimeout } from '../../../src/engine/wllama/chunk-queue';
 import { detectFamily } from '../../../src/engine/wllama/gguf-family';
@@ -70,7 +71,7 @@ describe('chat-template messages', () => {
     ]);
   });
 
-  it('writes past calls in the family format and results as a user turn (Llama 3) or tool turns (3.1)', () => {
+  it('writes past calls in the family format and results as a user turn (Llama 3) or raw tool turns (3.1)', () => {
     const history = [
       { role: 'user' as const, content: 'Find 4' },
       {
@@ -92,7 +93,8 @@ describe('chat-template messages', () => {
       toolSection: null,
       modelId: 'm',
     });
-    expect(v31[2]).toEqual({ role: 'tool', content: result, tool_call_id: 'c1' });
+    // 3.1's template writes the tool turn itself (`| tojson`): it gets the raw result (issue 28 defect 4).
+    expect(v31[2]).toEqual({ role: 'tool', content: '{"name":"four"}', tool_call_id: mistralCallId('c1') });
   });
 
   it('merges turns of one role, and refuses a history that ends with the assistant or holds images', () => {
@@ -136,8 +138,8 @@ describe('chat-template messages', () => {
 describe('the request plan', () => {
   const runtime = { family: llama3, invalidUtf8: [7, 9] };
 
-  it('maps sampling options, seed, stop and max tokens, and asks for usage', () => {
-    const { params } = planWllamaRequest(
+  it('maps sampling options, seed, stop and max tokens, and asks for usage', async () => {
+    const { params } = await planWllamaRequest(
       request({ temperature: 0.2, topP: 0.9, seed: 42, stop: ['END'], maxOutputTokens: 30 }),
       runtime,
     );
@@ -150,38 +152,38 @@ describe('the request plan', () => {
       stream_options: { include_usage: true },
     });
     expect(params.grammar).toBe(ANY_TEXT_GRAMMAR);
-    const bare = planWllamaRequest(request(), runtime).params;
+    const bare = (await planWllamaRequest(request(), runtime)).params;
     expect(bare).not.toHaveProperty('temperature');
     expect(bare).not.toHaveProperty('seed');
   });
 
-  it('teaches tools in the system message and holds required calls to a grammar, never passing llama.cpp tools', () => {
-    const plan = planWllamaRequest(request({ tools: [lookup], toolChoice: 'required' }), runtime);
+  it('teaches tools in the system message and holds required calls to a grammar, never passing llama.cpp tools', async () => {
+    const plan = await planWllamaRequest(request({ tools: [lookup], toolChoice: 'required' }), runtime);
     expect(plan.params).not.toHaveProperty('tools');
     expect(String(plan.params.messages[0]?.content)).toContain('"name": "lookup"');
     expect(gbnfMatches(plan.params.grammar as string, '{"name": "lookup", "parameters": {"id": 3}}')).toBe(
       true,
     );
     expect(plan.reply).toMatchObject({ format: llama3.tools, toolNames: ['lookup'] });
-    const none = planWllamaRequest(request({ tools: [lookup], toolChoice: 'none' }), runtime);
+    const none = await planWllamaRequest(request({ tools: [lookup], toolChoice: 'none' }), runtime);
     expect(none.params.grammar).toBe(ANY_TEXT_GRAMMAR);
     expect(none.reply.format).toBeNull();
   });
 
-  it('asks for JSON in words and by grammar', () => {
+  it('asks for JSON in words and by grammar', async () => {
     const format = {
       type: 'json_schema' as const,
       name: 'x',
       schema: { type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] },
       strict: true,
     };
-    const { params } = planWllamaRequest(request({ format }), runtime);
+    const { params } = await planWllamaRequest(request({ format }), runtime);
     expect(params.messages[0]).toMatchObject({ role: 'system' });
     expect(String(params.messages[0]?.content)).toMatch(/JSON only/);
     expect(gbnfMatches(params.grammar as string, '{"a": 1}')).toBe(true);
   });
 
-  it('refuses an unenforceable schema with a 400 on text.format.schema', () => {
+  it('refuses an unenforceable schema with a 400 on text.format.schema', async () => {
     const format = {
       type: 'json_schema' as const,
       name: 'x',
@@ -189,27 +191,27 @@ describe('the request plan', () => {
       strict: true,
     };
     try {
-      planWllamaRequest(request({ format }), runtime);
+      await planWllamaRequest(request({ format }), runtime);
       expect.unreachable();
     } catch (err) {
       expect(err).toMatchObject({ status: 400, param: 'text.format.schema', code: 'unsupported_value' });
     }
   });
 
-  it('with logprobs, bans the non-UTF-8 tokens and reads post-sampling alternatives (capped at 20)', () => {
-    const { params, topLogprobs } = planWllamaRequest(request({ topLogprobs: 25 }), runtime);
+  it('with logprobs, bans the non-UTF-8 tokens and reads post-sampling alternatives (capped at 20)', async () => {
+    const { params, topLogprobs } = await planWllamaRequest(request({ topLogprobs: 25 }), runtime);
     expect(topLogprobs).toBe(20);
     expect(params).toMatchObject({ logprobs: true, top_logprobs: 20, post_sampling_probs: true });
     expect(params.logit_bias).toEqual({ 7: false, 9: false });
-    expect(planWllamaRequest(request({ topLogprobs: 0 }), runtime).params.top_logprobs).toBe(1);
+    expect((await planWllamaRequest(request({ topLogprobs: 0 }), runtime)).params.top_logprobs).toBe(1);
   });
 
-  it('turns thinking off through the template for Qwen3 at effort none, and leaves room for it otherwise', () => {
+  it('turns thinking off through the template for Qwen3 at effort none, and leaves room for it otherwise', async () => {
     const qwen3 = { family: familyOf('Qwen3-8B'), invalidUtf8: [] };
-    const off = planWllamaRequest(request({ reasoningEffort: 'none' }), qwen3);
+    const off = await planWllamaRequest(request({ reasoningEffort: 'none' }), qwen3);
     expect(off.params.chat_template_kwargs).toEqual({ enable_thinking: false });
     expect(off.reply.reasoning).toBeNull();
-    const on = planWllamaRequest(request({ tools: [lookup], toolChoice: 'required' }), qwen3);
+    const on = await planWllamaRequest(request({ tools: [lookup], toolChoice: 'required' }), qwen3);
     expect(on.reply.reasoning).toEqual(familyOf('Qwen3-8B').reasoning);
     expect(on.params.grammar).toMatch(/think/);
   });

@@ -121,17 +121,17 @@ describe('the plan bans unsafe tokens and holds every request to a grammar', () 
     }) as GenerateRequest;
   const runtime = { family: familyOf('Llama-3.2-1B-Instruct'), invalidUtf8: [7, 9], unsafeUtf8: [3] };
 
-  it('bans the unsafe tokens without logprobs, and every partial one as well with them', () => {
-    expect(planWllamaRequest(request(), runtime).params.logit_bias).toEqual({ 3: false });
-    expect(planWllamaRequest(request({ topLogprobs: 2 }), runtime).params.logit_bias).toEqual({
+  it('bans the unsafe tokens without logprobs, and every partial one as well with them', async () => {
+    expect((await planWllamaRequest(request(), runtime)).params.logit_bias).toEqual({ 3: false });
+    expect((await planWllamaRequest(request({ topLogprobs: 2 }), runtime)).params.logit_bias).toEqual({
       3: false,
       7: false,
       9: false,
     });
   });
 
-  it('gives plain text the any-text grammar (llama.cpp tracks UTF-8 only under one), which takes any text', () => {
-    const { params } = planWllamaRequest(request(), runtime);
+  it('gives plain text the any-text grammar (llama.cpp tracks UTF-8 only under one), which takes any text', async () => {
+    const { params } = await planWllamaRequest(request(), runtime);
     expect(params.grammar).toBe(ANY_TEXT_GRAMMAR);
     expect(gbnfMatches(ANY_TEXT_GRAMMAR, 'héllo 日本 😀\n{"a": [1]}')).toBe(true);
     expect(gbnfMatches(ANY_TEXT_GRAMMAR, '')).toBe(true);

@@ -8,4 +8,5 @@
 
 export { preflightGrammar } from './grammar-preflight';
 export { jsonSchemaToGbnf } from './json-schema-gbnf';
-export { GrammarError, requestGrammar } from './request-grammar';
+export { wllamaCallOpenings } from './prose-gbnf';
+export { GrammarError, requestGrammar, requestGrammarPaced } from './request-grammar';

@@ -12,7 +12,8 @@ import type { FunctionToolSpec, OutputFormatSpec } from '../../types';
 import { GbnfBuilder, gbnfClass, gbnfLiteral } from './gbnf';
 import { GrammarTooComplexError } from './grammar-budget';
 import { JsonSchemaRules, UnsupportedSchemaError } from './json-schema-gbnf';
-import { checkLlamaGrammar, LlamaGrammarError } from './llama-limits';
+import { checkLlamaGrammar, checkLlamaGrammarPaced, LlamaGrammarError } from './llama-limits';
+import { proseRule } from './prose-gbnf';
 
 export interface GrammarRequest {
   /** The family's tool format; used only when `tools` is not empty. */
@@ -27,6 +28,11 @@ export interface GrammarRequest {
   output: OutputFormatSpec;
   /** The think block every reply opens with (models that always think), or null. */
   thinking: ReasoningMarkers | null;
+  /**
+   * A think block the reply may open with (Ministral 3 Reasoning, whose default system prompt asks
+   * for `[THINK]…[/THINK]` first), even before a forced call or a JSON answer; null or absent if not.
+   */
+  mayThink?: ReasoningMarkers | null;
 }
 
 /** Where a schema the grammar cannot express came from, for the 400's `param`. */
@@ -43,10 +49,21 @@ export class GrammarError extends Error {
 /** Most repeated calls spelled out when parallel calls have no `max_tool_calls`. */
 const MAX_PARALLEL_CALLS = 16;
 
+/** One schema conversion the grammar needs: the driver runs it whole, or in slices. */
+interface Conversion {
+  rules: JsonSchemaRules;
+  schema: Record<string, unknown>;
+  path: string;
+}
+
+/** The grammar's construction, handing each schema conversion out to its driver. */
+type Build<T> = Generator<Conversion, T, string>;
+
 /**
  * The grammar for `req`, or null when the reply is free text (no tools, text format). Under `auto`
- * a reply is calls or prose, and prose may not open with a call's first character, so a reply that
- * starts a call must finish it by the tool's schema.
+ * a reply is calls or prose, and prose may not open a call (see {@link proseRule}), so a reply
+ * that starts a call must finish it by the tool's schema. One synchronous step: for small grammars
+ * and tests; the engine uses {@link requestGrammarPaced}.
  *
  * @example
  * requestGrammar({ format: llama3Format, tools, forced: true, parallel: false, maxToolCalls: null,
@@ -54,18 +71,74 @@ const MAX_PARALLEL_CALLS = 16;
  * // 'root ::= call\ncall ::= "{\\"name\\": \\"get_weather\\", \\"parameters\\": " args-get-weather "}" | …'
  */
 export function requestGrammar(req: GrammarRequest): string | null {
-  const hasTools = req.tools.length > 0;
-  if (!hasTools && req.output.type === 'text') return null;
-  const param = req.output.type === 'json_schema' && !hasTools ? 'text.format.schema' : 'tools';
-  try {
-    const grammar = buildGrammar(req);
-    checkLlamaGrammar(grammar);
-    return grammar;
-  } catch (err) {
+  if (req.tools.length === 0 && req.output.type === 'text') return null;
+  return withParam(req, () => {
+    const build = buildGrammar(req);
+    let step = build.next();
+    while (!step.done) {
+      const { rules, schema, path } = step.value;
+      let expression: string;
+      try {
+        expression = rules.expression(schema, path);
+      } catch (err) {
+        step = build.throw(err);
+        continue;
+      }
+      step = build.next(expression);
+    }
+    checkLlamaGrammar(step.value);
+    return step.value;
+  });
+}
+
+/**
+ * {@link requestGrammar} in slices: each schema's definitions are converted one at a time and the
+ * grammar is checked a slice of rules at a time, with `between()` (a yield to the event loop) in
+ * between, so a large schema never holds the worker for its whole conversion (issue 27 §4).
+ *
+ * @example
+ * const grammar = await requestGrammarPaced(grammarRequest, pace);
+ */
+export async function requestGrammarPaced(
+  req: GrammarRequest,
+  between: () => Promise<void>,
+): Promise<string | null> {
+  if (req.tools.length === 0 && req.output.type === 'text') return null;
+  return withParam(req, async () => {
+    const build = buildGrammar(req);
+    let step = build.next();
+    while (!step.done) {
+      const { rules, schema, path } = step.value;
+      let expression: string;
+      try {
+        await between();
+        expression = await rules.expressionPaced(schema, path, between);
+      } catch (err) {
+        step = build.throw(err);
+        continue;
+      }
+      step = build.next(expression);
+    }
+    await between();
+    await checkLlamaGrammarPaced(step.value, between);
+    return step.value;
+  });
+}
+
+/** Runs `make`, turning budget and llama.cpp-limit errors into a {@link GrammarError} with a param. */
+function withParam<T extends string | Promise<string>>(req: GrammarRequest, make: () => T): T {
+  const param = req.output.type === 'json_schema' && req.tools.length === 0 ? 'text.format.schema' : 'tools';
+  const mapped = (err: unknown): never => {
     if (err instanceof LlamaGrammarError)
       throw new GrammarError(paramOfRule(err.rule, req) ?? param, err.message);
     if (err instanceof GrammarTooComplexError) throw new GrammarError(param, err.message);
     throw err;
+  };
+  try {
+    const out = make();
+    return (out instanceof Promise ? out.catch(mapped) : out) as T;
+  } catch (err) {
+    return mapped(err);
   }
 }
 
@@ -82,23 +155,27 @@ function paramOfRule(rule: string, req: GrammarRequest): string | null {
   return i >= 0 ? `tools[${i}].parameters` : 'tools';
 }
 
-function buildGrammar(req: GrammarRequest): string {
+function* buildGrammar(req: GrammarRequest): Build<string> {
   const hasTools = req.tools.length > 0;
   const g = new GbnfBuilder();
   const root = g.reserve('root');
   const body: string[] = [];
-  if (hasTools) body.push(callsRule(g, req));
-  if (req.output.type !== 'text' && !(hasTools && req.forced)) body.push(outputRule(g, req.output));
-  if (hasTools && !req.forced && req.output.type === 'text') body.push(proseRule(g, req.format));
+  if (hasTools) body.push(yield* callsRule(g, req));
+  if (req.output.type !== 'text' && !(hasTools && req.forced)) body.push(yield* outputRule(g, req.output));
+  if (hasTools && !req.forced && req.output.type === 'text')
+    body.push(proseRule(g, req.format, req.tools, req.parallel));
   const reply = body.length === 1 ? (body[0] as string) : `(${body.join(' | ')})`;
-  g.fill(root, req.thinking ? `${thinkRule(g, req.thinking)} ${reply}` : reply);
+  if (req.thinking) g.fill(root, `${thinkRule(g, req.thinking)} ${reply}`);
+  else if (req.mayThink) g.fill(root, `${thinkRule(g, req.mayThink)}? ${reply}`);
+  else g.fill(root, reply);
   return g.toString();
 }
 
 /** `call (separator call){0,n}`: one call, or up to `max_tool_calls` when calls may be parallel. */
-function callsRule(g: GbnfBuilder, req: GrammarRequest): string {
+function* callsRule(g: GbnfBuilder, req: GrammarRequest): Build<string> {
   const tags = req.format.tags(req.tools, req.parallel);
-  const alternatives = tags.map((tag, i) => tagExpression(g, tag, req.tools, i));
+  const alternatives: string[] = [];
+  for (const [i, tag] of tags.entries()) alternatives.push(yield* tagExpression(g, tag, req.tools, i));
   const call = g.add('call', alternatives.join(' | '));
   // Formats that write every call of a turn as one list (Mistral, Phi-4) have one region.
   const oneRegion = tags.every((t) => isListSchema(t.content));
@@ -115,18 +192,23 @@ function isListSchema(content: Record<string, unknown>): boolean {
 }
 
 /** One tag: its literal opening, its content (JSON arguments, a constant, or Qwen's XML), its end. */
-function tagExpression(g: GbnfBuilder, tag: TagSpec, tools: FunctionToolSpec[], index: number): string {
+function* tagExpression(
+  g: GbnfBuilder,
+  tag: TagSpec,
+  tools: FunctionToolSpec[],
+  index: number,
+): Build<string> {
   const content = tag.content;
   let inner: string;
   const toolIndex = tools.findIndex((t) => tag.begin.includes(t.name));
   const param = toolIndex >= 0 ? `tools[${toolIndex}].parameters` : 'tools';
   if (content.type === 'json_schema') {
     const schema = content.json_schema as Record<string, unknown>;
-    inner = schemaRule(g, schema, `tag${index}-`, param);
+    inner = yield* schemaRule(g, schema, `tag${index}-`, param);
   } else if (content.type === 'const_string') {
     inner = gbnfLiteral(String(content.value));
   } else if (content.type === 'qwen_xml_parameter') {
-    inner = xmlParameters(g, content.json_schema as Record<string, unknown>, `tag${index}-`, param);
+    inner = yield* xmlParameters(g, content.json_schema as Record<string, unknown>, `tag${index}-`, param);
   } else {
     throw new GrammarError('tools', `Tool-call content '${String(content.type)}' has no grammar.`);
   }
@@ -135,42 +217,46 @@ function tagExpression(g: GbnfBuilder, tag: TagSpec, tools: FunctionToolSpec[], 
 }
 
 /** Qwen3.5's `<parameter=name>\nvalue\n</parameter>` list: strings bare, everything else as JSON. */
-function xmlParameters(
+function* xmlParameters(
   g: GbnfBuilder,
   schema: Record<string, unknown>,
   prefix: string,
   param: string,
-): string {
+): Build<string> {
   const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
   const required = new Set((schema.required as string[] | undefined) ?? []);
   const rules = new JsonSchemaRules(g, schema, prefix);
-  const one = (name: string): string => {
+  const items: string[] = [];
+  for (const [i, name] of Object.keys(props).entries()) {
     const p = props[name] as Record<string, unknown>;
     const value =
       p.type === 'string' && !p.enum && !p.pattern
         ? `${gbnfClass([[0x3c, 0x3c]], true)}*`
-        : guarded(() => rules.expression(p, `/properties/${name}`), param);
+        : yield* guarded({ rules, schema: p, path: `/properties/${name}` }, param);
     // One rule per parameter: an optional group counts every rule inside it against llama.cpp's threshold.
-    return g.add(
+    const one = g.add(
       `${prefix}param`,
       `${gbnfLiteral(`<parameter=${name}>\n`)} ${value} ${gbnfLiteral('\n</parameter>')}`,
     );
-  };
-  const names = Object.keys(props);
-  const items = names.map((n, i) => {
     const sep = i === 0 ? '' : `${gbnfLiteral('\n')} `;
-    return required.has(n) ? `${sep}${one(n)}` : `(${sep}${one(n)})?`;
-  });
+    items.push(required.has(name) ? `${sep}${one}` : `(${sep}${one})?`);
+  }
   return items.length === 0 ? '""' : items.join(' ');
 }
 
-function schemaRule(g: GbnfBuilder, schema: Record<string, unknown>, prefix: string, param: string): string {
-  return guarded(() => new JsonSchemaRules(g, schema, prefix).expression(schema, ''), param);
+function* schemaRule(
+  g: GbnfBuilder,
+  schema: Record<string, unknown>,
+  prefix: string,
+  param: string,
+): Build<string> {
+  return yield* guarded({ rules: new JsonSchemaRules(g, schema, prefix), schema, path: '' }, param);
 }
 
-function guarded(build: () => string, param: string): string {
+/** Hands `conversion` to the driver; a schema it cannot express becomes a 400 on `param`. */
+function* guarded(conversion: Conversion, param: string): Build<string> {
   try {
-    return build();
+    return yield conversion;
   } catch (err) {
     if (
       err instanceof UnsupportedSchemaError ||
@@ -183,24 +269,13 @@ function guarded(build: () => string, param: string): string {
 }
 
 /** The JSON answer of a `json_object` or `json_schema` text format. */
-function outputRule(g: GbnfBuilder, output: OutputFormatSpec): string {
+function* outputRule(g: GbnfBuilder, output: OutputFormatSpec): Build<string> {
   if (output.type === 'json_object') {
-    return g.add('answer', new JsonSchemaRules(g, {}, 'answer-').expression({ type: 'object' }, ''));
+    const rules = new JsonSchemaRules(g, {}, 'answer-');
+    return g.add('answer', yield { rules, schema: { type: 'object' }, path: '' });
   }
   if (output.type !== 'json_schema') return '""';
-  const schema = output.schema;
-  return g.add('answer', schemaRule(g, schema, 'answer-', 'text.format.schema'));
-}
-
-/**
- * Prose under `tool_choice: auto`: anything, except that its first character is none of the
- * characters a call opens with (so an opened call is held to the grammar).
- */
-function proseRule(g: GbnfBuilder, format: ToolFormat): string {
-  const firsts = [...new Set(format.triggers.map((t) => t.codePointAt(0) as number))].map(
-    (c) => [c, c] as const,
-  );
-  return g.add('prose', `${gbnfClass(firsts, true)} .*`);
+  return g.add('answer', yield* schemaRule(g, output.schema, 'answer-', 'text.format.schema'));
 }
 
 /**

@@ -1,0 +1,149 @@
+/**
+ * Family formats through real llama.cpp in Chromium, on the tiny test GGUF (random weights, Llama 3
+ * vocabulary: its output is any token the grammar allows).
+ * - Under `tool_choice: auto` the prose rule refuses only a real call opening (issue 28 defect 9):
+ *   llama.cpp accepts the grammar on every seed, and a reply that is not a call never opens like one.
+ * - A tool round trip on the same weights with Meta's published Llama 3.1 template in the GGUF
+ *   (issue 28 defect 4): llama.cpp's own rendering of what intab hands it counts exactly the tokens
+ *   of the published template's rendering of the conversation (a result encoded twice would not).
+ */
+import { readFileSync } from 'node:fs';
+import { Template } from '@huggingface/jinja';
+import llama3Tokenizer from 'llama3-tokenizer-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mistralCallId } from '../../src/engine/tool-formats/mistral';
+import { type AppSession, openApp } from './harness';
+import { createPerSeed, type Outcome } from './wllama-bounds.page';
+import { addWithTemplate, respond } from './wllama-formats.page';
+
+const TINY_URL = '/test-models/intab-tiny-random.gguf';
+const options = { wllama: { stallTimeoutMs: 10_000, models: [{ id: 'tiny', url: TINY_URL }] } };
+const path = `/tests/e2e/pages/options.html#${encodeURIComponent(JSON.stringify(options))}`;
+
+let app: AppSession & { pageErrors: string[]; consoleLines: string[] };
+beforeAll(async () => {
+  app = await openApp({ path, testPages: true });
+});
+afterAll(() => app?.close());
+
+const failed = (outcomes: Outcome[]) =>
+  outcomes.filter((o) => o.http !== 200).map((o) => `seed ${o.seed}: ${o.http} ${o.code} ${o.message}`);
+
+describe("wllama under tool_choice 'auto'", () => {
+  it('llama.cpp takes the prose-or-call grammar on every seed; prose never opens like a call', async () => {
+    const tool = {
+      type: 'function',
+      function: {
+        name: 'lookup',
+        parameters: {
+          type: 'object',
+          properties: { id: { type: 'integer' } },
+          required: ['id'],
+          additionalProperties: false,
+        },
+        strict: true,
+      },
+    };
+    const outcomes = await app.page.evaluate(createPerSeed, {
+      body: {
+        model: 'tiny',
+        messages: [{ role: 'user', content: 'Find record 5, or say why not.' }],
+        tools: [tool],
+        tool_choice: 'auto',
+        max_completion_tokens: 24,
+        temperature: 1,
+      },
+      seeds: Array.from({ length: 12 }, (_, i) => 11 + i * 7919),
+    });
+    expect(failed(outcomes)).toEqual([]);
+    for (const o of outcomes) {
+      expect(['stop', 'length', 'tool_calls']).toContain(o.finish);
+      if (o.finish !== 'tool_calls') expect(o.text).not.toMatch(/^\s*\{\s*"name"/);
+    }
+    expect(app.consoleLines.filter((l) => /llama\.cpp instance ended/.test(l))).toEqual([]);
+  }, 600_000);
+});
+
+describe("tool results through the GGUF's own Llama 3.1 template", () => {
+  it('llama.cpp renders the round trip as the published template does, token for token', async () => {
+    const template = readFileSync(
+      new URL('../fixtures/templates/meta-llama-Llama-3.1-8B-Instruct.jinja', import.meta.url),
+      'utf8',
+    );
+    const listing = await app.page.evaluate(addWithTemplate, { id: 'tiny31', url: TINY_URL, template });
+    expect(listing).toMatchObject({ id: 'tiny31', engine: 'wllama' });
+    const result = '{"temp": 21, "note": "say \\"hi\\""}';
+    const r = await app.page.evaluate(respond, {
+      model: 'tiny31',
+      input: [
+        { role: 'user', content: 'Weather in Paris?' },
+        {
+          type: 'function_call',
+          call_id: 'call_6f1c2ab93d0e44a7',
+          name: 'get_weather',
+          arguments: '{"city":"Paris"}',
+        },
+        { type: 'function_call_output', call_id: 'call_6f1c2ab93d0e44a7', output: result },
+      ],
+      max_output_tokens: 16,
+      temperature: 0,
+    });
+    expect(r.error).toBeNull();
+    const published = new Template(template).render({
+      messages: [
+        { role: 'user', content: 'Weather in Paris?' },
+        {
+          role: 'assistant',
+          content: '',
+          tool_calls: [
+            { id: 'x', type: 'function', function: { name: 'get_weather', arguments: { city: 'Paris' } } },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'x', content: result },
+      ],
+      bos_token: '<|begin_of_text|>',
+      add_generation_prompt: true,
+    });
+    expect(published).toContain(`ipython<|end_header_id|>\n\n${JSON.stringify(result)}<|eot_id|>`);
+    expect(r.inputTokens).toBe(llama3Tokenizer.encode(published, { bos: false, eos: false }).length);
+  }, 300_000);
+
+  it("mistralai's v0.3 template takes the round trip (it raised on the Responses call id before)", async () => {
+    const template = readFileSync(
+      new URL('../fixtures/templates/mistralai-Mistral-7B-Instruct-v0.3.jinja', import.meta.url),
+      'utf8',
+    );
+    await app.page.evaluate(addWithTemplate, { id: 'tiny-mistral', url: TINY_URL, template });
+    const callId = 'call_6f1c2ab93d0e44a7';
+    const r = await app.page.evaluate(respond, {
+      model: 'tiny-mistral',
+      input: [
+        { role: 'user', content: 'Weather in Paris?' },
+        { type: 'function_call', call_id: callId, name: 'get_weather', arguments: '{"city":"Paris"}' },
+        { type: 'function_call_output', call_id: callId, output: '{"temp": 21}' },
+      ],
+      max_output_tokens: 16,
+      temperature: 0,
+    });
+    expect(r.error).toBeNull();
+    // The published template's rendering, with the call as intab writes it (in its content: the
+    // template then puts a space before it) and the result once, under the 9-character id.
+    const id = mistralCallId(callId);
+    const published = new Template(template).render({
+      messages: [
+        { role: 'user', content: 'Weather in Paris?' },
+        {
+          role: 'assistant',
+          content: `[TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "Paris"}, "id": "${id}"}]`,
+        },
+        { role: 'tool', tool_call_id: id, content: '{"temp": 21}' },
+      ],
+      bos_token: '<|begin_of_text|>',
+      eos_token: '<|eot_id|>',
+    });
+    expect(published).toContain(
+      `[TOOL_RESULTS] {"content": {"temp": 21}, "call_id": "${id}"}[/TOOL_RESULTS]`,
+    );
+    expect(r.inputTokens).toBe(llama3Tokenizer.encode(published, { bos: false, eos: false }).length);
+  }, 300_000);
+});
