@@ -166,7 +166,7 @@ describe('Qwen3.5: a tool loop is the published template’s, reasoning included
     expect(prompt).toBe(expected);
     expect(prompt.endsWith('<|im_start|>assistant\n<think>\n\n</think>\n\n')).toBe(true);
     // On wllama the GGUF's own template renders it, told through chat_template_kwargs.
-    const wllama = planWllamaRequest(request({ model: 'q35', messages, reasoningEffort: effort }), {
+    const wllama = await planWllamaRequest(request({ model: 'q35', messages, reasoningEffort: effort }), {
       family: familyOf('Qwen3.5-4B'),
       invalidUtf8: [],
     });
