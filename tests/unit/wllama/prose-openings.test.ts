@@ -11,6 +11,7 @@ import type { EngineChunk, FunctionToolSpec, GenerateRequest } from '../../../sr
 import { ReplyAssembler } from '../../../src/engine/webllm/webllm-reply';
 import { planWllamaRequest } from '../../../src/engine/wllama/wllama-request';
 import { gbnfMatches } from '../../helpers/gbnf-match';
+import { generateRequest } from '../../helpers/generate-request';
 
 const weather: FunctionToolSpec = {
   name: 'get_weather',
@@ -18,22 +19,8 @@ const weather: FunctionToolSpec = {
   strict: true,
 };
 
-function request(model: string, over: Partial<GenerateRequest> = {}): GenerateRequest {
-  return {
-    model,
-    messages: [{ role: 'user', content: 'Hi' }],
-    tools: [weather],
-    toolChoice: 'auto',
-    parallelToolCalls: false,
-    format: { type: 'text' },
-    reasoningEffort: null,
-    maxOutputTokens: null,
-    temperature: null,
-    topP: null,
-    topLogprobs: null,
-    ...over,
-  };
-}
+const request = (model: string, over: Partial<GenerateRequest> = {}) =>
+  generateRequest({ model, tools: [weather], parallelToolCalls: false, ...over });
 
 async function planFor(model: string) {
   return planWllamaRequest(request(model), { family: familyOf(model), invalidUtf8: [] });
