@@ -10,6 +10,7 @@ import { familyOf } from '../../../src/engine/tool-formats';
 import type { EngineChunk, FunctionToolSpec, GenerateRequest } from '../../../src/engine/types';
 import { ReplyAssembler } from '../../../src/engine/webllm/webllm-reply';
 import { planWllamaRequest } from '../../../src/engine/wllama/wllama-request';
+import { callsOf, textOf } from '../../helpers/engine-chunks';
 import { gbnfMatches } from '../../helpers/gbnf-match';
 import { generateRequest } from '../../helpers/generate-request';
 
@@ -34,10 +35,6 @@ async function read(model: string, reply: string, finish = 'stop'): Promise<Engi
   out.push(...r.finish(finish, { prompt_tokens: 1, completion_tokens: 1 }));
   return out;
 }
-const textOf = (chunks: EngineChunk[]) =>
-  chunks.flatMap((c) => (c.type === 'text' ? [c.delta] : [])).join('');
-const callsOf = (chunks: EngineChunk[]) =>
-  chunks.flatMap((c) => (c.type === 'tool_call' ? [{ name: c.name, arguments: c.arguments }] : []));
 const PARIS = [{ name: 'get_weather', arguments: '{"city":"Paris"}' }];
 
 describe('wllama prose refuses only real call openings (issue 28 defect 9)', () => {
