@@ -135,3 +135,22 @@ export class GatedLoadEngine extends ScriptedUnderneath {
     this.gate = deferred<void>();
   }
 }
+
+/**
+ * A scripted engine that keeps the messages of every request it runs, as the core handed them over
+ * (image URLs already read, for instance).
+ *
+ * @example
+ * const { engine, sent } = recordingEngine();
+ * makeRig({ engine, fetchFile });
+ */
+export function recordingEngine(): { engine: ScriptedEngine; sent: ChatMessage[][] } {
+  const sent: ChatMessage[][] = [];
+  const engine = new ScriptedEngine();
+  const generate = engine.generate.bind(engine);
+  engine.generate = (req: GenerateRequest, signal: AbortSignal) => {
+    sent.push(req.messages);
+    return generate(req, signal);
+  };
+  return { engine, sent };
+}

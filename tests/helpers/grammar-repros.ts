@@ -106,3 +106,26 @@ export function largeLegitSchema(defs = 60, salt = ''): Json {
   }
   return { $defs, $ref: '#/$defs/Def0' };
 }
+
+/**
+ * A legitimate strict schema: `n` objects of three described fields each, nested two levels, with
+ * `text(k)` writing each description's `k` characters (fresh text per call keeps a run cold).
+ * @example
+ * describedFieldsSchema(1_300, (k) => 'the quick brown fox '.repeat(k).slice(0, k)); // ~450 KB
+ */
+export function describedFieldsSchema(n: number, text: (chars: number) => string): Json {
+  const properties: Json = {};
+  for (let i = 0; i < n; i++)
+    properties[`field_${i}`] = {
+      type: 'object',
+      description: `Entry ${i}: ${text(60)}`,
+      properties: {
+        name: { type: 'string', description: `The name of entry ${i}, ${text(40)}` },
+        count: { type: 'integer', description: `How many of entry ${i}` },
+        tags: { type: 'array', items: { type: 'string', enum: ['a', 'b', 'c'] } },
+      },
+      required: ['name', 'count', 'tags'],
+      additionalProperties: false,
+    };
+  return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
+}

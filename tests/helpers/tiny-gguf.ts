@@ -1,14 +1,19 @@
 /**
  * The smallest GGUF the wllama engine reads: a header only (llama, the Llama 3 chat template, a
- * two-token vocabulary), for tests that run the engine over a fake `Wllama`.
+ * small vocabulary), for tests that run the engine over a fake `Wllama`, and the header writer
+ * under it for tests of the header reader.
  */
 import { LLAMA3_CHAT_TEMPLATE } from '../../scripts/build-test-gguf.mjs';
 
+/** One metadata entry: a string (GGUF type 8) or an array of strings (type 9). */
+export type GgufEntry = [key: string, value: string | string[]];
+
 /**
+ * The bytes of a GGUF v3 file with no tensors and these metadata entries, in order.
  * @example
- * new WllamaEngine({ models: [{ id: 'm', files: [tinyGguf()] }], createWllama });
+ * readGgufHeader(new Blob([ggufBytes([['general.name', 'x']])]));
  */
-export function tinyGguf(): Blob {
+export function ggufBytes(kvs: GgufEntry[]): Uint8Array<ArrayBuffer> {
   const enc = new TextEncoder();
   const bytes: number[] = [];
   const u32 = (v: number) => bytes.push(v & 255, (v >> 8) & 255, (v >> 16) & 255, (v >>> 24) & 255);
@@ -21,12 +26,6 @@ export function tinyGguf(): Blob {
     u64(b.length);
     bytes.push(...b);
   };
-  const kvs: Array<[string, string | string[]]> = [
-    ['general.architecture', 'llama'],
-    ['tokenizer.ggml.model', 'gpt2'],
-    ['tokenizer.chat_template', LLAMA3_CHAT_TEMPLATE],
-    ['tokenizer.ggml.tokens', ['a', 'Ġb']],
-  ];
   u32(0x46554747);
   u32(3);
   u64(0);
@@ -43,5 +42,23 @@ export function tinyGguf(): Blob {
       str(value);
     }
   }
-  return new Blob([Uint8Array.from(bytes)]);
+  return Uint8Array.from(bytes);
+}
+
+/**
+ * A header-only llama GGUF with the Llama 3 template; `tokens` is its vocabulary (default two
+ * tokens), `extra` more metadata after it.
+ * @example
+ * new WllamaEngine({ models: [{ id: 'm', files: [tinyGguf()] }], createWllama });
+ */
+export function tinyGguf(opts: { tokens?: string[]; extra?: GgufEntry[] } = {}): Blob {
+  return new Blob([
+    ggufBytes([
+      ['general.architecture', 'llama'],
+      ['tokenizer.ggml.model', 'gpt2'],
+      ['tokenizer.chat_template', LLAMA3_CHAT_TEMPLATE],
+      ['tokenizer.ggml.tokens', opts.tokens ?? ['a', 'Ġb']],
+      ...(opts.extra ?? []),
+    ]),
+  ]);
 }

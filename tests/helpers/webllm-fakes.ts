@@ -21,6 +21,7 @@ import {
   WebLLMEngine,
   type WebLLMEngineOptions,
 } from '../../src/engine/webllm/webllm-engine';
+import { generateRequest } from './generate-request';
 import { xgrammar } from './xgrammar';
 
 export const LLAMA = 'Llama-3.2-1B-Instruct-q4f16_1-MLC';
@@ -245,21 +246,9 @@ export function setup(opts: Partial<WebLLMEngineOptions> = {}) {
   return { engine, fake, fakes, configs };
 }
 
+/** A plain engine request for the web-llm engine's default model. */
 export function request(over: Partial<GenerateRequest> = {}): GenerateRequest {
-  return {
-    model: LLAMA,
-    messages: [{ role: 'user', content: 'Hi' }],
-    tools: [],
-    toolChoice: 'auto',
-    parallelToolCalls: true,
-    format: { type: 'text' },
-    reasoningEffort: null,
-    maxOutputTokens: null,
-    temperature: null,
-    topP: null,
-    topLogprobs: null,
-    ...over,
-  };
+  return generateRequest({ model: LLAMA, ...over });
 }
 
 export async function collect(it: AsyncIterable<EngineChunk>): Promise<EngineChunk[]> {

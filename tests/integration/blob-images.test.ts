@@ -7,8 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { imageMimeOf } from '../../src/engine/image-bytes';
-import { ScriptedEngine } from '../../src/engine/scripted/scripted-engine';
-import type { ChatMessage, GenerateRequest } from '../../src/engine/types';
+import { recordingEngine } from '../helpers/engines';
 import { makeRig } from '../helpers/server';
 import { expectError } from './create-helpers';
 
@@ -18,13 +17,7 @@ const url = (id: string) => `blob:http://intab.test/${id}`;
 
 /** A rig whose fetcher serves these blobs (anything else fails, as a revoked blob URL does). */
 function blobRig(blobs: Record<string, { bytes: Uint8Array<ArrayBuffer>; type: string }>) {
-  const sent: ChatMessage[][] = [];
-  const engine = new ScriptedEngine();
-  const generate = engine.generate.bind(engine);
-  engine.generate = (req: GenerateRequest, signal: AbortSignal) => {
-    sent.push(req.messages);
-    return generate(req, signal);
-  };
+  const { engine, sent } = recordingEngine();
   const fetchFile = async (u: string) => {
     const blob = blobs[u];
     if (!blob) throw new TypeError('Failed to fetch');

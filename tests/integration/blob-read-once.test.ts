@@ -5,8 +5,7 @@
  * part that names it; after it nothing is stored and a normal request is answered.
  */
 import { describe, expect, it } from 'vitest';
-import { ScriptedEngine } from '../../src/engine/scripted/scripted-engine';
-import type { ChatMessage, GenerateRequest } from '../../src/engine/types';
+import { recordingEngine } from '../helpers/engines';
 import { makeRig } from '../helpers/server';
 import { expectError } from './create-helpers';
 
@@ -17,13 +16,7 @@ const blob = (id: string) => `blob:http://intab.test/${id}`;
 /** A rig whose fetcher serves `files` and counts every read, per URL. */
 function countingRig(files: Record<string, Uint8Array<ArrayBuffer>>) {
   const reads = new Map<string, number>();
-  const sent: ChatMessage[][] = [];
-  const engine = new ScriptedEngine();
-  const generate = engine.generate.bind(engine);
-  engine.generate = (req: GenerateRequest, signal: AbortSignal) => {
-    sent.push(req.messages);
-    return generate(req, signal);
-  };
+  const { engine, sent } = recordingEngine();
   const fetchFile = async (u: string) => {
     reads.set(u, (reads.get(u) ?? 0) + 1);
     const bytes = files[u];

@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { fastestBlock } from '../helpers/event-loop';
 import { freshen } from '../helpers/fresh-input';
+import { describedFieldsSchema } from '../helpers/grammar-repros';
 import { BASE, makeRig } from '../helpers/server';
 
 type Rig = ReturnType<typeof makeRig>;
@@ -47,22 +48,7 @@ const text = (n: number) =>
 const create = (extra: Record<string, unknown>) => ({ model: 'scripted', input: 'hi', ...extra });
 
 /** A strict schema of `n` objects with three described fields each, nested two levels. */
-function strictSchema(n: number) {
-  const leaf = (i: number) => ({
-    type: 'object',
-    description: `Entry ${i}: ${text(60)}`,
-    properties: {
-      name: { type: 'string', description: `The name of entry ${i}, ${text(40)}` },
-      count: { type: 'integer', description: `How many of entry ${i}` },
-      tags: { type: 'array', items: { type: 'string', enum: ['a', 'b', 'c'] } },
-    },
-    required: ['name', 'count', 'tags'],
-    additionalProperties: false,
-  });
-  const properties: Record<string, unknown> = {};
-  for (let i = 0; i < n; i++) properties[`field_${i}`] = leaf(i);
-  return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
-}
+const strictSchema = (n: number) => describedFieldsSchema(n, text);
 const schemaFormat = (schema: unknown) => ({
   text: { format: { type: 'json_schema', name: 'out', strict: true, schema } },
 });

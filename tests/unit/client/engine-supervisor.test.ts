@@ -41,6 +41,30 @@ function fakeWorker(name: string, pingDelay: () => number) {
   return { handle, state };
 }
 
+/**
+ * Watches one worker whose pings take `pingDelay()` ms for `watchMs`: it is never restarted and
+ * never terminated.
+ */
+async function expectKeptAlone(pingDelay: () => number, opts: { stuckMs: number; watchMs: number }) {
+  const worker = fakeWorker('w1', pingDelay);
+  let starts = 0;
+  const engine = superviseEngine({
+    start: () => {
+      starts++;
+      return worker.handle;
+    },
+    stuckMs: opts.stuckMs,
+    intervalMs: 10,
+  });
+  try {
+    await sleep(opts.watchMs);
+    expect(starts).toBe(1);
+    expect(worker.state.terminated).toBe(false);
+  } finally {
+    engine.stop();
+  }
+}
+
 describe('superviseEngine', () => {
   it('replaces a worker that answers no ping for stuckMs, and fails the calls stuck on it', async () => {
     let stuck = false;
@@ -88,43 +112,11 @@ describe('superviseEngine', () => {
   });
 
   it('leaves alone a worker that is busy but answers within stuckMs', async () => {
-    const busy = fakeWorker('w1', () => 120);
-    let starts = 0;
-    const engine = superviseEngine({
-      start: () => {
-        starts++;
-        return busy.handle;
-      },
-      stuckMs: 200,
-      intervalMs: 10,
-    });
-    try {
-      await sleep(600);
-      expect(starts).toBe(1);
-      expect(busy.state.terminated).toBe(false);
-    } finally {
-      engine.stop();
-    }
+    await expectKeptAlone(() => 120, { stuckMs: 200, watchMs: 600 });
   });
 
   it('never restarts a worker that has not answered once (a script that failed to load)', async () => {
-    const broken = fakeWorker('w1', () => Number.POSITIVE_INFINITY);
-    let starts = 0;
-    const engine = superviseEngine({
-      start: () => {
-        starts++;
-        return broken.handle;
-      },
-      stuckMs: 50,
-      intervalMs: 10,
-    });
-    try {
-      await sleep(400);
-      expect(starts).toBe(1);
-      expect(broken.state.terminated).toBe(false);
-    } finally {
-      engine.stop();
-    }
+    await expectKeptAlone(() => Number.POSITIVE_INFINITY, { stuckMs: 50, watchMs: 400 });
   });
 
   it('does not watch at all with stuckMs 0', async () => {

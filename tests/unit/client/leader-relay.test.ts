@@ -3,22 +3,13 @@
  * ends when no leader answers or the leader that took a call goes away.
  */
 import type * as Comlink from 'comlink';
-import { afterEach, describe, expect, it } from 'vitest';
-import { LeaderCalls, serveFollowers, type TabChannel } from '../../../src/client/leader-relay';
+import { describe, expect, it } from 'vitest';
+import { LeaderCalls, serveFollowers } from '../../../src/client/leader-relay';
 import { ApiError, serviceUnavailable, toApiErrorData } from '../../../src/common/api-error';
-import { type EngineApi, LEADER_CHANNEL, type TabMessage } from '../../../src/worker/protocol';
+import type { EngineApi, TabMessage } from '../../../src/worker/protocol';
+import { leaderTabs } from '../../helpers/closing-channels';
 
-const open: BroadcastChannel[] = [];
-afterEach(() => {
-  for (const channel of open.splice(0)) channel.close();
-});
-
-/** One tab's end of the channel; every tab has its own object, as in the browser. */
-function tab(): TabChannel & BroadcastChannel {
-  const channel = new BroadcastChannel(LEADER_CHANNEL) as TabChannel & BroadcastChannel;
-  open.push(channel);
-  return channel;
-}
+const tab = leaderTabs();
 
 /** The leader's engine worker, as far as relayed calls see it. */
 function fakeApi(overrides: Partial<EngineApi> = {}): Comlink.Remote<EngineApi> {

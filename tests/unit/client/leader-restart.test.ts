@@ -5,22 +5,14 @@
  * the follower's next call runs on the new worker. Real BroadcastChannels (Node's), fake workers.
  */
 import type * as Comlink from 'comlink';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { superviseEngine } from '../../../src/client/engine-supervisor';
 import type { EngineWorkerHandle } from '../../../src/client/engine-worker-client';
-import { LeaderCalls, runCall, serveFollowers, type TabChannel } from '../../../src/client/leader-relay';
-import { type EngineApi, LEADER_CHANNEL } from '../../../src/worker/protocol';
+import { LeaderCalls, runCall, serveFollowers } from '../../../src/client/leader-relay';
+import type { EngineApi } from '../../../src/worker/protocol';
+import { leaderTabs } from '../../helpers/closing-channels';
 
-const open: BroadcastChannel[] = [];
-afterEach(() => {
-  for (const channel of open.splice(0)) channel.close();
-});
-
-function tab(): TabChannel & BroadcastChannel {
-  const channel = new BroadcastChannel(LEADER_CHANNEL) as TabChannel & BroadcastChannel;
-  open.push(channel);
-  return channel;
-}
+const tab = leaderTabs();
 
 const never = new Promise<never>(() => {});
 

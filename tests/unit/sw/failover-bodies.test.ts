@@ -5,12 +5,13 @@
  * a tab that leaves says so (`leaving`, on `pagehide`), so its links end at once.
  */
 import * as Comlink from 'comlink';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createEngineApi } from '../../../src/worker/engine-api';
 import { type ClientsLike, EngineLinks } from '../../../sw/engine-links';
 import { forwardToEngine } from '../../../sw/forward';
 import { type IntabScope, installIntab } from '../../../sw/install-intab';
 import type { SwTiming } from '../../../sw/timing';
+import { messageChannels } from '../../helpers/closing-channels';
 
 /** Long heartbeat bounds, so only the leader change can end a call quickly. */
 const timing: SwTiming = {
@@ -22,16 +23,12 @@ const timing: SwTiming = {
   wholeBodyMs: 2_000,
 };
 
-const open: MessagePort[] = [];
-afterEach(() => {
-  for (const port of open.splice(0)) port.close();
-});
+const channel = messageChannels();
 
 const noClients: ClientsLike = { get: async () => undefined, matchAll: async () => [] };
 
 function workerPort(fetch: (req: Request) => Promise<Response>): MessagePort {
-  const { port1, port2 } = new MessageChannel();
-  open.push(port1, port2);
+  const { port1, port2 } = channel();
   Comlink.expose(
     createEngineApi({
       server: async () => ({ fetch }),

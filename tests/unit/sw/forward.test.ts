@@ -4,12 +4,13 @@
  * vanished engine) becomes an OpenAI-shaped error instead of a hung or rejected respondWith.
  */
 import * as Comlink from 'comlink';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createEngineApi, type EngineApiDeps } from '../../../src/worker/engine-api';
 import type { EngineApi } from '../../../src/worker/protocol';
 import { type ClientLike, type ClientsLike, EngineLinks } from '../../../sw/engine-links';
 import { forwardToEngine } from '../../../sw/forward';
 import type { SwTiming } from '../../../sw/timing';
+import { messageChannels } from '../../helpers/closing-channels';
 
 const fast: SwTiming = {
   pingMs: 100,
@@ -22,16 +23,7 @@ const fast: SwTiming = {
   busyMs: 150,
 };
 
-const open: MessagePort[] = [];
-afterEach(() => {
-  for (const port of open.splice(0)) port.close();
-});
-
-function channel(): MessageChannel {
-  const ch = new MessageChannel();
-  open.push(ch.port1, ch.port2);
-  return ch;
-}
+const channel = messageChannels();
 
 type Fetch = (req: Request) => Promise<Response>;
 

@@ -4,11 +4,12 @@
  * hanging on a worker whose tab is gone.
  */
 import * as Comlink from 'comlink';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createEngineApi } from '../../../src/worker/engine-api';
 import { type ClientsLike, EngineLinks } from '../../../sw/engine-links';
 import { forwardToEngine } from '../../../sw/forward';
 import type { SwTiming } from '../../../sw/timing';
+import { messageChannels } from '../../helpers/closing-channels';
 
 /** Long heartbeat bounds, so only the leader change can end a call quickly. */
 const timing: SwTiming = {
@@ -19,17 +20,13 @@ const timing: SwTiming = {
   heartbeatPingMs: 5_000,
 };
 
-const open: MessagePort[] = [];
-afterEach(() => {
-  for (const port of open.splice(0)) port.close();
-});
+const channel = messageChannels();
 
 const noClients: ClientsLike = { get: async () => undefined, matchAll: async () => [] };
 
 /** A port into an engine worker whose core answers with `fetch`. */
 function workerPort(fetch: (req: Request) => Promise<Response>): MessagePort {
-  const { port1, port2 } = new MessageChannel();
-  open.push(port1, port2);
+  const { port1, port2 } = channel();
   Comlink.expose(
     createEngineApi({
       server: async () => ({ fetch }),
@@ -43,9 +40,7 @@ function workerPort(fetch: (req: Request) => Promise<Response>): MessagePort {
 
 /** A port whose far end is not listening: a worker in a tab that closed, as the service worker sees it. */
 function deadPort(): MessagePort {
-  const { port1, port2 } = new MessageChannel();
-  open.push(port1, port2);
-  return port2;
+  return channel().port2;
 }
 
 const get = (path: string) => new Request(`http://app.test${path}`);

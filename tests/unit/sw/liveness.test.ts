@@ -7,12 +7,13 @@
  * holding its answers until a given time.
  */
 import * as Comlink from 'comlink';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createEngineApi } from '../../../src/worker/engine-api';
 import type { EngineApi } from '../../../src/worker/protocol';
 import { type ClientLike, type ClientsLike, EngineLinks } from '../../../sw/engine-links';
 import { forwardToEngine } from '../../../sw/forward';
 import type { SwTiming } from '../../../sw/timing';
+import { messageChannels } from '../../helpers/closing-channels';
 
 /** pingMs is short, busyMs long: a busy spell of several pingMs must pass, a dead link must not wait. */
 const timing: SwTiming = {
@@ -25,16 +26,7 @@ const timing: SwTiming = {
   busyMs: 2_000,
 };
 
-const open: MessagePort[] = [];
-afterEach(() => {
-  for (const port of open.splice(0)) port.close();
-});
-
-function channel(): MessageChannel {
-  const ch = new MessageChannel();
-  open.push(ch.port1, ch.port2);
-  return ch;
-}
+const channel = messageChannels();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -9,12 +9,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { phi4Format } from '../../../src/engine/tool-formats/phi4';
 import type { EngineChunk, GenerateRequest } from '../../../src/engine/types';
-import { boundJsonWhitespace, type XGrammarLike } from '../../../src/engine/webllm/webllm-grammar';
 import { ReplyAssembler } from '../../../src/engine/webllm/webllm-reply';
 import { planChatRequest } from '../../../src/engine/webllm/webllm-request';
+import { callsOf, reasoningOf } from '../../helpers/engine-chunks';
+import { webllmFormatFor } from '../../helpers/grammar-walks';
 import { llama3Tokenizer, qwen3 } from '../../helpers/tokenizers';
 import { collect, done, LLAMA, rejection, request, setup, text } from '../../helpers/webllm-fakes';
-import { matchTokens, responseFormatAccepts, xgrammar } from '../../helpers/xgrammar';
+import { matchTokens, responseFormatAccepts } from '../../helpers/xgrammar';
 import { clock, weather } from './families';
 
 const MINISTRAL = 'Ministral-3-3B-Reasoning-2512-q4f16_1-MLC';
@@ -31,12 +32,9 @@ const JSON_FORMAT: GenerateRequest['format'] = {
   strict: true,
 };
 
-/** The `response_format` the engine hands web-llm: planned, then its JSON whitespace bounded. */
-async function formatFor(model: string, over: Partial<GenerateRequest> = {}) {
-  const { body } = planChatRequest(request({ model, tools: [weather, clock], ...over }), { vision: false });
-  const xg = (await xgrammar()) as unknown as XGrammarLike;
-  return (await boundJsonWhitespace(xg, body.response_format)) ?? {};
-}
+/** The `response_format` the engine hands web-llm for `model` with both tools. */
+const formatFor = (model: string, over: Partial<GenerateRequest> = {}) =>
+  webllmFormatFor(model, { tools: [weather, clock], ...over });
 
 /** Streams `reply` one character per delta (the worst split) through the reply of `model`'s plan. */
 function assemble(model: string, reply: string, over: Partial<GenerateRequest> = {}): EngineChunk[] {
@@ -47,10 +45,6 @@ function assemble(model: string, reply: string, over: Partial<GenerateRequest> =
   out.push(...r.finish('stop', { prompt_tokens: 1, completion_tokens: 1 }));
   return out;
 }
-const callsOf = (chunks: EngineChunk[]) =>
-  chunks.flatMap((c) => (c.type === 'tool_call' ? [{ name: c.name, arguments: c.arguments }] : []));
-const reasoningOf = (chunks: EngineChunk[]) =>
-  chunks.flatMap((c) => (c.type === 'reasoning' ? [c.delta] : [])).join('');
 const PARIS = { name: 'get_weather', arguments: '{"city":"Paris"}' };
 const ROME = { name: 'get_weather', arguments: '{"city":"Rome"}' };
 

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { EngineChunk } from '../../../src/engine/types';
 import { ReplyAssembler } from '../../../src/engine/webllm/webllm-reply';
 import { planChatRequest } from '../../../src/engine/webllm/webllm-request';
+import { callsOf } from '../../helpers/engine-chunks';
 import { llama3Tokenizer, qwen3, type RealTokenizer as Tokenizer } from '../../helpers/tokenizers';
 import { request } from '../../helpers/webllm-fakes';
 import { clock, FAMILIES, weather } from './families';
@@ -38,8 +39,6 @@ function webllmDeltas(tokenizer: Tokenizer, text: string): string[] {
 
 const PARIS = { name: 'get_weather', arguments: '{"city":"Paris"}' };
 const ROME = { name: 'get_weather', arguments: '{"city":"Rome"}' };
-const callsOf = (chunks: EngineChunk[]) =>
-  chunks.flatMap((c) => (c.type === 'tool_call' ? [{ name: c.name, arguments: c.arguments }] : []));
 
 describe('the tokenizers are the families’ own', () => {
   it('Qwen3: known ids for text and special tokens, and a round trip', () => {

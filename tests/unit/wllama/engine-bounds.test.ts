@@ -5,63 +5,35 @@
  * engine serves the next request.
  */
 import { describe, expect, it } from 'vitest';
-import type { EngineChunk, GenerateRequest } from '../../../src/engine/types';
-import { WllamaEngine } from '../../../src/engine/wllama';
+import type { GenerateRequest } from '../../../src/engine/types';
+import type { WllamaEngine } from '../../../src/engine/wllama';
 import {
   DEFAULT_MAX_FIRST_TOKEN_MS,
   DEFAULT_MAX_QUEUE,
   firstTokenBoundMs,
 } from '../../../src/engine/wllama/limits';
 import type { WllamaEngineOptions } from '../../../src/engine/wllama/wllama-options';
+import { generateRequest } from '../../helpers/generate-request';
 import { tinyGguf } from '../../helpers/tiny-gguf';
-import { FakeWllama } from '../../helpers/wllama-fakes';
+import { fakeWllamaEngine, runEngine } from '../../helpers/wllama-engine-rig';
+import type { FakeWllama } from '../../helpers/wllama-fakes';
 
-function engineWith(opts: Partial<WllamaEngineOptions> = {}) {
-  const fakes: FakeWllama[] = [];
-  const engine = new WllamaEngine({
+const engineWith = (opts: WllamaEngineOptions = {}) =>
+  fakeWllamaEngine({
     models: [
       { id: 'm', files: [tinyGguf()] },
       { id: 'e', files: [tinyGguf()], kind: 'embeddings' },
     ],
-    stallTimeoutMs: 2_000,
-    hasWebGpuF16: async () => false,
-    createWllama: (config) => {
-      const fake = new FakeWllama({ tokens: ['Hel', 'lo'], logger: config.logger });
-      fakes.push(fake);
-      return fake;
-    },
     ...opts,
   });
-  return { engine, fakes };
-}
 
-function req(over: Partial<GenerateRequest> = {}): GenerateRequest {
-  return {
-    model: 'm',
-    messages: [{ role: 'user', content: 'Hi' }],
-    tools: [],
-    toolChoice: 'auto',
-    parallelToolCalls: true,
-    format: { type: 'text' },
-    reasoningEffort: null,
-    maxOutputTokens: 2,
-    temperature: 0,
-    topP: null,
-    topLogprobs: null,
-    ...over,
-  };
-}
-
-async function run(engine: WllamaEngine, r: GenerateRequest, signal = new AbortController().signal) {
-  const chunks: EngineChunk[] = [];
-  for await (const c of engine.generate(r, signal)) chunks.push(c);
-  return chunks;
-}
+const req = (over: Partial<GenerateRequest> = {}) =>
+  generateRequest({ model: 'm', maxOutputTokens: 2, temperature: 0, ...over });
 
 /** The next request is answered, in full, well within a second: the engine is not held. */
 async function servesNext(engine: WllamaEngine): Promise<void> {
   const started = performance.now();
-  const chunks = await run(engine, req());
+  const chunks = await runEngine(engine, req());
   expect(chunks.at(-1)).toMatchObject({ type: 'done', usage: { output_tokens: 2 } });
   expect(performance.now() - started).toBeLessThan(1_000);
 }
@@ -76,11 +48,11 @@ describe('the wait queue', () => {
     await engine.load('m');
     (fakes[0] as FakeWllama).tokenMs = 30;
     const busy = new AbortController();
-    const running = run(engine, req({ maxOutputTokens: 1000 }), busy.signal);
+    const running = runEngine(engine, req({ maxOutputTokens: 1000 }), busy.signal);
     await new Promise((r) => setTimeout(r, 10));
-    const queued = [run(engine, req()), run(engine, req())];
+    const queued = [runEngine(engine, req()), runEngine(engine, req())];
     await new Promise((r) => setTimeout(r, 10));
-    const refused = await run(engine, req()).then(
+    const refused = await runEngine(engine, req()).then(
       () => null,
       (err: unknown) => err,
     );
@@ -153,7 +125,9 @@ describe('the first-token bound', () => {
     (fakes[0] as FakeWllama).mode = 'hang';
     const started = performance.now();
     const long = 'word '.repeat(20_000);
-    await expect(run(engine, req({ messages: [{ role: 'user', content: long }] }))).rejects.toMatchObject({
+    await expect(
+      runEngine(engine, req({ messages: [{ role: 'user', content: long }] })),
+    ).rejects.toMatchObject({
       status: 504,
       code: 'model_unresponsive',
     });

@@ -4,48 +4,15 @@
  * load progress, eviction, embeddings. Real llama.cpp runs the same paths in tests/e2e/wllama.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { LLAMA3_CHAT_TEMPLATE } from '../../../scripts/build-test-gguf.mjs';
 import type { EngineChunk, GenerateRequest } from '../../../src/engine/types';
-import { WllamaEngine } from '../../../src/engine/wllama';
 import type { ModelFetcher, WllamaModelSpec } from '../../../src/engine/wllama/wllama-options';
-import { FakeWllama } from '../../helpers/wllama-fakes';
+import { generateRequest } from '../../helpers/generate-request';
+import { type GgufEntry, tinyGguf } from '../../helpers/tiny-gguf';
+import { fakeWllamaEngine, runEngine } from '../../helpers/wllama-engine-rig';
+import type { FakeWllama } from '../../helpers/wllama-fakes';
 
-/** A GGUF with only a header: llama, the Llama 3 template, a three-token vocabulary. */
-function tinyGguf(extra: Array<[string, number, string]> = []): Blob {
-  const enc = new TextEncoder();
-  const bytes: number[] = [];
-  const u32 = (v: number) => bytes.push(v & 255, (v >> 8) & 255, (v >> 16) & 255, (v >>> 24) & 255);
-  const u64 = (v: number) => {
-    u32(v);
-    u32(0);
-  };
-  const str = (s: string) => {
-    const b = enc.encode(s);
-    u64(b.length);
-    bytes.push(...b);
-  };
-  const kvs: Array<[string, number, string | string[]]> = [
-    ['general.architecture', 8, 'llama'],
-    ['tokenizer.ggml.model', 8, 'gpt2'],
-    ['tokenizer.chat_template', 8, LLAMA3_CHAT_TEMPLATE],
-    ['tokenizer.ggml.tokens', 9, ['a', 'Ã', 'Ġb']],
-    ...extra,
-  ];
-  u32(0x46554747);
-  u32(3);
-  u64(0);
-  u64(kvs.length);
-  for (const [key, type, value] of kvs) {
-    str(key);
-    u32(type);
-    if (type === 9) {
-      u32(8);
-      u64((value as string[]).length);
-      for (const v of value as string[]) str(v);
-    } else str(value as string);
-  }
-  return new Blob([Uint8Array.from(bytes)]);
-}
+/** The engine's tiny GGUF, with a byte-level piece (`Ã`) in its three-token vocabulary. */
+const vocabGguf = (extra: GgufEntry[] = []) => tinyGguf({ tokens: ['a', 'Ã', 'Ġb'], extra });
 
 function engineWith(
   opts: {
@@ -55,53 +22,23 @@ function engineWith(
     fetcher?: ModelFetcher;
   } = {},
 ) {
-  const fakes: FakeWllama[] = [];
-  let next: (fake: FakeWllama) => void = () => {};
-  const engine = new WllamaEngine({
-    models: opts.specs ?? [{ id: 'm', files: [tinyGguf()] }],
+  return fakeWllamaEngine({
+    tokens: ['Hel', 'lo', ' there'],
+    models: opts.specs ?? [{ id: 'm', files: [vocabGguf()] }],
     stallTimeoutMs: opts.stallTimeoutMs ?? 2_000,
     maxLoaded: opts.maxLoaded,
     fetchModel: opts.fetcher,
-    hasWebGpuF16: async () => false,
-    createWllama: (config) => {
-      const fake = new FakeWllama({ tokens: ['Hel', 'lo', ' there'], logger: config.logger });
-      next(fake);
-      fakes.push(fake);
-      return fake;
-    },
   });
-  return { engine, fakes, onCreate: (fn: (fake: FakeWllama) => void) => (next = fn) };
 }
 
-function req(over: Partial<GenerateRequest> = {}): GenerateRequest {
-  return {
-    model: 'm',
-    messages: [{ role: 'user', content: 'Hi' }],
-    tools: [],
-    toolChoice: 'auto',
-    parallelToolCalls: true,
-    format: { type: 'text' },
-    reasoningEffort: null,
-    maxOutputTokens: 3,
-    temperature: 0,
-    topP: null,
-    topLogprobs: null,
-    ...over,
-  };
-}
-
-async function run(engine: WllamaEngine, r: GenerateRequest, signal = new AbortController().signal) {
-  const chunks: EngineChunk[] = [];
-  for await (const c of engine.generate(r, signal)) chunks.push(c);
-  return chunks;
-}
-
+const req = (over: Partial<GenerateRequest> = {}) =>
+  generateRequest({ model: 'm', maxOutputTokens: 3, temperature: 0, ...over });
 describe('WllamaEngine', () => {
   it('streams text deltas and ends with usage from llama.cpp, cached tokens included', async () => {
     const { engine, fakes } = engineWith();
     await engine.load('m');
     (fakes[0] as FakeWllama).cached = 4;
-    const chunks = await run(engine, req());
+    const chunks = await runEngine(engine, req());
     expect(
       chunks
         .filter((c) => c.type === 'text')
@@ -143,7 +80,7 @@ describe('WllamaEngine', () => {
       if (chunks.length === 3) ac.abort();
     }
     expect(chunks.length).toBe(3);
-    const next = await run(engine, req());
+    const next = await runEngine(engine, req());
     expect(next.at(-1)?.type).toBe('done');
     expect(fake.calls[0]?.afterAbort).toBeLessThanOrEqual(1);
   });
@@ -152,13 +89,13 @@ describe('WllamaEngine', () => {
     const { engine, fakes } = engineWith();
     await engine.load('m');
     (fakes[0] as FakeWllama).mode = 'crash';
-    await expect(run(engine, req())).rejects.toMatchObject({
+    await expect(runEngine(engine, req())).rejects.toMatchObject({
       status: 500,
       code: 'model_crashed',
       message: expect.stringContaining('GGML_ASSERT(n_tokens > 0) failed'),
     });
     expect(fakes[0]?.exited).toBe(true);
-    const again = await run(engine, req());
+    const again = await runEngine(engine, req());
     expect(again.at(-1)?.type).toBe('done');
     expect(fakes).toHaveLength(2);
   });
@@ -168,10 +105,10 @@ describe('WllamaEngine', () => {
     await engine.load('m');
     (fakes[0] as FakeWllama).mode = 'hang';
     const started = Date.now();
-    await expect(run(engine, req())).rejects.toMatchObject({ status: 504, code: 'model_unresponsive' });
+    await expect(runEngine(engine, req())).rejects.toMatchObject({ status: 504, code: 'model_unresponsive' });
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(fakes[0]?.exited).toBe(true);
-    expect((await run(engine, req())).at(-1)?.type).toBe('done');
+    expect((await runEngine(engine, req())).at(-1)?.type).toBe('done');
   });
 
   it('counts exactly when asked once loaded (a one-token run, cached per prompt), bounds or estimates otherwise', async () => {
@@ -202,7 +139,7 @@ describe('WllamaEngine', () => {
     const fetcher: ModelFetcher = {
       async fetch(_url, { progress }) {
         for (const loaded of [10, 50, 100]) progress({ loaded, total: 100 });
-        return [tinyGguf()];
+        return [vocabGguf()];
       },
       async cachedUrls() {
         return new Set();
@@ -220,7 +157,7 @@ describe('WllamaEngine', () => {
   });
 
   it('keeps at most maxLoaded instances, the least recently used going first', async () => {
-    const gguf = tinyGguf();
+    const gguf = vocabGguf();
     const { engine, fakes } = engineWith({
       maxLoaded: 1,
       specs: [
@@ -237,8 +174,8 @@ describe('WllamaEngine', () => {
   it('embeds with an embedding model, one input per llama.cpp call, and refuses the wrong use', async () => {
     const { engine } = engineWith({
       specs: [
-        { id: 'e', files: [tinyGguf()], kind: 'embeddings' },
-        { id: 'm', files: [tinyGguf()] },
+        { id: 'e', files: [vocabGguf()], kind: 'embeddings' },
+        { id: 'm', files: [vocabGguf()] },
       ],
     });
     expect(await engine.embed('e', ['ab', 'abcd'])).toEqual({
@@ -250,18 +187,18 @@ describe('WllamaEngine', () => {
     });
     await expect(engine.embed('e', ['x'], 8)).rejects.toMatchObject({ status: 400, param: 'dimensions' });
     await expect(engine.embed('m', ['x'])).rejects.toMatchObject({ status: 400, code: 'unsupported_model' });
-    await expect(run(engine, req({ model: 'e' }))).rejects.toMatchObject({ code: 'unsupported_model' });
+    await expect(runEngine(engine, req({ model: 'e' }))).rejects.toMatchObject({ code: 'unsupported_model' });
   });
 
   it('detects an embedding GGUF by its pooling type: it loads, embeds and refuses chat', async () => {
     const { engine, fakes } = engineWith({
-      specs: [{ id: 'e', files: [tinyGguf([['llama.pooling_type', 8, 'mean']])] }],
+      specs: [{ id: 'e', files: [vocabGguf([['llama.pooling_type', 'mean']])] }],
     });
     await expect(engine.load('e')).resolves.toBeUndefined();
     expect(fakes.map((f) => f.loads)).toEqual([1]);
     expect(engine.models()[0]?.capabilities).toEqual(['embeddings']);
     expect(await engine.embed('e', ['ab'])).toEqual({ vectors: [[2, 1]], tokens: 2 });
-    await expect(run(engine, req({ model: 'e' }))).rejects.toMatchObject({ code: 'unsupported_model' });
+    await expect(runEngine(engine, req({ model: 'e' }))).rejects.toMatchObject({ code: 'unsupported_model' });
   });
 
   it('answers model_not_found for unknown ids and refuses a non-GGUF file', async () => {

@@ -9,7 +9,6 @@ import { LLAMA3_CHAT_TEMPLATE } from '../../../scripts/build-test-gguf.mjs';
 import { ApiError } from '../../../src/common/api-error';
 import { familyOf } from '../../../src/engine/tool-formats';
 import { mistralCallId } from '../../../src/engine/tool-formats/mistral';
-import type { GenerateRequest } from '../../../src/engine/types';
 import { ChunkQueue, TimeoutError, withTimeout } from '../../../src/engine/wllama/chunk-queue';
 import { detectFamily } from '../../../src/engine/wllama/gguf-family';
 import { GgufFormatError, parseGgufHeader, readGgufHeader } from '../../../src/engine/wllama/gguf-header';
@@ -29,25 +28,10 @@ import {
   toTokenLogprobs,
 } from '../../../src/engine/wllama/wllama-request';
 import { gbnfMatches } from '../../helpers/gbnf-match';
+import { generateRequest } from '../../helpers/generate-request';
+import { ggufBytes } from '../../helpers/tiny-gguf';
 
 const llama3 = familyOf('Llama-3-8B-Instruct');
-
-function request(over: Partial<GenerateRequest> = {}): GenerateRequest {
-  return {
-    model: 'tiny',
-    messages: [{ role: 'user', content: 'Hi' }],
-    tools: [],
-    toolChoice: 'auto',
-    parallelToolCalls: true,
-    format: { type: 'text' },
-    reasoningEffort: null,
-    maxOutputTokens: null,
-    temperature: null,
-    topP: null,
-    topLogprobs: null,
-    ...over,
-  };
-}
 
 const lookup = {
   name: 'lookup',
@@ -140,7 +124,7 @@ describe('the request plan', () => {
 
   it('maps sampling options, seed, stop and max tokens, and asks for usage', async () => {
     const { params } = await planWllamaRequest(
-      request({ temperature: 0.2, topP: 0.9, seed: 42, stop: ['END'], maxOutputTokens: 30 }),
+      generateRequest({ temperature: 0.2, topP: 0.9, seed: 42, stop: ['END'], maxOutputTokens: 30 }),
       runtime,
     );
     expect(params).toMatchObject({
@@ -152,20 +136,23 @@ describe('the request plan', () => {
       stream_options: { include_usage: true },
     });
     expect(params.grammar).toBe(ANY_TEXT_GRAMMAR);
-    const bare = (await planWllamaRequest(request(), runtime)).params;
+    const bare = (await planWllamaRequest(generateRequest(), runtime)).params;
     expect(bare).not.toHaveProperty('temperature');
     expect(bare).not.toHaveProperty('seed');
   });
 
   it('teaches tools in the system message and holds required calls to a grammar, never passing llama.cpp tools', async () => {
-    const plan = await planWllamaRequest(request({ tools: [lookup], toolChoice: 'required' }), runtime);
+    const plan = await planWllamaRequest(
+      generateRequest({ tools: [lookup], toolChoice: 'required' }),
+      runtime,
+    );
     expect(plan.params).not.toHaveProperty('tools');
     expect(String(plan.params.messages[0]?.content)).toContain('"name": "lookup"');
     expect(gbnfMatches(plan.params.grammar as string, '{"name": "lookup", "parameters": {"id": 3}}')).toBe(
       true,
     );
     expect(plan.reply).toMatchObject({ format: llama3.tools, toolNames: ['lookup'] });
-    const none = await planWllamaRequest(request({ tools: [lookup], toolChoice: 'none' }), runtime);
+    const none = await planWllamaRequest(generateRequest({ tools: [lookup], toolChoice: 'none' }), runtime);
     expect(none.params.grammar).toBe(ANY_TEXT_GRAMMAR);
     expect(none.reply.format).toBeNull();
   });
@@ -177,7 +164,7 @@ describe('the request plan', () => {
       schema: { type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] },
       strict: true,
     };
-    const { params } = await planWllamaRequest(request({ format }), runtime);
+    const { params } = await planWllamaRequest(generateRequest({ format }), runtime);
     expect(params.messages[0]).toMatchObject({ role: 'system' });
     expect(String(params.messages[0]?.content)).toMatch(/JSON only/);
     expect(gbnfMatches(params.grammar as string, '{"a": 1}')).toBe(true);
@@ -191,7 +178,7 @@ describe('the request plan', () => {
       strict: true,
     };
     try {
-      await planWllamaRequest(request({ format }), runtime);
+      await planWllamaRequest(generateRequest({ format }), runtime);
       expect.unreachable();
     } catch (err) {
       expect(err).toMatchObject({ status: 400, param: 'text.format.schema', code: 'unsupported_value' });
@@ -199,19 +186,21 @@ describe('the request plan', () => {
   });
 
   it('with logprobs, bans the non-UTF-8 tokens and reads post-sampling alternatives (capped at 20)', async () => {
-    const { params, topLogprobs } = await planWllamaRequest(request({ topLogprobs: 25 }), runtime);
+    const { params, topLogprobs } = await planWllamaRequest(generateRequest({ topLogprobs: 25 }), runtime);
     expect(topLogprobs).toBe(20);
     expect(params).toMatchObject({ logprobs: true, top_logprobs: 20, post_sampling_probs: true });
     expect(params.logit_bias).toEqual({ 7: false, 9: false });
-    expect((await planWllamaRequest(request({ topLogprobs: 0 }), runtime)).params.top_logprobs).toBe(1);
+    expect((await planWllamaRequest(generateRequest({ topLogprobs: 0 }), runtime)).params.top_logprobs).toBe(
+      1,
+    );
   });
 
   it('turns thinking off through the template for Qwen3 at effort none, and leaves room for it otherwise', async () => {
     const qwen3 = { family: familyOf('Qwen3-8B'), invalidUtf8: [] };
-    const off = await planWllamaRequest(request({ reasoningEffort: 'none' }), qwen3);
+    const off = await planWllamaRequest(generateRequest({ reasoningEffort: 'none' }), qwen3);
     expect(off.params.chat_template_kwargs).toEqual({ enable_thinking: false });
     expect(off.reply.reasoning).toBeNull();
-    const on = await planWllamaRequest(request({ tools: [lookup], toolChoice: 'required' }), qwen3);
+    const on = await planWllamaRequest(generateRequest({ tools: [lookup], toolChoice: 'required' }), qwen3);
     expect(on.reply.reasoning).toEqual(familyOf('Qwen3-8B').reasoning);
     expect(on.params.grammar).toMatch(/think/);
   });
@@ -341,29 +330,11 @@ describe('GGUF header reader', () => {
   it('reads more when the metadata is longer than the first window', async () => {
     const key = 'general.name';
     const value = 'x'.repeat(5000);
-    const enc = new TextEncoder();
-    const parts: number[] = [];
-    const u32 = (v: number) => parts.push(v & 255, (v >> 8) & 255, (v >> 16) & 255, (v >>> 24) & 255);
-    const u64 = (v: number) => {
-      u32(v);
-      u32(0);
-    };
-    const str = (s: string) => {
-      const b = enc.encode(s);
-      u64(b.length);
-      parts.push(...b);
-    };
-    u32(0x46554747);
-    u32(3);
-    u64(0);
-    u64(1);
-    str(key);
-    u32(8);
-    str(value);
-    const blob = new Blob([Uint8Array.from(parts)]);
+    const parts = ggufBytes([[key, value]]);
+    const blob = new Blob([parts]);
     const header = await readGgufHeader(blob, 64);
     expect(header.metadata.get(key)).toBe(value);
-    expect(() => parseGgufHeader(Uint8Array.from(parts).subarray(0, 100))).toThrow();
+    expect(() => parseGgufHeader(parts.subarray(0, 100))).toThrow();
   });
 });
 

@@ -9,6 +9,7 @@ import type { EngineChunk, FunctionToolSpec, GenerateRequest } from '../../../sr
 import { ReplyAssembler } from '../../../src/engine/webllm/webllm-reply';
 import { planWllamaRequest } from '../../../src/engine/wllama/wllama-request';
 import { gbnfMatches } from '../../helpers/gbnf-match';
+import { generateRequest } from '../../helpers/generate-request';
 
 const MODEL = 'Ministral-3-3B-Reasoning-2512';
 const weather: FunctionToolSpec = {
@@ -23,22 +24,8 @@ const JSON_FORMAT: GenerateRequest['format'] = {
   strict: true,
 };
 
-function request(over: Partial<GenerateRequest>): GenerateRequest {
-  return {
-    model: MODEL,
-    messages: [{ role: 'user', content: 'Hi' }],
-    tools: [],
-    toolChoice: 'auto',
-    parallelToolCalls: false,
-    format: { type: 'text' },
-    reasoningEffort: null,
-    maxOutputTokens: null,
-    temperature: null,
-    topP: null,
-    topLogprobs: null,
-    ...over,
-  };
-}
+const request = (over: Partial<GenerateRequest>) =>
+  generateRequest({ model: MODEL, parallelToolCalls: false, ...over });
 
 const plan = (over: Partial<GenerateRequest>) =>
   planWllamaRequest(request(over), { family: familyOf(MODEL), invalidUtf8: [] });

@@ -10,7 +10,9 @@ import { familyOf } from '../../../src/engine/tool-formats';
 import type { EngineChunk, FunctionToolSpec, GenerateRequest } from '../../../src/engine/types';
 import { ReplyAssembler } from '../../../src/engine/webllm/webllm-reply';
 import { planWllamaRequest } from '../../../src/engine/wllama/wllama-request';
+import { callsOf, textOf } from '../../helpers/engine-chunks';
 import { gbnfMatches } from '../../helpers/gbnf-match';
+import { generateRequest } from '../../helpers/generate-request';
 
 const weather: FunctionToolSpec = {
   name: 'get_weather',
@@ -18,22 +20,8 @@ const weather: FunctionToolSpec = {
   strict: true,
 };
 
-function request(model: string, over: Partial<GenerateRequest> = {}): GenerateRequest {
-  return {
-    model,
-    messages: [{ role: 'user', content: 'Hi' }],
-    tools: [weather],
-    toolChoice: 'auto',
-    parallelToolCalls: false,
-    format: { type: 'text' },
-    reasoningEffort: null,
-    maxOutputTokens: null,
-    temperature: null,
-    topP: null,
-    topLogprobs: null,
-    ...over,
-  };
-}
+const request = (model: string, over: Partial<GenerateRequest> = {}) =>
+  generateRequest({ model, tools: [weather], parallelToolCalls: false, ...over });
 
 async function planFor(model: string) {
   return planWllamaRequest(request(model), { family: familyOf(model), invalidUtf8: [] });
@@ -47,10 +35,6 @@ async function read(model: string, reply: string, finish = 'stop'): Promise<Engi
   out.push(...r.finish(finish, { prompt_tokens: 1, completion_tokens: 1 }));
   return out;
 }
-const textOf = (chunks: EngineChunk[]) =>
-  chunks.flatMap((c) => (c.type === 'text' ? [c.delta] : [])).join('');
-const callsOf = (chunks: EngineChunk[]) =>
-  chunks.flatMap((c) => (c.type === 'tool_call' ? [{ name: c.name, arguments: c.arguments }] : []));
 const PARIS = [{ name: 'get_weather', arguments: '{"city":"Paris"}' }];
 
 describe('wllama prose refuses only real call openings (issue 28 defect 9)', () => {

@@ -8,51 +8,22 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { EngineChunk, GenerateRequest } from '../../../src/engine/types';
-import { WllamaEngine } from '../../../src/engine/wllama';
+import type { WllamaEngine } from '../../../src/engine/wllama';
 import { fastestBlock } from '../../helpers/event-loop';
+import { generateRequest } from '../../helpers/generate-request';
 import { largeLegitSchema } from '../../helpers/grammar-repros';
-import { tinyGguf } from '../../helpers/tiny-gguf';
-import { FakeWllama } from '../../helpers/wllama-fakes';
+import { fakeWllamaEngine, runEngine } from '../../helpers/wllama-engine-rig';
 
-function engineWith() {
-  const fakes: FakeWllama[] = [];
-  const engine = new WllamaEngine({
-    models: [{ id: 'm', files: [tinyGguf()] }],
-    stallTimeoutMs: 5_000,
-    hasWebGpuF16: async () => false,
-    createWllama: (config) => {
-      const fake = new FakeWllama({ tokens: ['Hel', 'lo'], logger: config.logger });
-      fakes.push(fake);
-      return fake;
-    },
-  });
-  return { engine, fakes };
-}
+const engineWith = () => fakeWllamaEngine({ stallTimeoutMs: 5_000 });
 
-function req(over: Partial<GenerateRequest>): GenerateRequest {
-  return {
-    model: 'm',
-    messages: [{ role: 'user', content: 'Hi' }],
-    tools: [],
-    toolChoice: 'auto',
-    parallelToolCalls: true,
-    format: { type: 'text' },
-    reasoningEffort: null,
-    maxOutputTokens: 2,
-    temperature: 0,
-    topP: null,
-    topLogprobs: null,
-    ...over,
-  };
-}
+const req = (over: Partial<GenerateRequest>) =>
+  generateRequest({ model: 'm', maxOutputTokens: 2, temperature: 0, ...over });
 
 /** What the core does with a request: preflight, load, then generate to the end. */
 async function serve(engine: WllamaEngine, r: GenerateRequest): Promise<EngineChunk[]> {
   await engine.preflight(r.model, r);
   await engine.load(r.model);
-  const chunks: EngineChunk[] = [];
-  for await (const c of engine.generate(r, new AbortController().signal)) chunks.push(c);
-  return chunks;
+  return runEngine(engine, r);
 }
 
 /** Definitions in the schema: ~870 KB, well under the 16 MB body cap. */

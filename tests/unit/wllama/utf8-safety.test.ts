@@ -6,10 +6,10 @@ import fc from 'fast-check';
 import llama3Tokenizer from 'llama3-tokenizer-js';
 import { describe, expect, it } from 'vitest';
 import { familyOf } from '../../../src/engine/tool-formats';
-import type { GenerateRequest } from '../../../src/engine/types';
 import { isSafeUtf8Piece, unsafeUtf8Tokens } from '../../../src/engine/wllama/utf8-tokens';
 import { ANY_TEXT_GRAMMAR, planWllamaRequest } from '../../../src/engine/wllama/wllama-request';
 import { gbnfMatches } from '../../helpers/gbnf-match';
+import { generateRequest } from '../../helpers/generate-request';
 
 const bytes = (...b: number[]) => Uint8Array.from(b);
 const strict = new TextDecoder('utf-8', { fatal: true });
@@ -104,34 +104,21 @@ describe('unsafeUtf8Tokens on the Llama 3 vocabulary', () => {
 });
 
 describe('the plan bans unsafe tokens and holds every request to a grammar', () => {
-  const request = (over: Partial<GenerateRequest> = {}): GenerateRequest =>
-    ({
-      model: 'tiny',
-      messages: [{ role: 'user', content: 'Hi' }],
-      tools: [],
-      toolChoice: 'auto',
-      parallelToolCalls: true,
-      format: { type: 'text' },
-      reasoningEffort: null,
-      maxOutputTokens: null,
-      temperature: null,
-      topP: null,
-      topLogprobs: null,
-      ...over,
-    }) as GenerateRequest;
   const runtime = { family: familyOf('Llama-3.2-1B-Instruct'), invalidUtf8: [7, 9], unsafeUtf8: [3] };
 
   it('bans the unsafe tokens without logprobs, and every partial one as well with them', async () => {
-    expect((await planWllamaRequest(request(), runtime)).params.logit_bias).toEqual({ 3: false });
-    expect((await planWllamaRequest(request({ topLogprobs: 2 }), runtime)).params.logit_bias).toEqual({
-      3: false,
-      7: false,
-      9: false,
-    });
+    expect((await planWllamaRequest(generateRequest(), runtime)).params.logit_bias).toEqual({ 3: false });
+    expect((await planWllamaRequest(generateRequest({ topLogprobs: 2 }), runtime)).params.logit_bias).toEqual(
+      {
+        3: false,
+        7: false,
+        9: false,
+      },
+    );
   });
 
   it('gives plain text the any-text grammar (llama.cpp tracks UTF-8 only under one), which takes any text', async () => {
-    const { params } = await planWllamaRequest(request(), runtime);
+    const { params } = await planWllamaRequest(generateRequest(), runtime);
     expect(params.grammar).toBe(ANY_TEXT_GRAMMAR);
     expect(gbnfMatches(ANY_TEXT_GRAMMAR, 'héllo 日本 😀\n{"a": [1]}')).toBe(true);
     expect(gbnfMatches(ANY_TEXT_GRAMMAR, '')).toBe(true);
