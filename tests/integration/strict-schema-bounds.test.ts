@@ -180,6 +180,17 @@ describe('the scripted model writes a bounded instance', () => {
         }),
       );
       expect([tool.status, tool.param]).toEqual([400, 'tools[0].parameters']);
+      // Chat Completions names its own params: the format's and the tool's, where the request put them.
+      const chat = await refusedFast(() => rig.client.chat.completions.create(chatBody(schema)));
+      expect([chat.status, chat.param]).toEqual([400, 'response_format.json_schema.schema']);
+      const chatTool = await refusedFast(() =>
+        rig.client.chat.completions.create({
+          model: 'scripted',
+          messages: [{ role: 'user', content: 'x' }],
+          tools: [{ type: 'function', function: { name: 'f', parameters: schema } }],
+        }),
+      );
+      expect([chatTool.status, chatTool.param]).toEqual([400, 'tools[0].function.parameters']);
       expect((await rig.store.listRecent(10)).responses).toHaveLength(0);
       await stillAnswers(rig);
     },

@@ -56,17 +56,31 @@ export async function createChatCompletion(request: Request, deps: ChatDeps): Pr
 }
 
 /** Engines name a request's params as the Responses API does; Chat Completions has its own names. */
-const CHAT_PARAMS: Record<string, string> = {
-  'text.format.schema': 'response_format.json_schema.schema',
-  'text.format': 'response_format',
-};
+const CHAT_PARAMS: [RegExp, string][] = [
+  [/^text\.format\.schema(?=$|[.[])/, 'response_format.json_schema.schema'],
+  [/^text\.format$/, 'response_format'],
+  [/^tools\[(\d+)\]\.parameters(?=$|[.[])/, 'tools[$1].function.parameters'],
+];
+
+/**
+ * The Chat Completions name of a param an engine names in the Responses form (engines speak one
+ * form), keeping any path below it (`tools[0].parameters.properties.a.pattern`); undefined for a
+ * param with no Chat Completions counterpart.
+ *
+ * @example
+ * chatParam('tools[2].parameters'); // 'tools[2].function.parameters'
+ */
+export function chatParam(param: string): string | undefined {
+  for (const [from, to] of CHAT_PARAMS) if (from.test(param)) return param.replace(from, to);
+  return undefined;
+}
 
 /** The engine's checks before any header, its errors naming Chat Completions' params. */
 async function preflight(engine: Engine, prepared: PreparedChat): Promise<void> {
   try {
     await engine.preflight?.(prepared.model.id, prepared.generate);
   } catch (e) {
-    const param = e instanceof ApiError && e.param ? CHAT_PARAMS[e.param] : undefined;
+    const param = e instanceof ApiError && e.param ? chatParam(e.param) : undefined;
     if (!(e instanceof ApiError) || !param) throw e;
     throw new ApiError(e.status, e.type, e.code, param, e.message);
   }
