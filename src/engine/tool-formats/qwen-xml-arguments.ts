@@ -19,6 +19,12 @@ export const VALUE_END = '\n</parameter>\n';
 /** The empty text (xgrammar 0.1.27 aborts on an empty `const_string`). */
 const EMPTY: Format = { type: 'grammar', grammar: 'root ::= ""' };
 
+/**
+ * The tag content, in {@link qwenXmlFormat}'s `tags` (read by wllama's GBNF builder), of a tool whose
+ * schema lists no properties: {@link freeParameters}' parameters.
+ */
+export const QWEN_FREE_PARAMETERS = 'qwen_xml_free_parameters';
+
 /** Most parameters a call of a tool whose schema lists none may pass (the grammar has no loop). */
 export const MAX_FREE_PARAMETERS = 8;
 

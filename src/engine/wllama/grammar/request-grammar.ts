@@ -7,7 +7,7 @@
 
 import { clip } from '../../../common/api-error';
 import type { ReasoningMarkers } from '../../tool-formats/model-family';
-import { qwenValueKind } from '../../tool-formats/qwen-xml-arguments';
+import { QWEN_FREE_PARAMETERS, qwenValueKind } from '../../tool-formats/qwen-xml-arguments';
 import type { TagSpec, ToolFormat } from '../../tool-formats/types';
 import type { FunctionToolSpec, OutputFormatSpec } from '../../types';
 import { GbnfBuilder, gbnfClass, gbnfLiteral } from './gbnf';
@@ -15,7 +15,7 @@ import { GrammarTooComplexError } from './grammar-budget';
 import { JsonSchemaRules, UnsupportedSchemaError } from './json-schema-gbnf';
 import { checkLlamaGrammar, checkLlamaGrammarPaced, LlamaGrammarError } from './llama-limits';
 import { proseRule } from './prose-gbnf';
-import { rawValueRule } from './xml-value-gbnf';
+import { freeParametersRule, rawValueRule } from './xml-value-gbnf';
 
 export interface GrammarRequest {
   /** The family's tool format; used only when `tools` is not empty. */
@@ -209,6 +209,8 @@ function* tagExpression(
     inner = yield* schemaRule(g, schema, `tag${index}-`, param);
   } else if (content.type === 'const_string') {
     inner = gbnfLiteral(String(content.value));
+  } else if (content.type === QWEN_FREE_PARAMETERS) {
+    inner = freeParametersRule(g);
   } else if (content.type === 'qwen_xml_parameter') {
     inner = yield* xmlParameters(g, content.json_schema as Record<string, unknown>, `tag${index}-`, param);
   } else {

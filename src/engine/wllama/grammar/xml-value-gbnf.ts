@@ -5,7 +5,7 @@
  * back (tool-formats/qwen-xml-scan.ts) ends the value at the first `\n</parameter>\n`, so the
  * grammar must refuse exactly the values that would end early.
  */
-import { VALUE_END } from '../../tool-formats/qwen-xml-arguments';
+import { MAX_FREE_PARAMETERS, VALUE_END } from '../../tool-formats/qwen-xml-arguments';
 import { type GbnfBuilder, gbnfClass, gbnfLiteral } from './gbnf';
 
 const NEWLINE = 0x0a;
@@ -57,4 +57,28 @@ export function rawValueRule(g: GbnfBuilder): string {
     g.shared(state(k), alts.join(' | '));
   }
   return state(0);
+}
+
+/** Characters of a free parameter's name: `[A-Za-z0-9_.-]`. */
+const NAME_CHARS: Array<[number, number]> = [
+  [0x2d, 0x2e],
+  [0x30, 0x39],
+  [0x41, 0x5a],
+  [0x5f, 0x5f],
+  [0x61, 0x7a],
+];
+
+/**
+ * The parameters of a tool whose schema lists none, as web-llm's `freeParameters` has them: up to
+ * {@link MAX_FREE_PARAMETERS}, any names, each `<parameter=name>\nraw value\n</parameter>\n`.
+ *
+ * @example
+ * freeParametersRule(g); // 'xml-free-param{0,8}'
+ */
+export function freeParametersRule(g: GbnfBuilder): string {
+  const one = g.shared(
+    'xml-free-param',
+    `${gbnfLiteral('<parameter=')} ${gbnfClass(NAME_CHARS)}+ ${gbnfLiteral('>\n')} ${rawValueRule(g)} ${gbnfLiteral(VALUE_END)}`,
+  );
+  return `${one}{0,${MAX_FREE_PARAMETERS}}`;
 }
