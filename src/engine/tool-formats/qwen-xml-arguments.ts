@@ -19,6 +19,12 @@ export const VALUE_END = '\n</parameter>\n';
 /** The empty text (xgrammar 0.1.27 aborts on an empty `const_string`). */
 const EMPTY: Format = { type: 'grammar', grammar: 'root ::= ""' };
 
+/**
+ * The tag content, in {@link qwenXmlFormat}'s `tags` (read by wllama's GBNF builder), of a tool whose
+ * schema lists no properties: {@link freeParameters}' parameters.
+ */
+export const QWEN_FREE_PARAMETERS = 'qwen_xml_free_parameters';
+
 /** Most parameters a call of a tool whose schema lists none may pass (the grammar has no loop). */
 export const MAX_FREE_PARAMETERS = 8;
 
@@ -58,30 +64,48 @@ export function freeParameters(): Format {
   return rest;
 }
 
+/** How a parameter's value is written: one of its members bare, raw text, or JSON of its schema. */
+export type QwenValueKind = { kind: 'members'; members: string[] } | { kind: 'raw' } | { kind: 'json' };
+
 /**
- * One parameter by its schema: an enum or const as its members written bare, raw text where a
- * string is allowed (or nothing says what is), else JSON of the schema (with the tool's `$defs`).
+ * How the value of the parameter `spec` of `tool` is written: an enum or const as its members bare
+ * (a string as itself, anything else as its JSON), raw text where a string is allowed (or nothing
+ * says what is), else JSON of the schema. Both engines' grammars follow it.
+ *
+ * @example
+ * qwenValueKind({ enum: ['c', 1] }, tool); // { kind: 'members', members: ['c', '1'] }
+ * qwenValueKind({ type: ['string', 'null'] }, tool); // { kind: 'raw' }
  */
-function parameter(begin: string, spec: unknown, tool: Record<string, unknown>): Format {
+export function qwenValueKind(spec: unknown, tool: Record<string, unknown>): QwenValueKind {
   const resolved = resolveRef(spec, tool);
-  const between = (value: Format): Format => ({
-    type: 'sequence',
-    elements: [{ type: 'const_string', value: begin }, value, { type: 'const_string', value: VALUE_END }],
-  });
   if (isRecord(resolved)) {
     const members = Array.isArray(resolved.enum)
       ? resolved.enum
       : 'const' in resolved
         ? [resolved.const]
         : null;
-    if (members) {
-      const bare = members.map((v) => JSON.stringify(typeof v === 'string' ? v : JSON.stringify(v)));
-      return between({ type: 'grammar', grammar: `root ::= ${bare.join(' | ')}` });
-    }
+    if (members)
+      return {
+        kind: 'members',
+        members: members.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))),
+      };
   }
   const types = schemaTypes(resolved);
-  if (types.size === 0 || types.has('string'))
-    return { type: 'tag', begin, content: { type: 'any_text' }, end: VALUE_END };
+  return types.size === 0 || types.has('string') ? { kind: 'raw' } : { kind: 'json' };
+}
+
+/** One parameter by its schema, as {@link qwenValueKind} says (with the tool's `$defs` for JSON). */
+function parameter(begin: string, spec: unknown, tool: Record<string, unknown>): Format {
+  const between = (value: Format): Format => ({
+    type: 'sequence',
+    elements: [{ type: 'const_string', value: begin }, value, { type: 'const_string', value: VALUE_END }],
+  });
+  const value = qwenValueKind(spec, tool);
+  if (value.kind === 'members') {
+    const bare = value.members.map((v) => JSON.stringify(v));
+    return between({ type: 'grammar', grammar: `root ::= ${bare.join(' | ')}` });
+  }
+  if (value.kind === 'raw') return { type: 'tag', begin, content: { type: 'any_text' }, end: VALUE_END };
   const defs = Object.fromEntries(
     (['$defs', 'definitions'] as const).flatMap((k) => (tool[k] === undefined ? [] : [[k, tool[k]]])),
   );

@@ -4,7 +4,7 @@
  */
 import type { FunctionToolSpec } from '../types';
 import { isRecord, parsedArguments, pyJson, tryJson } from './json-text';
-import { freeParameters, qwenXmlParameters } from './qwen-xml-arguments';
+import { freeParameters, QWEN_FREE_PARAMETERS, qwenXmlParameters } from './qwen-xml-arguments';
 import { scanQwenCall } from './qwen-xml-scan';
 import { jsonType, schemaTypes } from './schema-types';
 import { argumentSchema, closingEnd, openAiTool } from './shared';
@@ -63,16 +63,12 @@ export const qwenXmlFormat: ToolFormat = {
     return results.map((r) => `<tool_response>\n${r.content.trim()}\n</tool_response>`).join('\n');
   },
   triggers: [OPEN],
-  // Other grammar builders (wllama's GBNF) read xgrammar's `qwen_xml_parameter`; web-llm gets the
-  // raw-value grammar of `structuralTags`.
+  // wllama's GBNF builder reads these (`qwen_xml_parameter`, and the free parameters of a tool whose
+  // schema lists none), with the same raw values as web-llm's `structuralTags`.
   tags(tools: FunctionToolSpec[]): TagSpec[] {
     return tools.map((t) => {
       const schema = argumentSchema(t);
-      if (!hasProperties(schema))
-        return noPropertiesTag(t.name, schema, {
-          type: 'regex',
-          pattern: '(<parameter=[A-Za-z0-9_.-]+>\\n[^<]*\\n</parameter>\\n)*',
-        });
+      if (!hasProperties(schema)) return noPropertiesTag(t.name, schema, { type: QWEN_FREE_PARAMETERS });
       // The parameter grammar ends at the last `</parameter>`; the newline after it is the end's.
       return {
         type: 'tag',

@@ -8,6 +8,15 @@ import { familyOf, type ModelFamily } from '../tool-formats/model-family';
 /** Template fingerprints, most specific first, each mapped to a model id `familyOf` recognises. */
 const FINGERPRINTS: Array<[test: (template: string) => boolean, familyId: string]> = [
   [(t) => t.includes('<|im_start|>') && t.includes('<function='), 'Qwen3.5'],
+  // NousResearch's tool_use template (Hermes 2 Pro, Hermes 3) is ChatML with `<tool_call>` like
+  // Qwen2.5's, but sends results in a `tool` turn; its system sentence is its own.
+  [
+    (t) =>
+      t.includes('<|im_start|>') &&
+      t.includes('<tool_call>') &&
+      t.includes('You are a function calling AI model'),
+    'Hermes-3',
+  ],
   [(t) => t.includes('<|im_start|>') && t.includes('<tool_call>') && t.includes('<think>'), 'Qwen3'],
   [(t) => t.includes('<|im_start|>') && t.includes('<tool_call>'), 'Qwen2.5'],
   [(t) => t.includes('<|im_start|>') && t.includes('<think>'), 'QwQ'],

@@ -10,9 +10,13 @@ import { historyCalls } from '../tool-formats/shared';
 import type { HistoryResult } from '../tool-formats/types';
 import type { ChatContentPart, ChatMessage } from '../types';
 
-/** A message as wllama's `createChatCompletion` takes it: text only. */
+/**
+ * A message as wllama's `createChatCompletion` takes it: text only, plus an assistant turn's
+ * reasoning, which llama.cpp hands the template as the message's `reasoning_content`.
+ */
 export type TemplateMessage =
-  | { role: 'system' | 'user' | 'assistant'; content: string }
+  | { role: 'system' | 'user'; content: string }
+  | { role: 'assistant'; content: string; reasoning_content?: string }
   | { role: 'tool'; content: string; tool_call_id: string };
 
 export interface TemplateOptions {
@@ -29,7 +33,10 @@ export interface TemplateOptions {
 /**
  * Converts the core's messages for a chat template:
  * - one system message, first, with the extra sections and (by the family's placement) the tools;
- * - an assistant turn's calls as text in the family's format after its content;
+ * - an assistant turn's calls as text in the family's format after its content (separated as the
+ *   family's template separates them), and, for families whose template shows the reasoning of
+ *   turns in a tool loop (Qwen3, Qwen3.5), its reasoning as `reasoning_content`: the template writes
+ *   it in the turn's think block after the last user message and drops it before;
  * - tool results as `tool` turns, raw, where the family's template has that role (it renders them),
  *   else one user turn in the family's format;
  * - consecutive turns of one role merged (several templates require strict alternation);
@@ -52,11 +59,15 @@ export function toTemplateMessages(messages: ChatMessage[], opts: TemplateOption
 
   let user: string[] | null = null;
   let assistant: string[] | null = null;
+  let reasoning: string | null = null;
   let results: HistoryResult[] | null = null;
   const flush = () => {
     if (user) out.push({ role: 'user', content: user.join('\n\n') });
     if (assistant) {
-      out.push({ role: 'assistant', content: (opts.family.assistantPrefix ?? '') + assistant.join('\n') });
+      const content = assistant.join('');
+      // With its reasoning handed over, the template writes the think block itself.
+      if (reasoning !== null) out.push({ role: 'assistant', content, reasoning_content: reasoning });
+      else out.push({ role: 'assistant', content: (opts.family.assistantPrefix ?? '') + content });
     }
     if (results && opts.family.resultRole === 'tool') {
       // The GGUF's template writes the tool turn itself (Meta's `| tojson`, mistralai's
@@ -69,16 +80,22 @@ export function toTemplateMessages(messages: ChatMessage[], opts: TemplateOption
     } else if (results) out.push({ role: 'user', content: format.renderResults(results) });
     user = null;
     assistant = null;
+    reasoning = null;
     results = null;
   };
   for (const m of messages) {
     if (m.role === 'system') continue;
     if (m.role === 'assistant') {
       if (!assistant) flush();
+      const family = opts.family;
+      if (!assistant && m.reasoning && family.reasoning && family.reasoningInLoop) reasoning = m.reasoning;
       assistant ??= [];
-      if (m.content) assistant.push(m.content);
+      // The template trims the whole content; a family that trims each text trims it before the calls too.
+      const text = m.content ? (family.trimText ? m.content.trim() : m.content) : '';
+      if (text) assistant.push(assistant.length > 0 ? `\n${text}` : text);
       if (m.tool_calls?.length) {
-        assistant.push(format.renderCalls(historyCalls(m.tool_calls)));
+        const calls = format.renderCalls(historyCalls(m.tool_calls));
+        assistant.push(assistant.length > 0 ? `${family.textBeforeCalls ?? '\n'}${calls}` : calls);
       }
       continue;
     }

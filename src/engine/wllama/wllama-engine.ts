@@ -40,7 +40,8 @@ import {
 import { embeddingAborted } from './limits/embed-each';
 import { LlamaLog } from './llama-log';
 import { wllamaModelFetcher } from './model-fetcher';
-import { type TemplateMessage, toTemplateMessages } from './template-messages';
+import { type TemplateInputs, templateInputs } from './template-inputs';
+import type { TemplateMessage } from './template-messages';
 import { isInstanceDead, mapGenerateError, mapLoadError, overflowTokens } from './wllama-errors';
 import {
   defaultThreads,
@@ -324,28 +325,24 @@ export class WllamaEngine implements Engine {
     this.registration(modelId);
     const inst = this.liveInstance(modelId);
     const family = inst?.facts.family ?? this.facts.get(modelId)?.family;
-    const rendered = family
-      ? toTemplateMessages(messages, {
-          family,
-          system: [],
-          toolSection: tools.length > 0 ? family.tools.toolSection(tools) : null,
-          modelId,
-          anyLastTurn: true,
-        })
+    // The same template inputs a generation with these tools would hand llama.cpp.
+    const inputs = family
+      ? templateInputs(messages, { family, system: [], tools, modelId, anyLastTurn: true })
       : null;
-    if (!inst || !rendered) return estimateTokens(messages, tools);
+    const rendered = inputs?.messages;
+    if (!inst || !inputs || !rendered) return estimateTokens(messages, tools);
     if (!opts.exact) {
       const bound = byteBound(rendered);
       if (bound <= inst.runtime.contextSize) return bound;
     }
-    const key = `${modelId}\n${JSON.stringify(rendered)}`;
+    const key = `${modelId}\n${JSON.stringify(inputs)}`;
     const known = this.counts.get(key);
     if (known !== undefined) return known;
     const release = (await this.queue.queued(this.gate.acquire())) as () => void;
     try {
       const live = this.liveInstance(modelId);
       if (!live) return estimateTokens(messages, tools);
-      const n = await this.countRun(live, rendered);
+      const n = await this.countRun(live, inputs);
       this.counts.set(key, n);
       if (this.counts.size > COUNT_CACHE) this.counts.delete(this.counts.keys().next().value as string);
       return n;
@@ -355,11 +352,12 @@ export class WllamaEngine implements Engine {
   }
 
   /** One-token run of `messages`; its `prompt_tokens` is the count. */
-  private async countRun(inst: WllamaInstance, messages: TemplateMessage[]): Promise<number> {
+  private async countRun(inst: WllamaInstance, { messages, kwargs }: TemplateInputs): Promise<number> {
     const queue = new ChunkQueue<WllamaChunk>();
     const mark = inst.log.mark();
     const run = inst.wllama.createChatCompletion({
       messages,
+      ...(kwargs ? { chat_template_kwargs: kwargs } : {}),
       max_tokens: 1,
       temperature: 0,
       stream: true,

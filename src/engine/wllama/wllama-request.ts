@@ -11,7 +11,7 @@ import { jsonInstruction, planToolsAndThinking } from '../tool-formats/request-p
 import type { GenerateRequest, TokenLogprob } from '../types';
 import type { ReplyOptions } from '../webllm/webllm-reply';
 import { GrammarError, requestGrammarPaced, wllamaCallOpenings } from './grammar';
-import { type TemplateMessage, toTemplateMessages } from './template-messages';
+import { templateInputs } from './template-inputs';
 import type { WllamaChatParams } from './wllama-options';
 
 /** llama.cpp's limit on `top_logprobs`. */
@@ -78,15 +78,15 @@ export async function planWllamaRequest(req: GenerateRequest, model: ModelRuntim
   await pace();
   const system = req.format.type === 'text' ? [] : [jsonInstruction(req.format, tools.length > 0)];
   await pace();
-  const toolSection = tools.length > 0 ? family.tools.toolSection(tools) : null;
-  await pace();
-  const topLogprobs = req.topLogprobs === null ? null : Math.min(req.topLogprobs, WLLAMA_MAX_TOP_LOGPROBS);
-  const messages: TemplateMessage[] = toTemplateMessages(req.messages, {
+  const { messages, kwargs } = templateInputs(req.messages, {
     family,
     system,
-    toolSection,
+    tools,
     modelId: req.model,
+    disableThinking,
   });
+  await pace();
+  const topLogprobs = req.topLogprobs === null ? null : Math.min(req.topLogprobs, WLLAMA_MAX_TOP_LOGPROBS);
   const params: WllamaChatParams = {
     messages: messages as ChatCompletionParams['messages'],
     // No `return_progress`: each prompt-progress result takes one of wllama's polls, and every poll
@@ -98,7 +98,7 @@ export async function planWllamaRequest(req: GenerateRequest, model: ModelRuntim
     ...(req.maxOutputTokens !== null ? { max_tokens: req.maxOutputTokens } : {}),
     ...(req.stop && req.stop.length > 0 ? { stop: req.stop.slice(0, 4) } : {}),
     grammar: grammar ?? ANY_TEXT_GRAMMAR,
-    ...(disableThinking ? { chat_template_kwargs: { enable_thinking: false } } : {}),
+    ...(kwargs ? { chat_template_kwargs: kwargs } : {}),
   };
   if (topLogprobs !== null) {
     params.logprobs = true;

@@ -355,7 +355,7 @@ describe('request grammars', () => {
     expect(
       gbnfMatches(
         qwen35,
-        '<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=unit>\n"c"\n</parameter>\n</function>\n</tool_call>',
+        '<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=unit>\nc\n</parameter>\n</function>\n</tool_call>',
       ),
     ).toBe(true);
     const mistral = requestGrammar({

@@ -7,6 +7,7 @@
 
 import { clip } from '../../../common/api-error';
 import type { ReasoningMarkers } from '../../tool-formats/model-family';
+import { QWEN_FREE_PARAMETERS, qwenValueKind } from '../../tool-formats/qwen-xml-arguments';
 import type { TagSpec, ToolFormat } from '../../tool-formats/types';
 import type { FunctionToolSpec, OutputFormatSpec } from '../../types';
 import { GbnfBuilder, gbnfClass, gbnfLiteral } from './gbnf';
@@ -14,6 +15,7 @@ import { GrammarTooComplexError } from './grammar-budget';
 import { JsonSchemaRules, UnsupportedSchemaError } from './json-schema-gbnf';
 import { checkLlamaGrammar, checkLlamaGrammarPaced, LlamaGrammarError } from './llama-limits';
 import { proseRule } from './prose-gbnf';
+import { freeParametersRule, rawValueRule } from './xml-value-gbnf';
 
 export interface GrammarRequest {
   /** The family's tool format; used only when `tools` is not empty. */
@@ -207,6 +209,8 @@ function* tagExpression(
     inner = yield* schemaRule(g, schema, `tag${index}-`, param);
   } else if (content.type === 'const_string') {
     inner = gbnfLiteral(String(content.value));
+  } else if (content.type === QWEN_FREE_PARAMETERS) {
+    inner = freeParametersRule(g);
   } else if (content.type === 'qwen_xml_parameter') {
     inner = yield* xmlParameters(g, content.json_schema as Record<string, unknown>, `tag${index}-`, param);
   } else {
@@ -216,7 +220,11 @@ function* tagExpression(
   return parts.filter(Boolean).join(' ');
 }
 
-/** Qwen3.5's `<parameter=name>\nvalue\n</parameter>` list: strings bare, everything else as JSON. */
+/**
+ * Qwen3.5's `<parameter=name>\nvalue\n</parameter>` list as web-llm's grammar has it: a value raw
+ * text up to the first `\n</parameter>\n` where a string is allowed, an enum's members bare, else
+ * JSON of the property's schema (see {@link qwenValueKind}).
+ */
 function* xmlParameters(
   g: GbnfBuilder,
   schema: Record<string, unknown>,
@@ -228,11 +236,16 @@ function* xmlParameters(
   const rules = new JsonSchemaRules(g, schema, prefix);
   const items: string[] = [];
   for (const [i, name] of Object.keys(props).entries()) {
-    const p = props[name] as Record<string, unknown>;
+    const kind = qwenValueKind(props[name], schema);
     const value =
-      p.type === 'string' && !p.enum && !p.pattern
-        ? `${gbnfClass([[0x3c, 0x3c]], true)}*`
-        : yield* guarded({ rules, schema: p, path: `/properties/${name}` }, param);
+      kind.kind === 'raw'
+        ? rawValueRule(g)
+        : kind.kind === 'members' && kind.members.length > 0
+          ? `(${kind.members.map((m) => gbnfLiteral(m)).join(' | ')})`
+          : yield* guarded(
+              { rules, schema: props[name] as Record<string, unknown>, path: `/properties/${name}` },
+              param,
+            );
     // One rule per parameter: an optional group counts every rule inside it against llama.cpp's threshold.
     const one = g.add(
       `${prefix}param`,

@@ -1,0 +1,73 @@
+/**
+ * Issue 28 defect 4 (remainder) through real llama.cpp in Chromium: with Meta's published Llama 3.1
+ * template in the tiny test GGUF, a request that offers a tool hands the template `tools` (through
+ * `chat_template_kwargs`, with `tools_in_user_message: false`), so llama.cpp's own rendering writes
+ * `Environment: ipython` and the function list once. Its prompt counts exactly the tokens of the
+ * published template's rendering of the conversation with those tools (intab's own copy of the list
+ * beside the template's, or no `Environment: ipython`, would not).
+ */
+import { readFileSync } from 'node:fs';
+import { Template } from '@huggingface/jinja';
+import llama3Tokenizer from 'llama3-tokenizer-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AppSession, openApp } from './harness';
+import { addWithTemplate, respond } from './wllama-formats.page';
+
+const TINY_URL = '/test-models/intab-tiny-random.gguf';
+const options = { wllama: { stallTimeoutMs: 10_000, models: [{ id: 'tiny', url: TINY_URL }] } };
+const path = `/tests/e2e/pages/options.html#${encodeURIComponent(JSON.stringify(options))}`;
+
+let app: AppSession & { pageErrors: string[]; consoleLines: string[] };
+beforeAll(async () => {
+  app = await openApp({ path, testPages: true });
+});
+afterAll(() => app?.close());
+
+describe("tools through the GGUF's own Llama 3.1 template", () => {
+  it('llama.cpp writes Environment: ipython and the tools as the published template does, token for token', async () => {
+    const template = readFileSync(
+      new URL('../fixtures/templates/meta-llama-Llama-3.1-8B-Instruct.jinja', import.meta.url),
+      'utf8',
+    );
+    await app.page.evaluate(addWithTemplate, { id: 'tiny31-tools', url: TINY_URL, template });
+    const parameters = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+    const r = await app.page.evaluate(respond, {
+      model: 'tiny31-tools',
+      instructions: 'Be brief.',
+      input: [
+        { role: 'user', content: 'Weather in Paris?' },
+        { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        { type: 'function_call_output', call_id: 'call_1', output: '{"temp": 21}' },
+      ],
+      tools: [
+        { type: 'function', name: 'get_weather', description: 'Current weather', parameters, strict: false },
+      ],
+      max_output_tokens: 16,
+      temperature: 0,
+    });
+    expect(r.error).toBeNull();
+    const tools = [
+      { type: 'function', function: { name: 'get_weather', description: 'Current weather', parameters } },
+    ];
+    const published = new Template(template).render({
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Weather in Paris?' },
+        {
+          role: 'assistant',
+          content: '',
+          tool_calls: [
+            { id: 'x', type: 'function', function: { name: 'get_weather', arguments: { city: 'Paris' } } },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'x', content: '{"temp": 21}' },
+      ],
+      tools,
+      tools_in_user_message: false,
+      bos_token: '<|begin_of_text|>',
+      add_generation_prompt: true,
+    });
+    expect(published).toContain('Environment: ipython\n');
+    expect(r.inputTokens).toBe(llama3Tokenizer.encode(published, { bos: false, eos: false }).length);
+  }, 300_000);
+});
