@@ -7,24 +7,15 @@
  *   (issue 28 defect 4): llama.cpp's own rendering of what intab hands it counts exactly the tokens
  *   of the published template's rendering of the conversation (a result encoded twice would not).
  */
-import { readFileSync } from 'node:fs';
 import { Template } from '@huggingface/jinja';
 import llama3Tokenizer from 'llama3-tokenizer-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mistralCallId } from '../../src/engine/tool-formats/mistral';
-import { type AppSession, openApp } from './harness';
 import { createPerSeed, type Outcome } from './wllama-bounds.page';
 import { addWithTemplate, respond } from './wllama-formats.page';
+import { publishedTemplate, TINY_URL, useTinyApp } from './wllama-template-app';
 
-const TINY_URL = '/test-models/intab-tiny-random.gguf';
-const options = { wllama: { stallTimeoutMs: 10_000, models: [{ id: 'tiny', url: TINY_URL }] } };
-const path = `/tests/e2e/pages/options.html#${encodeURIComponent(JSON.stringify(options))}`;
-
-let app: AppSession & { pageErrors: string[]; consoleLines: string[] };
-beforeAll(async () => {
-  app = await openApp({ path, testPages: true });
-});
-afterAll(() => app?.close());
+const app = useTinyApp();
 
 const failed = (outcomes: Outcome[]) =>
   outcomes.filter((o) => o.http !== 200).map((o) => `seed ${o.seed}: ${o.http} ${o.code} ${o.message}`);
@@ -44,7 +35,7 @@ describe("wllama under tool_choice 'auto'", () => {
         strict: true,
       },
     };
-    const outcomes = await app.page.evaluate(createPerSeed, {
+    const outcomes = await app().page.evaluate(createPerSeed, {
       body: {
         model: 'tiny',
         messages: [{ role: 'user', content: 'Find record 5, or say why not.' }],
@@ -60,20 +51,17 @@ describe("wllama under tool_choice 'auto'", () => {
       expect(['stop', 'length', 'tool_calls']).toContain(o.finish);
       if (o.finish !== 'tool_calls') expect(o.text).not.toMatch(/^\s*\{\s*"name"/);
     }
-    expect(app.consoleLines.filter((l) => /llama\.cpp instance ended/.test(l))).toEqual([]);
+    expect(app().consoleLines.filter((l) => /llama\.cpp instance ended/.test(l))).toEqual([]);
   }, 600_000);
 });
 
 describe("tool results through the GGUF's own Llama 3.1 template", () => {
   it('llama.cpp renders the round trip as the published template does, token for token', async () => {
-    const template = readFileSync(
-      new URL('../fixtures/templates/meta-llama-Llama-3.1-8B-Instruct.jinja', import.meta.url),
-      'utf8',
-    );
-    const listing = await app.page.evaluate(addWithTemplate, { id: 'tiny31', url: TINY_URL, template });
+    const template = publishedTemplate('meta-llama-Llama-3.1-8B-Instruct.jinja');
+    const listing = await app().page.evaluate(addWithTemplate, { id: 'tiny31', url: TINY_URL, template });
     expect(listing).toMatchObject({ id: 'tiny31', engine: 'wllama' });
     const result = '{"temp": 21, "note": "say \\"hi\\""}';
-    const r = await app.page.evaluate(respond, {
+    const r = await app().page.evaluate(respond, {
       model: 'tiny31',
       input: [
         { role: 'user', content: 'Weather in Paris?' },
@@ -109,13 +97,10 @@ describe("tool results through the GGUF's own Llama 3.1 template", () => {
   }, 300_000);
 
   it("mistralai's v0.3 template takes the round trip (it raised on the Responses call id before)", async () => {
-    const template = readFileSync(
-      new URL('../fixtures/templates/mistralai-Mistral-7B-Instruct-v0.3.jinja', import.meta.url),
-      'utf8',
-    );
-    await app.page.evaluate(addWithTemplate, { id: 'tiny-mistral', url: TINY_URL, template });
+    const template = publishedTemplate('mistralai-Mistral-7B-Instruct-v0.3.jinja');
+    await app().page.evaluate(addWithTemplate, { id: 'tiny-mistral', url: TINY_URL, template });
     const callId = 'call_6f1c2ab93d0e44a7';
-    const r = await app.page.evaluate(respond, {
+    const r = await app().page.evaluate(respond, {
       model: 'tiny-mistral',
       input: [
         { role: 'user', content: 'Weather in Paris?' },

@@ -6,32 +6,20 @@
  * published template's rendering of the conversation with those tools (intab's own copy of the list
  * beside the template's, or no `Environment: ipython`, would not).
  */
-import { readFileSync } from 'node:fs';
 import { Template } from '@huggingface/jinja';
 import llama3Tokenizer from 'llama3-tokenizer-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppSession, openApp } from './harness';
+import { describe, expect, it } from 'vitest';
 import { addWithTemplate, respond } from './wllama-formats.page';
+import { publishedTemplate, TINY_URL, useTinyApp } from './wllama-template-app';
 
-const TINY_URL = '/test-models/intab-tiny-random.gguf';
-const options = { wllama: { stallTimeoutMs: 10_000, models: [{ id: 'tiny', url: TINY_URL }] } };
-const path = `/tests/e2e/pages/options.html#${encodeURIComponent(JSON.stringify(options))}`;
-
-let app: AppSession & { pageErrors: string[]; consoleLines: string[] };
-beforeAll(async () => {
-  app = await openApp({ path, testPages: true });
-});
-afterAll(() => app?.close());
+const app = useTinyApp();
 
 describe("tools through the GGUF's own Llama 3.1 template", () => {
   it('llama.cpp writes Environment: ipython and the tools as the published template does, token for token', async () => {
-    const template = readFileSync(
-      new URL('../fixtures/templates/meta-llama-Llama-3.1-8B-Instruct.jinja', import.meta.url),
-      'utf8',
-    );
-    await app.page.evaluate(addWithTemplate, { id: 'tiny31-tools', url: TINY_URL, template });
+    const template = publishedTemplate('meta-llama-Llama-3.1-8B-Instruct.jinja');
+    await app().page.evaluate(addWithTemplate, { id: 'tiny31-tools', url: TINY_URL, template });
     const parameters = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
-    const r = await app.page.evaluate(respond, {
+    const r = await app().page.evaluate(respond, {
       model: 'tiny31-tools',
       instructions: 'Be brief.',
       input: [

@@ -4,26 +4,17 @@
  * Under `tool_choice: required` llama.cpp takes the grammar (the 14-state value automaton and the
  * free parameters of a tool that lists none) on every seed, and nothing crashes the instance.
  */
-import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppSession, openApp } from './harness';
+import { describe, expect, it } from 'vitest';
 import { createPerSeed } from './wllama-bounds.page';
 import { addWithTemplate } from './wllama-formats.page';
+import { publishedTemplate, TINY_URL, useTinyApp } from './wllama-template-app';
 
-const TINY_URL = '/test-models/intab-tiny-random.gguf';
-const options = { wllama: { stallTimeoutMs: 10_000, models: [{ id: 'tiny', url: TINY_URL }] } };
-const path = `/tests/e2e/pages/options.html#${encodeURIComponent(JSON.stringify(options))}`;
-
-let app: AppSession & { pageErrors: string[]; consoleLines: string[] };
-beforeAll(async () => {
-  app = await openApp({ path, testPages: true });
-});
-afterAll(() => app?.close());
+const app = useTinyApp();
 
 describe('Qwen3.5 raw parameter values in llama.cpp', () => {
   it('llama.cpp takes the grammar on every seed under required', async () => {
-    const template = readFileSync(new URL('../fixtures/templates/Qwen3.5-4B.jinja', import.meta.url), 'utf8');
-    await app.page.evaluate(addWithTemplate, { id: 'tiny-qwen35-g', url: TINY_URL, template });
+    const template = publishedTemplate('Qwen3.5-4B.jinja');
+    await app().page.evaluate(addWithTemplate, { id: 'tiny-qwen35-g', url: TINY_URL, template });
     const writeFile = {
       type: 'function',
       function: {
@@ -36,7 +27,7 @@ describe('Qwen3.5 raw parameter values in llama.cpp', () => {
       },
     };
     const run = { type: 'function', function: { name: 'run', parameters: { type: 'object' } } };
-    const outcomes = await app.page.evaluate(createPerSeed, {
+    const outcomes = await app().page.evaluate(createPerSeed, {
       body: {
         model: 'tiny-qwen35-g',
         messages: [{ role: 'user', content: 'Write a.py, or run something.' }],
@@ -52,6 +43,6 @@ describe('Qwen3.5 raw parameter values in llama.cpp', () => {
       [],
     );
     for (const o of outcomes) expect(['tool_calls', 'length']).toContain(o.finish);
-    expect(app.consoleLines.filter((l) => /llama\.cpp instance ended/.test(l))).toEqual([]);
+    expect(app().consoleLines.filter((l) => /llama\.cpp instance ended/.test(l))).toEqual([]);
   }, 600_000);
 });

@@ -5,29 +5,20 @@
  * template does: its prompt counts exactly the published rendering's tokens (an empty think block,
  * as before, would not).
  */
-import { readFileSync } from 'node:fs';
 import { Template } from '@huggingface/jinja';
 import llama3Tokenizer from 'llama3-tokenizer-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppSession, openApp } from './harness';
+import { describe, expect, it } from 'vitest';
 import { addWithTemplate, respond } from './wllama-formats.page';
+import { publishedTemplate, TINY_URL, useTinyApp } from './wllama-template-app';
 
-const TINY_URL = '/test-models/intab-tiny-random.gguf';
-const options = { wllama: { stallTimeoutMs: 10_000, models: [{ id: 'tiny', url: TINY_URL }] } };
-const path = `/tests/e2e/pages/options.html#${encodeURIComponent(JSON.stringify(options))}`;
-
-let app: AppSession & { pageErrors: string[]; consoleLines: string[] };
-beforeAll(async () => {
-  app = await openApp({ path, testPages: true });
-});
-afterAll(() => app?.close());
+const app = useTinyApp();
 
 describe("a tool loop's reasoning through the GGUF's own Qwen3.5 template", () => {
   it('llama.cpp writes the reasoning in the loop turn as the published template does, token for token', async () => {
-    const template = readFileSync(new URL('../fixtures/templates/Qwen3.5-4B.jinja', import.meta.url), 'utf8');
-    await app.page.evaluate(addWithTemplate, { id: 'tiny-qwen35', url: TINY_URL, template });
+    const template = publishedTemplate('Qwen3.5-4B.jinja');
+    await app().page.evaluate(addWithTemplate, { id: 'tiny-qwen35', url: TINY_URL, template });
     const reasoning = 'The user wants Paris weather; I should call get_weather.';
-    const r = await app.page.evaluate(respond, {
+    const r = await app().page.evaluate(respond, {
       model: 'tiny-qwen35',
       input: [
         { role: 'user', content: 'Weather in Paris?' },
