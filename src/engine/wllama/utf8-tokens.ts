@@ -60,16 +60,30 @@ function isValidUtf8(bytes: Uint8Array): boolean {
  * invalidUtf8Tokens(['a', 'Ã', 'Ġb'], 'gpt2'); // [1]: 'Ã' is the lone byte 0xC3
  */
 export function invalidUtf8Tokens(tokens: readonly string[], model: string | undefined): number[] {
+  return tokenIdsWhere(tokens, model, (bytes) => !isValidUtf8(bytes));
+}
+
+/**
+ * Ids of the tokens whose raw bytes `bad` refuses. SentencePiece vocabularies (`llama`, `gemma`,
+ * `gemma4`) hold raw bytes only as byte tokens `<0xNN>` (every other piece is valid text); byte-level
+ * BPE vocabularies write every token in GPT-2's byte table (added tokens, written as plain text, are
+ * left alone).
+ */
+function tokenIdsWhere(
+  tokens: readonly string[],
+  model: string | undefined,
+  bad: (bytes: Uint8Array) => boolean,
+): number[] {
+  const sentencePiece = model === 'llama' || model === 'gemma' || model === 'gemma4';
   const out: number[] = [];
   for (let id = 0; id < tokens.length; id++) {
     const token = tokens[id] as string;
-    if (model === 'llama' || model === 'gemma' || model === 'gemma4') {
+    let bytes: Uint8Array | null;
+    if (sentencePiece) {
       const byte = /^<0x([0-9A-Fa-f]{2})>$/.exec(token);
-      if (byte && Number.parseInt(byte[1] as string, 16) >= 0x80) out.push(id);
-      continue;
-    }
-    const bytes = byteLevelBytes(token);
-    if (bytes && !isValidUtf8(bytes)) out.push(id);
+      bytes = byte ? Uint8Array.of(Number.parseInt(byte[1] as string, 16)) : null;
+    } else bytes = byteLevelBytes(token);
+    if (bytes && bad(bytes)) out.push(id);
   }
   return out;
 }
@@ -140,16 +154,5 @@ export function isSafeUtf8Piece(bytes: Uint8Array): boolean {
  * unsafeUtf8Tokens(['a', 'ö', 'à'], 'gpt2'); // [1, 2]: 'ö' is the byte 0xF6, 'à' a lone 0xE0
  */
 export function unsafeUtf8Tokens(tokens: readonly string[], model: string | undefined): number[] {
-  const out: number[] = [];
-  for (let id = 0; id < tokens.length; id++) {
-    const token = tokens[id] as string;
-    if (model === 'llama' || model === 'gemma' || model === 'gemma4') {
-      const byte = /^<0x([0-9A-Fa-f]{2})>$/.exec(token);
-      if (byte && !isSafeUtf8Piece(Uint8Array.of(Number.parseInt(byte[1] as string, 16)))) out.push(id);
-      continue;
-    }
-    const bytes = byteLevelBytes(token);
-    if (bytes && !isSafeUtf8Piece(bytes)) out.push(id);
-  }
-  return out;
+  return tokenIdsWhere(tokens, model, (bytes) => !isSafeUtf8Piece(bytes));
 }
