@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkJsonSchema, SchemaCheckLimitError } from '../../src/core/validation/json-schema-check';
 import { MAX_CHECK_DEPTH, MAX_CHECK_STEPS } from '../../src/core/validation/schema-budgets';
-import { strictTextError } from '../../src/core/validation/strict-output';
+import { strictTextErrorPaced } from '../../src/core/validation/strict-output';
 import type { OutputFormatSpec } from '../../src/engine/types';
 // Loading the request checker installs the linear-time engine that patterns run on, as in the server.
 import '../../src/core/validation/request-schema';
@@ -107,10 +107,10 @@ describe('the strict check has a step budget and a depth bound', () => {
     expect(performance.now() - start).toBeLessThan(2000);
   });
 
-  it('a strict response past the budget is a clear server_error, not a hang', () => {
+  it('a strict response past the budget is a clear server_error, not a hang', async () => {
     const { schema, value } = overBudget();
     const format: OutputFormatSpec = { type: 'json_schema', name: 'out', strict: true, schema };
-    const error = strictTextError(format, JSON.stringify(value));
+    const error = await strictTextErrorPaced(format, JSON.stringify(value));
     expect(error?.status).toBe(500);
     expect(error?.message).toMatch(
       /^The model's output could not be checked against the strict JSON schema 'out': checking it takes more than 1,000,000 steps/,

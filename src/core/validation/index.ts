@@ -5,7 +5,7 @@
  * request carries a schema, so the worker's first chunk stays small.
  *
  * @example
- * import { strictOutputError } from '../validation';
+ * import { strictOutputErrorPaced } from '../validation';
  */
 export * from './json-depth';
 export * from './json-schema-check';

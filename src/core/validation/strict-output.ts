@@ -2,31 +2,19 @@ import type { ResponseOutputItem } from 'openai/resources/responses/responses';
 import { type ApiError, clip, serverError } from '../../common/api-error';
 import { pace } from '../../common/pace';
 import type { OutputFormatSpec } from '../../engine/types';
-import { checkJsonSchema, checkJsonSchemaPaced, SchemaCheckLimitError } from './json-schema-check';
+import { checkJsonSchemaPaced, SchemaCheckLimitError } from './json-schema-check';
 
 /**
  * With a strict `json_schema` format OpenAI guarantees that the text matches the schema. A local
  * model under a grammar should too; when it does not (a grammar gap, a model gone wrong), the
  * response fails with a `server_error` rather than handing the app JSON it was promised never to get.
- * Returns that error, or null when the output is fine or nothing is promised.
- *
- * @example
- * const problem = strictOutputError(req.format, run.response);
- * if (problem) throw problem;
- */
-export function strictOutputError(
-  format: OutputFormatSpec,
-  response: { output: ResponseOutputItem[] },
-): ApiError | null {
-  return strictTextError(format, outputText(response));
-}
-
-/**
- * {@link strictOutputError} in slices that yield to the loop (`checkJsonSchemaPaced`): what the
- * engine worker runs, so that checking a big output never holds it for one long step.
+ * Resolves with that error, or null when the output is fine or nothing is promised. It runs in slices
+ * that yield to the loop (`checkJsonSchemaPaced`), so checking a big output never holds the engine
+ * worker for one long step.
  *
  * @example
  * const problem = await strictOutputErrorPaced(req.format, run.response);
+ * if (problem) throw problem;
  */
 export async function strictOutputErrorPaced(
   format: OutputFormatSpec,
@@ -43,24 +31,8 @@ function outputText(response: { output: ResponseOutputItem[] }): string | null {
 }
 
 /**
- * {@link strictOutputError} for a reply's text alone (a chat completion's `message.content`); null
+ * {@link strictOutputErrorPaced} for a reply's text alone (a chat completion's `message.content`); null
  * text (a refusal or tool calls instead) promises nothing about the schema.
- *
- * @example
- * const problem = strictTextError(req.format, completion.choices[0].message.content);
- */
-export function strictTextError(format: OutputFormatSpec, text: string | null): ApiError | null {
-  const parsed = parseStrict(format, text);
-  if (parsed === null || 'error' in parsed) return parsed?.error ?? null;
-  try {
-    return problemError(parsed.name, checkJsonSchema(parsed.schema, parsed.value));
-  } catch (err) {
-    return limitError(parsed.name, err);
-  }
-}
-
-/**
- * {@link strictTextError} in slices that yield to the loop, with the same result.
  *
  * @example
  * const problem = await strictTextErrorPaced(req.format, completion.choices[0].message.content);
