@@ -14,6 +14,7 @@ import { familyOf } from '../../../src/engine/tool-formats';
 import type { FunctionToolSpec, GenerateRequest } from '../../../src/engine/types';
 import { templateInputs } from '../../../src/engine/wllama/template-inputs';
 import { planWllamaRequest } from '../../../src/engine/wllama/wllama-request';
+import { generateRequest } from '../../helpers/generate-request';
 
 const weather: FunctionToolSpec = {
   name: 'get_weather',
@@ -78,19 +79,7 @@ describe("wllama hands Meta's Llama 3.x templates the tools (issue 28 defect 4)"
     '$model: the prompt is the published template’s, Environment: ipython included',
     async ({ model, file }) => {
       const { params } = await planWllamaRequest(
-        {
-          model,
-          messages: history,
-          tools: [weather],
-          toolChoice: 'auto',
-          parallelToolCalls: false,
-          format: { type: 'text' },
-          reasoningEffort: null,
-          maxOutputTokens: null,
-          temperature: null,
-          topP: null,
-          topLogprobs: null,
-        },
+        generateRequest({ model, messages: history, tools: [weather], parallelToolCalls: false }),
         { family: familyOf(model), invalidUtf8: [] },
       );
       expect(params.chat_template_kwargs).toEqual({ tools: openAiTools, tools_in_user_message: false });
