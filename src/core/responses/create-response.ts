@@ -1,18 +1,16 @@
-import type { ConversationItem } from 'openai/resources/conversations/items';
-import type { Response as ApiResponse, ResponseItem } from 'openai/resources/responses/responses';
-import { type ApiError, invalidRequest, toApiError, toErrorResponse } from '../../common/api-error';
+import { invalidRequest, toErrorResponse } from '../../common/api-error';
 import { pace } from '../../common/pace';
-import type { Engine, GenerateRequest, LoadProgress } from '../../engine/types';
-import type { ResponseStore, StoredResponse } from '../../store/types';
+import type { Engine, LoadProgress } from '../../engine/types';
+import type { ResponseStore } from '../../store/types';
 import { EventQueue } from '../plumbing/event-queue';
 import { jsonResponse, readJsonObject } from '../plumbing/http';
 import { newId } from '../plumbing/ids';
 import type { FileFetcher } from '../plumbing/input-files';
-import { followRequest, holdJson, type RequestWork, untilAborted } from '../plumbing/json-hold';
+import { followRequest, holdJson, type RequestWork } from '../plumbing/json-hold';
 import { loadComment, SSE_HEADERS, type SseComment } from '../plumbing/sse';
 import { sseBody } from '../plumbing/sse-body';
-import { strictOutputErrorPaced } from '../validation/strict-output';
 import { EventLog } from './event-log';
+import { execute, record, storeJsonResult } from './execute-run';
 import type { LiveRun, LiveRuns } from './live-runs';
 import type { RunLocks } from './recovery';
 import { type PreparedCreate, prepareCreate } from './request/prepare-create';
@@ -74,167 +72,6 @@ export async function createResponse(request: Request, deps: CreateDeps): Promis
   return body.stream
     ? streamRun(response, prepared, deps, persist, request.signal)
     : jsonRun(response, prepared, deps, persist, request.signal);
-}
-
-function record(response: ResponseObject, prepared: PreparedCreate): StoredResponse {
-  return { response: response as unknown as ApiResponse, inputItems: prepared.inputItems };
-}
-
-/**
- * Where a run's results go: its event log (background runs only), whether its final state is
- * written, who hears about the model's load (direct streams only), and its entry among the live
- * runs (stored responses only), which says whether it was deleted meanwhile.
- */
-interface RunSinks {
-  log: EventLog | null;
-  writeFinal: boolean;
-  progress?: (p: LoadProgress) => void;
-  live: LiveRun | null;
-}
-
-/**
- * Runs a response to its end: drives the engine into `run`, then writes the event log and the final
- * state (unless the response was deleted meanwhile). Resolves with the error that failed the run, if any.
- */
-async function execute(
-  run: ResponseRun,
-  prepared: PreparedCreate,
-  deps: CreateDeps,
-  signal: AbortSignal,
-  sinks: RunSinks,
-): Promise<ApiError | null> {
-  let release = () => {};
-  if (prepared.body.store !== false)
-    deps.runLocks?.hold(run.response.id, new Promise<void>((r) => (release = r)));
-  try {
-    return await finishRun(run, prepared, deps, signal, sinks);
-  } finally {
-    release();
-  }
-}
-
-async function finishRun(
-  run: ResponseRun,
-  prepared: PreparedCreate,
-  deps: CreateDeps,
-  signal: AbortSignal,
-  { log, writeFinal, progress, live }: RunSinks,
-): Promise<ApiError | null> {
-  run.start();
-  const error = await drive(run, deps.engine, prepared.generate, signal, progress, () =>
-    appendToConversation(run, prepared, deps, live),
-  );
-  if (live?.deleted) {
-    // DELETE waits for this run to settle, then removes whatever it wrote before: nothing more.
-    log?.discard();
-    await log?.close().catch(() => {});
-    return error;
-  }
-  try {
-    await log?.close();
-    await pace();
-    if (writeFinal) await deps.store.putResponse(record(run.response, prepared), { durable: true });
-  } catch (err) {
-    // Every event has gone out already: the reader hears of it in-band, and the record says so.
-    const storageError = toApiError(err);
-    run.error(storageError);
-    // The log keeps the error too, where it still can (no snapshot: the record is written below).
-    await log?.close().catch(() => {});
-    if (writeFinal) await recordUnstored(deps.store, run.response, prepared, storageError);
-  }
-  return error;
-}
-
-/**
- * One append of input and output together, so concurrent responses on a conversation never
- * interleave. It runs after the output items are done and before the terminal event: when it fails,
- * the response fails with its error, and the conversation (one atomic append) is left as it was.
- */
-async function appendToConversation(
-  run: ResponseRun,
-  prepared: PreparedCreate,
-  deps: CreateDeps,
-  live: LiveRun | null,
-): Promise<void> {
-  if (!prepared.conversationId || live?.deleted) return;
-  const items = [...prepared.newItems, ...(run.response.output as ResponseItem[])];
-  await deps.store.appendConversationItems(prepared.conversationId, items as unknown as ConversationItem[]);
-}
-
-/**
- * After the final write of `response` failed (a full disk, say), writes what can be written: the
- * response `failed` with the storage error and without its output (which may be what did not fit),
- * else no record at all. Either way none stays `in_progress`, which only recovery at the next start
- * would end.
- */
-async function recordUnstored(
-  store: ResponseStore,
-  response: ResponseObject,
-  prepared: PreparedCreate,
-  error: ApiError,
-): Promise<void> {
-  const failed = {
-    ...structuredClone(response),
-    status: 'failed' as const,
-    completed_at: null,
-    output: [],
-    error: {
-      code: error.code ?? 'server_error',
-      message: `The response could not be stored, and its output was not kept: ${error.message}`,
-    },
-  } as ResponseObject;
-  try {
-    await store.putResponse(record(failed, prepared), { durable: true });
-  } catch {
-    await store.deleteResponse(response.id).catch(() => {});
-  }
-}
-
-async function drive(
-  run: ResponseRun,
-  engine: Engine,
-  req: GenerateRequest,
-  signal: AbortSignal,
-  onProgress: ((p: LoadProgress) => void) | undefined,
-  beforeEnd: () => Promise<void>,
-): Promise<ApiError | null> {
-  try {
-    // A load failure fails the response with the load's own error (model_download_failed, …).
-    await untilAborted(engine.load(req.model, onProgress), signal);
-    if (signal.aborted) {
-      run.cancel();
-      return null;
-    }
-    for await (const chunk of engine.generate(req, signal)) {
-      if (signal.aborted) break;
-      // An engine that never waits (the scripted one) would run the whole answer in one turn.
-      await pace();
-      if (chunk.type !== 'done') {
-        run.push(chunk);
-        continue;
-      }
-      if (chunk.finishReason !== 'length') {
-        const problem = await strictOutputErrorPaced(req.format, run.response);
-        if (problem) throw problem;
-        await pace();
-      }
-      run.close(chunk.finishReason, chunk.usage);
-      await beforeEnd();
-      run.end();
-    }
-    if (signal.aborted) run.cancel();
-    else if (!run.settled)
-      run.fail(toApiError(new Error('The model stopped without finishing its response.')));
-    return null;
-  } catch (err) {
-    if (signal.aborted) {
-      run.cancel();
-      return null;
-    }
-    const apiError = toApiError(err);
-    run.fail(apiError);
-    return apiError;
-  }
 }
 
 /**
@@ -342,27 +179,4 @@ async function jsonRun(
 
   // A service worker's respondWith may not stay pending for minutes (DESIGN.md §4).
   return holdJson(finished, deps.jsonHoldMs, work.stop);
-}
-
-/**
- * Stores a JSON run's final state. A request refused by the engine before any output (context too
- * long, say) leaves nothing behind. Resolves with the storage error when the write failed (the
- * client gets it as the answer; the record is marked failed, see {@link recordUnstored}).
- */
-async function storeJsonResult(
-  response: ResponseObject,
-  prepared: PreparedCreate,
-  deps: CreateDeps,
-  error: ApiError | null,
-): Promise<ApiError | null> {
-  try {
-    if (error && error.status < 500 && response.output.length === 0)
-      await deps.store.deleteResponse(response.id);
-    else await deps.store.putResponse(record(response, prepared), { durable: true });
-    return null;
-  } catch (err) {
-    const storageError = toApiError(err);
-    await recordUnstored(deps.store, response, prepared, storageError);
-    return storageError;
-  }
 }
