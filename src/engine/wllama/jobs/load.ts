@@ -1,0 +1,153 @@
+/**
+ * Loading a model: one shared load per model, the weights fetched (or the user's files read), the
+ * GGUF header checked, room made under `maxLoaded`, and llama.cpp started within the load bound.
+ */
+import { ApiError } from '../../../common/api-error';
+import type { LoadProgress } from '../../types';
+import { StallTimeoutError } from '../../webllm/webllm-gate';
+import { TimeoutError, withTimeout } from '../chunk-queue';
+import { GgufFormatError, readGgufHeader } from '../gguf-header';
+import { LlamaLog } from '../llama-log';
+import { mapLoadError } from '../wllama-errors';
+import { defaultThreads, type GgufFacts, ggufFacts, loadParams, WllamaInstance } from '../wllama-instance';
+import { DEFAULT_CONTEXT } from '../wllama-listing';
+import type { WllamaLike } from '../wllama-options';
+import { absoluteUrl, type LlamaStarter } from './llama-start';
+import type { PendingLoad, WllamaModels } from './models';
+
+const DEFAULT_LOAD_TIMEOUT_MS = 120_000;
+
+/**
+ * @example
+ * const loader = new WllamaLoader(models, starter);
+ * const inst = await loader.shared('tiny', onProgress, true);
+ */
+export class WllamaLoader {
+  constructor(
+    private readonly models: WllamaModels,
+    private readonly starter: LlamaStarter,
+  ) {}
+
+  /**
+   * The live instance of `modelId`, loading it if needed; loads of one model are shared. `locked`
+   * says whether the caller already holds the gate (generations do; `load()` does not).
+   */
+  shared(
+    modelId: string,
+    onProgress: ((p: LoadProgress) => void) | undefined,
+    takeGate: boolean,
+  ): Promise<WllamaInstance> {
+    const { models } = this;
+    const live = models.liveInstance(modelId);
+    if (live && !models.pending.has(modelId)) {
+      live.lastUsed = Date.now();
+      onProgress?.({ progress: 1, text: `Model '${modelId}' is loaded.` });
+      return Promise.resolve(live);
+    }
+    const shared = models.pending.get(modelId);
+    if (shared) {
+      if (onProgress) shared.listeners.add(onProgress);
+      return shared.promise;
+    }
+    const entry: PendingLoad = { promise: Promise.resolve(null as never), listeners: new Set() };
+    if (onProgress) entry.listeners.add(onProgress);
+    entry.promise = (async () => {
+      const release = takeGate ? await models.gate.acquire() : null;
+      try {
+        return models.liveInstance(modelId) ?? (await this.locked(modelId, entry.listeners));
+      } finally {
+        release?.();
+        models.pending.delete(modelId);
+      }
+    })();
+    models.pending.set(modelId, entry);
+    return entry.promise;
+  }
+
+  private async locked(modelId: string, listeners: Set<(p: LoadProgress) => void>): Promise<WllamaInstance> {
+    const { models, starter } = this;
+    const { spec } = models.registration(modelId);
+    const report = (progress: number, text: string) => {
+      for (const l of listeners) {
+        try {
+          l({ progress: Math.min(1, Math.max(0, progress)), text });
+        } catch {
+          // A listener's failure is the listener's; the load goes on.
+        }
+      }
+    };
+    models.evictFor(modelId);
+    const loadMs = models.opts.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
+    let blobs: Blob[];
+    try {
+      blobs = spec.files ? [...spec.files] : await starter.download(spec, loadMs, report);
+    } catch (err) {
+      throw mapLoadError(err instanceof StallTimeoutError ? new TimeoutError(err.message) : err, modelId);
+    }
+    report(0.9, `Reading the GGUF header of '${modelId}'…`);
+    let facts: GgufFacts;
+    try {
+      facts = ggufFacts(await readGgufHeader(blobs[0] as Blob), modelId);
+    } catch (err) {
+      const why = err instanceof GgufFormatError ? err.message : String(err);
+      throw new ApiError(
+        500,
+        'server_error',
+        'model_load_failed',
+        null,
+        `The model '${modelId}' is not a usable GGUF file: ${why}`,
+      );
+    }
+    models.facts.set(modelId, facts);
+    const kind = spec.kind ?? facts.kind;
+    const requested = await starter.chooseDevice(spec);
+    const threads = spec.threads ?? defaultThreads();
+    const contextSize = spec.contextSize ?? DEFAULT_CONTEXT;
+    report(
+      0.92,
+      `Starting llama.cpp for '${modelId}' (${requested}, ${threads} thread${threads === 1 ? '' : 's'})…`,
+    );
+    const log = new LlamaLog();
+    let wllama: WllamaLike | null = null;
+    try {
+      wllama = await starter.createWllama({ logger: log.logger, allowOffline: true });
+      await withTimeout(
+        wllama.loadModel(
+          blobs,
+          loadParams({
+            contextSize,
+            device: requested,
+            threads,
+            embeddings: kind === 'embeddings' ? (facts.pooling ? 'gguf' : 'mean') : false,
+            extra: spec.loadOptions,
+          }),
+        ),
+        loadMs,
+        'llama.cpp (loading the model)',
+      );
+    } catch (err) {
+      void wllama?.exit().catch(() => {});
+      throw mapLoadError(err, modelId, log.trouble());
+    }
+    const device = log.device() ?? requested;
+    const inst = new WllamaInstance(modelId, wllama, log, facts, {
+      device,
+      requested,
+      threads: safe(() => wllama?.getNumThreads() ?? threads, threads),
+      multithread: safe(() => wllama?.isMultithread() ?? false, false),
+      contextSize: safe(() => wllama?.getLoadedContextInfo().n_ctx ?? contextSize, contextSize),
+    });
+    models.instances.set(modelId, inst);
+    if (spec.url) models.cachedUrls.add(absoluteUrl(spec.url));
+    report(1, `Model '${modelId}' is ready (llama.cpp on ${device === 'webgpu' ? 'WebGPU' : 'the CPU'}).`);
+    return inst;
+  }
+}
+
+function safe<T>(read: () => T, fallback: T): T {
+  try {
+    return read();
+  } catch {
+    return fallback;
+  }
+}
