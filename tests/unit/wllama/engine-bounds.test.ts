@@ -6,12 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { GenerateRequest } from '../../../src/engine/types';
+import { DEFAULT_MAX_QUEUE } from '../../../src/engine/wait-queue';
 import type { WllamaEngine } from '../../../src/engine/wllama';
-import {
-  DEFAULT_MAX_FIRST_TOKEN_MS,
-  DEFAULT_MAX_QUEUE,
-  firstTokenBoundMs,
-} from '../../../src/engine/wllama/limits';
+import { DEFAULT_MAX_FIRST_TOKEN_MS, firstTokenBoundMs } from '../../../src/engine/wllama/limits';
 import type { WllamaEngineOptions } from '../../../src/engine/wllama/wllama-options';
 import { generateRequest } from '../../helpers/generate-request';
 import { tinyGguf } from '../../helpers/tiny-gguf';

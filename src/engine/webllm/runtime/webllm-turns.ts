@@ -1,11 +1,9 @@
 /**
  * The wait queue in front of the GPU: one turn at a time through the gate, and a bound on how many
- * requests may wait for theirs.
+ * requests may wait for theirs (the engines' shared {@link WaitQueue}).
  */
-import { rateLimited } from '../../../common/api-error';
+import { WaitQueue } from '../../wait-queue';
 import { Gate } from '../webllm-gate';
-
-const DEFAULT_MAX_QUEUE = 16;
 
 /**
  * Turns at the GPU, counting who waits for one.
@@ -17,18 +15,15 @@ const DEFAULT_MAX_QUEUE = 16;
 export class Turns {
   readonly gate = new Gate();
   /** Requests waiting for the GPU: for their turn at the gate, or for their model's load. */
-  private waiting = 0;
+  private readonly waiting: WaitQueue;
 
-  constructor(private readonly maxQueue?: number) {}
+  constructor(maxQueue?: number) {
+    this.waiting = new WaitQueue(maxQueue);
+  }
 
   /** Counts the caller as waiting for the GPU until `wait` settles. */
-  async queued<T>(wait: Promise<T>): Promise<T> {
-    this.waiting++;
-    try {
-      return await wait;
-    } finally {
-      this.waiting--;
-    }
+  queued<T>(wait: Promise<T>): Promise<T> {
+    return this.waiting.queued(wait);
   }
 
   /**
@@ -36,11 +31,6 @@ export class Turns {
    * an unbounded queue would hold every later request for minutes, past the service worker's bounds.
    */
   refuseWhenFull(modelId: string): void {
-    const max = this.maxQueue ?? DEFAULT_MAX_QUEUE;
-    if (this.waiting < max) return;
-    throw rateLimited(
-      `Rate limit reached for ${modelId} on queued requests: Limit ${max}, Used ${this.waiting}, Requested 1. Please try again in ${Math.ceil(this.gate.averageTurnMs / 1000)}s.`,
-      this.gate.averageTurnMs,
-    );
+    this.waiting.refuseWhenFull(modelId, this.gate.averageTurnMs);
   }
 }

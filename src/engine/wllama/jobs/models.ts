@@ -4,8 +4,9 @@
  */
 import { modelNotFound } from '../../../common/api-error';
 import type { LoadProgress, ModelInfo } from '../../types';
+import { WaitQueue } from '../../wait-queue';
 import { Gate } from '../../webllm/webllm-gate';
-import { byteBound, DEFAULT_MAX_FIRST_TOKEN_MS, firstTokenBoundMs, WaitQueue } from '../limits';
+import { byteBound, DEFAULT_MAX_FIRST_TOKEN_MS, firstTokenBoundMs } from '../limits';
 import type { TemplateMessage } from '../template-messages';
 import type { GgufFacts, WllamaInstance } from '../wllama-instance';
 import { wllamaListing } from '../wllama-listing';
@@ -42,7 +43,7 @@ export class WllamaModels {
   cachedUrls = new Set<string>();
 
   constructor(readonly opts: WllamaEngineOptions) {
-    this.queue = new WaitQueue(opts.maxQueue);
+    this.queue = new WaitQueue(opts.maxQueue, 'llama.cpp runs one request at a time');
   }
 
   /** Makes room for one more instance: the least recently used ones go (`maxLoaded`, default 2). */

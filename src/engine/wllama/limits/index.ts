@@ -1,4 +1,4 @@
-/** The llama.cpp engine's bounds: its wait queue, prompt sizes and first-token timeout, embedding aborts. */
+/** The llama.cpp engine's bounds: prompt sizes and first-token timeout, embedding aborts. */
 
 export { embedEach } from './embed-each';
 export {
@@ -8,4 +8,3 @@ export {
   firstTokenBoundMs,
   PROMPT_BATCH,
 } from './prompt-bounds';
-export { DEFAULT_MAX_QUEUE, WaitQueue } from './wait-queue';
