@@ -14,6 +14,7 @@ import {
   updateConversation,
 } from './conversations';
 import { createEmbeddings } from './embeddings';
+import type { FileContentReader, FileSearchBackend } from './hosted';
 import { getModel, listModels } from './models';
 import { routePath } from './plumbing/api-paths';
 import { DEFAULT_MAX_BODY_BYTES } from './plumbing/capped-read';
@@ -60,6 +61,13 @@ export interface ResponsesServerOptions {
    * `fetch`). Without it only `data:` URLs are readable, and other file URLs get a 400.
    */
   fetchFile?: FileFetcher;
+  /**
+   * The vector stores behind the `file_search` tool. Default: the ones `/v1/vector_stores` serves
+   * over `store`. Tests may pass a double.
+   */
+  fileSearch?: FileSearchBackend;
+  /** Reads `input_file.file_id`; default: the files `/v1/files` serves over `store`. */
+  readFile?: FileContentReader;
 }
 
 /** How long a non-streaming request may wait for its status line before its headers go out early. */
@@ -107,6 +115,8 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
     streamIdleMs: opts.streamIdleMs ?? DEFAULT_STREAM_IDLE_MS,
     runLocks: opts.runLocks,
     fetchFile: opts.fetchFile,
+    fileSearch: opts.fileSearch,
+    readFile: opts.readFile,
   };
   // Routes that name a model first wait for the engine's model list (the engine bounds the wait):
   // right after start-up a model whose list was still loading must not read as unknown.
