@@ -5,6 +5,7 @@ import { pace } from '../../common/pace';
 import { IMAGE_FORMATS, imageMimeOf } from '../../engine/image-bytes';
 import { isApiPath } from './api-paths';
 import { DEFAULT_MAX_BODY_BYTES, readStreamCapped } from './capped-read';
+import { fileMime, TEXT_MIME } from './file-types';
 
 /** Reads a `file_url`; the runtime injects it (the engine worker's `fetch`), tests a fake. */
 export type FileFetcher = (url: string) => Promise<Response>;
@@ -25,33 +26,6 @@ export interface FilePart {
   filename?: string;
 }
 
-const TEXT_MIME = /^(text\/|application\/(json|xml|javascript|x-ndjson|csv|yaml|x-yaml|toml|sql|x-sh))/;
-
-/** Extensions that say "text" or "binary" when the data URL does not (raw base64, octet-stream). */
-const EXTENSION_MIME: Record<string, string> = {
-  txt: 'text/plain',
-  md: 'text/markdown',
-  csv: 'text/csv',
-  html: 'text/html',
-  json: 'application/json',
-  xml: 'application/xml',
-  js: 'application/javascript',
-  ts: 'text/plain',
-  py: 'text/plain',
-  yaml: 'application/yaml',
-  yml: 'application/yaml',
-  pdf: 'application/pdf',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  zip: 'application/zip',
-};
-
 /**
  * The text of an `input_file` part. Local models read text only, so a binary type (PDF, images,
  * Office documents) is a 400 that says what to do instead; `param` names the part.
@@ -63,7 +37,7 @@ export function fileText(p: FilePart, param: string): string {
   if (!p.file_data) {
     throw invalidRequest(
       param,
-      'Only inline files can be read offline: send the content as `file_data` (or a data:, blob: or same-origin `file_url`); `file_id` is not supported.',
+      'Only inline files can be read here: send the content as `file_data` (or a data:, blob: or same-origin `file_url`); `file_id` is read by /v1/responses only.',
       'unsupported_value',
     );
   }
@@ -91,12 +65,6 @@ export function fileText(p: FilePart, param: string): string {
       'invalid_value',
     );
   }
-}
-
-function fileMime(declared: string, filename: string | undefined): string {
-  const fromName = EXTENSION_MIME[filename?.split('.').pop()?.toLowerCase() ?? ''];
-  if (declared && declared !== 'application/octet-stream') return declared.toLowerCase();
-  return fromName ?? 'text/plain';
 }
 
 function decodeBase64Utf8(payload: string): string {
