@@ -6,15 +6,7 @@
  */
 
 /** First path segments of the routes the core serves; each also answers under `/v1`. */
-export const API_ROOTS = [
-  'responses',
-  'chat',
-  'embeddings',
-  'models',
-  'conversations',
-  'files',
-  'intab',
-] as const;
+export const API_ROOTS = ['responses', 'chat', 'embeddings', 'models', 'conversations', 'intab'] as const;
 
 const ROOT_ALIAS = new RegExp(`^/(${API_ROOTS.join('|')})(/|$)`);
 
