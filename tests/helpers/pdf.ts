@@ -7,7 +7,7 @@
  * const bytes = makePdf(['page one', 'page two', null]); // the third page has no text layer
  */
 
-if (typeof Promise.withResolvers !== 'function') {
+if (typeof (Promise as { withResolvers?: unknown }).withResolvers !== 'function') {
   Object.defineProperty(Promise, 'withResolvers', {
     configurable: true,
     writable: true,
@@ -35,7 +35,7 @@ function pdfString(text: string): string {
  * @example
  * const scanned = makePdf([null, null]);
  */
-export function makePdf(pages: (string | null)[]): Uint8Array {
+export function makePdf(pages: (string | null)[]): Uint8Array<ArrayBuffer> {
   const objects: string[] = [];
   const kids = pages.map((_, i) => `${4 + i * 2} 0 R`).join(' ');
   objects[1] = '<< /Type /Catalog /Pages 2 0 R >>';

@@ -18,7 +18,8 @@ const upload = (name: string, text: string, type = 'text/plain') => toFile(bytes
 function clockRig(start = 1_750_000_000_000) {
   const clock = { now: start };
   const now = () => clock.now;
-  return { clock, ...makeRig({ now, store: new MemoryStore({ now }) }) };
+  const store = new MemoryStore({ now });
+  return { clock, ...makeRig({ now, store }), store };
 }
 
 async function apiError(p: Promise<unknown>): Promise<APIError> {

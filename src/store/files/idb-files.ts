@@ -2,8 +2,7 @@ import type { FileObject } from 'openai/resources/files';
 import { isLive } from '../expiry';
 import { quiet, type SweepableStore, sweepStore, type TxRunner } from '../idb-tx';
 import type { IntabTx } from '../idb-types';
-import type { ListPage } from '../types';
-import type { FileListOptions, FileStore, StoredFileData, StoredFileMeta } from './types';
+import type { FileListOptions, FilePage, FileStore, StoredFileData, StoredFileMeta } from './types';
 
 /** The two object stores a file lives in: its metadata record and its bytes. */
 type FileStores = ['files', 'file_bytes'];
@@ -48,7 +47,7 @@ export class IdbFiles implements FileStore {
     });
   }
 
-  async list(opts: FileListOptions): Promise<ListPage<FileObject> | null> {
+  async list(opts: FileListOptions): Promise<FilePage | null> {
     const now = this.now();
     return this.runner.run(['files'], 'readonly', 'default', async (tx) => {
       const store = tx.objectStore('files');

@@ -10,6 +10,7 @@ export { MemoryFiles } from './memory-files';
 export {
   compareFiles,
   type FileListOptions,
+  type FilePage,
   type FileStore,
   type StoredFileData,
   type StoredFileMeta,

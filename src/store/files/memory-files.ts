@@ -1,9 +1,9 @@
 import type { FileObject } from 'openai/resources/files';
 import { isExpired, isLive } from '../expiry';
-import type { ListPage } from '../types';
 import {
   compareFiles,
   type FileListOptions,
+  type FilePage,
   type FileStore,
   type StoredFileData,
   type StoredFileMeta,
@@ -36,7 +36,7 @@ export class MemoryFiles implements FileStore {
     return data && { meta: structuredClone(data.meta), bytes: data.bytes.slice() };
   }
 
-  async list(opts: FileListOptions): Promise<ListPage<FileObject> | null> {
+  async list(opts: FileListOptions): Promise<FilePage | null> {
     const now = this.now();
     const sign = opts.order === 'asc' ? 1 : -1;
     let start: FileObject | undefined;

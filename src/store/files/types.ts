@@ -1,5 +1,4 @@
 import type { FileObject } from 'openai/resources/files';
-import type { ListPage } from '../types';
 
 /** One stored file's metadata: the wire object plus what the store needs to serve and expire it. */
 export interface StoredFileMeta {
@@ -14,6 +13,12 @@ export interface StoredFileMeta {
 export interface StoredFileData {
   meta: StoredFileMeta;
   bytes: Uint8Array;
+}
+
+/** One page of `GET /v1/files`: `hasMore` tells whether more files follow. */
+export interface FilePage {
+  data: FileObject[];
+  hasMore: boolean;
 }
 
 /**
@@ -49,7 +54,7 @@ export interface FileStore {
   /** Metadata and bytes together, or undefined as for {@link FileStore.get}. */
   read(id: string): Promise<StoredFileData | undefined>;
   /** A page of live files, or null when `after` names no stored file. */
-  list(opts: FileListOptions): Promise<ListPage<FileObject> | null>;
+  list(opts: FileListOptions): Promise<FilePage | null>;
   /** Deletes metadata and bytes; false when there was no live file to delete. */
   delete(id: string): Promise<boolean>;
   /** Removes every expired file with its bytes; resolves to how many. */
