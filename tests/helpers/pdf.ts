@@ -29,8 +29,8 @@ function pdfString(text: string): string {
 }
 
 /**
- * A valid PDF 1.4 with one page per entry: a string is that page's text (ASCII), null a page with
- * a drawn square and no text. Offsets in the xref table are exact, so pdf.js reads it without repair.
+ * A valid PDF 1.4 with one page per entry: a string is that page's text (ASCII, one line per
+ * `\n`; keep lines under ~80 characters to stay on the page), null a page with a drawn square and no text. Offsets in the xref table are exact, so pdf.js reads it without repair.
  *
  * @example
  * const scanned = makePdf([null, null]);
@@ -42,8 +42,10 @@ export function makePdf(pages: (string | null)[]): Uint8Array<ArrayBuffer> {
   objects[2] = `<< /Type /Pages /Kids [${kids}] /Count ${pages.length} >>`;
   objects[3] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>';
   pages.forEach((text, i) => {
+    // One text line per '\n'-separated line, 14 pt apart (text past the page's edge is no text to pdf.js).
+    const lines = (text ?? '').split('\n').map((line) => `(${pdfString(line)}) Tj 0 -14 Td`);
     const content =
-      text === null ? '0 0 1 rg 72 72 300 300 re f' : `BT /F1 12 Tf 72 720 Td (${pdfString(text)}) Tj ET`;
+      text === null ? '0 0 1 rg 72 72 300 300 re f' : `BT /F1 12 Tf 72 720 Td ${lines.join(' ')} ET`;
     objects[4 + i * 2] =
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + i * 2} 0 R >>`;
     objects[5 + i * 2] = `<< /Length ${content.length} >>\nstream\n${content}\nendstream`;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/common/api-error';
 import { PDF_BUDGETS, pdfText } from '../../../src/core/plumbing/pdf-text';
+import { longestBlock } from '../../helpers/event-loop';
 import { makePdf, THREE_PAGES } from '../../helpers/pdf';
 
 const failure = (p: Promise<unknown>) =>
@@ -44,5 +45,25 @@ describe('pdfText', () => {
     expect(long.message).toMatch(`above the limit of ${PDF_BUDGETS.maxPages} pages`);
     // Refused on the page count: no page is read (reading 501 pages takes seconds on this machine).
     expect(performance.now() - t0).toBeLessThan(2000);
+  });
+});
+
+describe('pdfText pacing', () => {
+  // 100 pages of 40 lines: about 3 ms a page on this machine. Unpaced, the whole document is one
+  // stretch of the worker's loop (~300 ms); paced, a page at a time. pdf.js itself is loaded first
+  // with a one-page PDF: its module evaluation (~0.5 s in Node, once per worker) is not this test.
+  it('reads a 100-page PDF a page at a time, never holding the loop for long', async () => {
+    await pdfText(makePdf(['warm']), 'w.pdf', 'p');
+    const line = 'The quick brown fox jumps over the lazy dog, page by page.';
+    const pages = Array.from({ length: 100 }, (_, n) =>
+      Array.from({ length: 40 }, () => `${n} ${line}`).join('\n'),
+    );
+    const t0 = performance.now();
+    const { value, blockedMs } = await longestBlock(() => pdfText(makePdf(pages), 'long.pdf', 'p'));
+    const ms = performance.now() - t0;
+    expect(value.split('--- page ').length - 1).toBe(100);
+    expect(value).toContain(`--- page 100 ---\n99 ${line}\n99 ${line}`);
+    expect(blockedMs).toBeLessThan(100);
+    expect(ms).toBeLessThan(10_000);
   });
 });
