@@ -72,3 +72,42 @@ export async function filesAndPdf(args: { pdf: string; scanned: string }): Promi
   const afterDelete = (await fetch(`/v1/files/${uploaded.id}`)).status;
   return { uploaded, sameBytes, listed, byId, byData, scanned, afterDelete };
 }
+
+/**
+ * Times `POST /v1/responses/input_tokens` with a PDF (base64) as `file_data` against the same request with a
+ * one-line text file, `runs` times each, alternating; returns every duration in ms.
+ */
+export async function timePdfRequests(args: {
+  pdf: string;
+  runs: number;
+}): Promise<{ pdf: number[]; text: number[] }> {
+  const send = async (file_data: string, filename: string) => {
+    const t0 = performance.now();
+    // input_tokens: the same preparation as create (the PDF is read), without the 4k-token context.
+    const res = await fetch('/v1/responses/input_tokens', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'scripted',
+        input: [
+          {
+            role: 'user',
+            content: [
+              { type: 'input_text', text: 'hi' },
+              { type: 'input_file', filename, file_data },
+            ],
+          },
+        ],
+      }),
+    });
+    if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
+    await res.json();
+    return performance.now() - t0;
+  };
+  const out = { pdf: [] as number[], text: [] as number[] };
+  for (let i = 0; i < args.runs; i++) {
+    out.pdf.push(await send(`data:application/pdf;base64,${args.pdf}`, 'long.pdf'));
+    out.text.push(await send(`data:text/plain;base64,${btoa('one line')}`, 'short.txt'));
+  }
+  return out;
+}
