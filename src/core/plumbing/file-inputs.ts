@@ -9,8 +9,8 @@ import { base64ToBytes, bytesToBase64 } from '../../common/base64';
 import { pace } from '../../common/pace';
 import { IMAGE_FORMATS, imageMimeOf } from '../../engine/image-bytes';
 import type { FileContentReader, StoredFileContent } from '../hosted/contracts';
-import { fileMime, mimeOfName, PDF_MIME } from './file-types';
-import { type FilePart, type FileUrlOptions, inlineFileUrls } from './input-files';
+import { fileMime, mimeOfName, PDF_MIME, TEXT_MIME } from './file-types';
+import { type FilePart, type FileUrlOptions, inlineFileUrls, READ_TEXT } from './input-files';
 import { isPdf, pdfText } from './pdf-text';
 
 /** How file parts are read: `file_url`s as {@link inlineFileUrls} reads them, `file_id`s through `readFile`. */
@@ -99,9 +99,11 @@ async function resolvePart(
     const stored = await readStored(p.file_id as string, param, opts, reads);
     const filename = p.filename ?? stored.filename;
     if (isPdf(stored.bytes))
-      return { ...p, filename, file_data: textDataUrl(await pdfText(stored.bytes, filename, param)) };
-    const mime = mimeOfName(filename) ?? 'application/octet-stream';
-    return { ...p, filename, file_data: `data:${mime};base64,${bytesToBase64(stored.bytes)}` };
+      return { ...p, filename, [READ_TEXT]: await pdfText(stored.bytes, filename, param) };
+    const mime = mimeOfName(filename) ?? 'text/plain';
+    // A binary type keeps a data URL with no payload: the translation refuses it by its type, with a hint.
+    if (!TEXT_MIME.test(mime)) return { ...p, filename, file_data: `data:${mime};base64,` };
+    return { ...p, filename, [READ_TEXT]: await utf8Text(stored.bytes, param) };
   }
   const param = at && `${at}.${p.file_url ? 'file_url' : 'file_data'}`;
   let bytes: Uint8Array;
@@ -110,7 +112,7 @@ async function resolvePart(
   } catch {
     throw invalidRequest(param, 'The PDF could not be decoded: expected base64 data.', 'invalid_value');
   }
-  return { ...p, file_data: textDataUrl(await pdfText(bytes, p.filename, param)) };
+  return { ...p, [READ_TEXT]: await pdfText(bytes, p.filename, param) };
 }
 
 async function readStored(
@@ -160,6 +162,13 @@ function dataBytes(fileData: string): Uint8Array {
   return bytes;
 }
 
-function textDataUrl(text: string): string {
-  return `data:text/plain;charset=utf-8;base64,${bytesToBase64(new TextEncoder().encode(text))}`;
+/** UTF-8 text of a stored file, or the translation's 400 for bytes that are not. */
+async function utf8Text(bytes: Uint8Array, param: string | null): Promise<string> {
+  // A file near the body cap takes a few ms to decode: a turn of its own.
+  await pace();
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw invalidRequest(param, 'The file could not be decoded as UTF-8 text.', 'invalid_value');
+  }
 }

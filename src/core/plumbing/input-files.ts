@@ -24,7 +24,12 @@ export interface FilePart {
   file_url?: string;
   file_id?: string | null;
   filename?: string;
+  /** The part's text, when the step before the translation has read it already. */
+  [READ_TEXT]?: string;
 }
+
+/** Where a part carries text read before the translation; a symbol, so no request can set it. */
+export const READ_TEXT: unique symbol = Symbol('intab.readText');
 
 /**
  * The text of an `input_file` part. Local models read text only, so a binary type (PDF, images,
@@ -34,6 +39,9 @@ export interface FilePart {
  * fileText({ file_data: 'data:text/plain;base64,aGk=', filename: 'a.txt' }, 'input[0].content[1]') // → '[file: a.txt]\nhi'
  */
 export function fileText(p: FilePart, param: string): string {
+  // Read before the translation (a PDF's pages, a file_id's text; see file-inputs.ts): no data URL.
+  const read = p[READ_TEXT];
+  if (read !== undefined) return p.filename ? `[file: ${p.filename}]\n${read}` : read;
   if (!p.file_data) {
     throw invalidRequest(
       param,
