@@ -161,3 +161,53 @@ describe('file_id inputs', () => {
     );
   });
 });
+
+describe('Chat Completions file parts', () => {
+  const chatPrompt = async (client: ReturnType<typeof makeRig>['client'], file: Record<string, string>) => {
+    const res = await client.chat.completions.create({
+      model: 'scripted',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: '!transcript' },
+            { type: 'file', file },
+          ],
+        },
+      ],
+    });
+    return (JSON.parse(res.choices[0]?.message.content ?? '[]') as { content: unknown }[])[0]?.content;
+  };
+
+  it('file.file_id and a PDF file.file_data read as they do in /v1/responses', async () => {
+    const { client } = makeRig();
+    const uploaded = await client.files.create({
+      file: await toFile(PDF, 'three.pdf'),
+      purpose: 'user_data',
+    });
+    expect(await chatPrompt(client, { file_id: uploaded.id })).toBe(`!transcript\n${EXPECTED}`);
+    expect(
+      await chatPrompt(client, {
+        filename: 'three.pdf',
+        file_data: `data:application/pdf;base64,${b64(PDF)}`,
+      }),
+    ).toBe(`!transcript\n${EXPECTED}`);
+  });
+
+  it('an unknown file id is a 400 on messages[i].content[j].file.file_id', async () => {
+    const { call } = makeRig();
+    const res = await call('POST', '/chat/completions', {
+      model: 'scripted',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'x' },
+            { type: 'file', file: { file_id: 'file-nope' } },
+          ],
+        },
+      ],
+    });
+    await expectError(res, 400, 'messages[0].content[1].file.file_id');
+  });
+});

@@ -37,7 +37,7 @@ export async function resolveFileInputs(
   firstInput: number,
 ): Promise<ResponseItem[]> {
   const inlined = await inlineFileUrls(items, opts, firstInput);
-  const reads = new Map<string, Promise<StoredFileContent>>();
+  const reads: FileReads = new Map();
   const out: ResponseItem[] = [];
   for (const [i, item] of inlined.entries()) {
     await pace();
@@ -79,7 +79,7 @@ async function resolvePart(
   p: Part,
   at: string | null,
   opts: FileInputOptions,
-  reads: Map<string, Promise<StoredFileContent>>,
+  reads: FileReads,
 ): Promise<Part> {
   if (p.type === 'input_image') {
     const param = at && `${at}.file_id`;
@@ -94,6 +94,28 @@ async function resolvePart(
     }
     return { ...p, image_url: `data:${mime};base64,${bytesToBase64(stored.bytes)}` };
   }
+  return readFilePart(p, at, opts, reads);
+}
+
+/** Per request: each file id's read, shared by every part that names it. */
+export type FileReads = Map<string, Promise<StoredFileContent>>;
+
+/**
+ * One file part made readable by `fileText`: a `file_id` read from `/v1/files`, a PDF (by id or
+ * `file_data`) read for its text; any other part comes back as it is. `at` is the part's param
+ * (`…content[j]`, or a chat part's `…content[j].file`); null for history, whose errors name none.
+ *
+ * @example
+ * const part = await readFilePart(p.file, `messages[0].content[1].file`, { origin, readFile }, new Map());
+ */
+export async function readFilePart<P extends FilePart>(
+  p: P,
+  at: string | null,
+  opts: FileInputOptions,
+  reads: FileReads,
+): Promise<P> {
+  if (!p.file_data && typeof p.file_id !== 'string') return p;
+  if (p.file_data && !isPdfData(p.file_data, p.filename)) return p;
   if (!p.file_data) {
     const param = at && `${at}.file_id`;
     const stored = await readStored(p.file_id as string, param, opts, reads);
@@ -119,7 +141,7 @@ async function readStored(
   fileId: string,
   param: string | null,
   opts: FileInputOptions,
-  reads: Map<string, Promise<StoredFileContent>>,
+  reads: FileReads,
 ): Promise<StoredFileContent> {
   const { readFile } = opts;
   if (!readFile) {

@@ -45,7 +45,7 @@ export function fileText(p: FilePart, param: string): string {
   if (!p.file_data) {
     throw invalidRequest(
       param,
-      'Only inline files can be read here: send the content as `file_data` (or a data:, blob: or same-origin `file_url`); `file_id` is read by /v1/responses only.',
+      'This intab runtime keeps no files to read a `file_id` from: send the content as `file_data` (or a data:, blob: or same-origin `file_url`).',
       'unsupported_value',
     );
   }

@@ -67,6 +67,14 @@ export async function pdfText(
   param: string | null,
 ): Promise<string> {
   const name = filename ? `'${clip(filename)}'` : 'the PDF';
+  if (typeof (Promise as { withResolvers?: unknown }).withResolvers !== 'function') {
+    // Node 20 (intab/core outside a browser): pdf.js 6 would fail midway with a TypeError.
+    throw invalidRequest(
+      param,
+      `${capital(name)} cannot be read in this runtime: pdf.js needs Promise.withResolvers (Node 22 or a current browser). Send its text instead.`,
+      'unsupported_file',
+    );
+  }
   const lib = await loadPdfJs();
   const task: PDFDocumentLoadingTask = lib.getDocument({
     // pdf.js may transfer the buffer it is given: a copy keeps the caller's bytes whole.
