@@ -111,3 +111,13 @@ export async function timePdfRequests(args: {
   }
   return out;
 }
+
+/** Every cached URL (precache and runtime caches) of a pdf.js chunk (`/assets/pdfjs-…`). */
+export async function cachedPdfjs(): Promise<string[]> {
+  const urls: string[] = [];
+  for (const name of await caches.keys()) {
+    const cache = await caches.open(name);
+    for (const req of await cache.keys()) if (req.url.includes('/assets/pdfjs-')) urls.push(req.url);
+  }
+  return urls;
+}
