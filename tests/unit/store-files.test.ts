@@ -3,7 +3,7 @@
 // a quota failure that stores nothing. A model-based property test drives random operation
 // sequences against a plain model of what must be visible.
 import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
+import { IDBDatabase as FakeDatabase, IDBFactory } from 'fake-indexeddb';
 import fc from 'fast-check';
 import type { FileObject } from 'openai/resources/files';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -165,6 +165,17 @@ describe.each(implementations)('FileStore contract: $name', ({ open }) => {
 });
 
 describe('IdbStore files', () => {
+  it('reads bytes only for content: retrieve and list open the metadata store alone', async () => {
+    const { files } = await openIdbStore({ indexedDB: new IDBFactory() });
+    await files.put(meta('file-a', 1), bytes('file-a'));
+    const transaction = vi.spyOn(FakeDatabase.prototype, 'transaction');
+    await files.get('file-a');
+    await files.list({ limit: 10, order: 'desc' });
+    expect(transaction.mock.calls.map((c) => c[0])).toEqual([['files'], ['files']]);
+    await files.read('file-a');
+    expect(transaction.mock.calls.at(-1)?.[0]).toEqual(['files', 'file_bytes']);
+  });
+
   it('a put that overflows the quota is a 507 that stores neither metadata nor bytes', async () => {
     const factory = new IDBFactory();
     const { files } = await openIdbStore({ indexedDB: factory });
