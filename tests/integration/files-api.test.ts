@@ -148,6 +148,10 @@ describe('files: list', () => {
     const first = await client.files.list({ limit: 2, order: 'asc' });
     expect(first.data.map((f) => f.id)).toEqual(asc.slice(0, 2));
     expect(first.has_more).toBe(true);
+    // OpenAI's default page here is 10,000 files: one page holds them all.
+    const all = await client.files.list();
+    expect(all.data.map((f) => f.id)).toEqual(seen);
+    expect(all.has_more).toBe(false);
     const assistants = await client.files.list({ purpose: 'assistants' });
     expect(assistants.data.map((f) => f.filename).sort()).toEqual(['f0.txt', 'f3.txt', 'f6.txt']);
     expect(assistants.has_more).toBe(false);
@@ -157,7 +161,8 @@ describe('files: list', () => {
     const { call } = makeRig();
     for (const [query, param] of [
       ['limit=0', 'limit'],
-      ['limit=101', 'limit'],
+      ['limit=10001', 'limit'],
+      ['limit=2.5', 'limit'],
       ['order=up', 'order'],
       ['after=file-nope', 'after'],
     ]) {

@@ -1,10 +1,10 @@
 import type { FileDeleted, FileObject } from 'openai/resources/files';
-import { ApiError, clip, notFound } from '../../common/api-error';
+import { ApiError, clip, invalidRequest, notFound } from '../../common/api-error';
 import type { FileStore } from '../../store/files';
 import type { ResponseStore } from '../../store/types';
 import { jsonResponse } from '../plumbing/http';
 import { listBody, parseListParams } from '../plumbing/list-params';
-import { newFileId, readUpload } from './file-upload';
+import { FILE_BUDGETS, newFileId, readUpload } from './file-upload';
 
 /** What the `/v1/files` routes need from the server. */
 export interface FileRouteDeps {
@@ -79,13 +79,37 @@ export async function createFile(request: Request, deps: FileRouteDeps): Promise
   return jsonResponse(file);
 }
 
-/** `GET /v1/files` (`after`, `limit` 1–100, `order` by `created_at`, default `desc`; `purpose`). */
+/**
+ * `GET /v1/files` (`after`, `limit`, `order` by `created_at`, default `desc`; `purpose`). Unlike other
+ * lists, OpenAI's `limit` here is 1–10,000 with a default of 10,000 (its OpenAPI spec: "Limit can
+ * range between 1 and 10,000, and the default is 10,000").
+ */
 export async function listFiles(deps: FileRouteDeps, url: URL): Promise<Response> {
-  const params = parseListParams(url);
+  const params = { ...parseListParams(withoutLimit(url)), limit: fileListLimit(url) };
   const purpose = url.searchParams.get('purpose') ?? undefined;
   const page = await filesOf(deps.store).list({ ...params, purpose });
   if (!page) throw noSuchFile(params.after ?? '', 'after');
   return jsonResponse(listBody(page.data, page.hasMore));
+}
+
+function withoutLimit(url: URL): URL {
+  const copy = new URL(url);
+  copy.searchParams.delete('limit');
+  return copy;
+}
+
+function fileListLimit(url: URL): number {
+  const raw = url.searchParams.get('limit');
+  const max = FILE_BUDGETS.maxListLimit;
+  const limit = raw === null ? max : Number(raw);
+  if (!Number.isInteger(limit) || limit < 1 || limit > max) {
+    throw invalidRequest(
+      'limit',
+      `Invalid 'limit': expected an integer between 1 and ${max}, but got '${clip(String(raw))}'.`,
+      'invalid_value',
+    );
+  }
+  return limit;
 }
 
 /** `GET /v1/files/{id}`. */

@@ -22,6 +22,8 @@ export const FILE_BUDGETS = {
   batchExpirySeconds: 2_592_000,
   /** The longest file name kept; a longer one is a 400 on `file`. */
   maxFilenameChars: 1024,
+  /** `GET /v1/files`' `limit`: OpenAI's range is 1–10,000, and its default is the most. */
+  maxListLimit: 10_000,
 } as const;
 
 /** A validated upload, ready to store. */
