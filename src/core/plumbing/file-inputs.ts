@@ -22,9 +22,10 @@ export interface FileInputOptions extends FileUrlOptions {
 type Part = FilePart & { type?: string; image_url?: string | null };
 
 /**
- * {@link inlineFileUrls}, then: an `input_file.file_id` gets its file's content as `file_data` (and
- * its name), an `input_image.file_id` its image as a `data:` `image_url`, and a PDF `file_data` is
- * replaced by its text (`--- page N ---` blocks, see {@link pdfText}). Errors name the part's field
+ * {@link inlineFileUrls}, then: an `input_file.file_id` gets its file's text (and name), a PDF (by
+ * id, `file_data` or `file_url`) its pages' text (`--- page N ---` blocks, see {@link pdfText}), both
+ * carried to `fileText` under {@link READ_TEXT}; an `input_image.file_id` gets its image as a `data:`
+ * `image_url`. Errors name the part's field
  * (`input[i].content[j].file_id`); items before `firstInput` are history and name none. Each file id
  * is read once per request. Returns new items; the stored ones keep their ids and URLs.
  *
