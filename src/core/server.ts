@@ -14,6 +14,7 @@ import {
   updateConversation,
 } from './conversations';
 import { createEmbeddings } from './embeddings';
+import { createFile, deleteFile, fileContent, fileReaderOver, listFiles, retrieveFile } from './files';
 import type { FileContentReader, FileSearchBackend } from './hosted';
 import { getModel, listModels } from './models';
 import { routePath } from './plumbing/api-paths';
@@ -116,7 +117,9 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
     runLocks: opts.runLocks,
     fetchFile: opts.fetchFile,
     fileSearch: opts.fileSearch,
-    readFile: opts.readFile,
+    readFile: opts.readFile ?? (store.files && fileReaderOver(store.files)),
+    // Hook point: deleting a file must also remove it from every vector store (connect them here).
+    onFileDeleted: undefined as ((fileId: string) => Promise<void>) | undefined,
   };
   // Routes that name a model first wait for the engine's model list (the engine bounds the wait):
   // right after start-up a model whose list was still loading must not read as unknown.
@@ -184,6 +187,18 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
         DELETE: (_r, _u, { id, item }) => deleteItem(store, id as string, item as string),
       },
     },
+    {
+      path: '/files',
+      methods: { POST: (request) => createFile(request, deps), GET: (_r, url) => listFiles(deps, url) },
+    },
+    {
+      path: '/files/:id',
+      methods: {
+        GET: (_r, _u, { id }) => retrieveFile(deps, id as string),
+        DELETE: (_r, _u, { id }) => deleteFile(deps, id as string),
+      },
+    },
+    { path: '/files/:id/content', methods: { GET: (_r, _u, { id }) => fileContent(deps, id as string) } },
     {
       path: '/responses/:id/cancel',
       methods: { POST: (_r, _u, { id }) => cancelResponse(store, live, id as string) },

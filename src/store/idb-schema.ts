@@ -6,7 +6,7 @@ import { storageClosed, toStorageError } from './storage-error';
 /** Default database name; one per origin, shared by every tab. */
 export const DB_NAME = 'intab';
 /** Current schema version. Bump it and add a `case` to {@link upgradeSchema} for every change. */
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 export type { IntabDB, IntabStoreName, IntabTx, ItemIndexEntry, StoredConversationItem } from './idb-types';
 
@@ -35,6 +35,7 @@ export function upgradeSchema(
       db.createObjectStore('events');
       if (newVersion < 2) break;
     }
+    // biome-ignore lint/suspicious/noFallthroughSwitchClause: each step migrates one version further
     case 1: {
       const conversations = db.createObjectStore('conversations', { keyPath: 'conversation.id' });
       conversations.createIndex('by_expiry', 'expiresAt');
@@ -49,8 +50,17 @@ export function upgradeSchema(
       items.createIndex('by_response', 'responseId');
       items.createIndex('by_conversation', 'conversationId');
       if (oldVersion === 1) backfillItemIndex(tx);
+      if (newVersion < 3) break;
     }
-    // falls through: version 3 goes here as `case 2:`.
+    case 2: {
+      // Files: metadata and bytes apart, so listing and retrieving never read the bytes.
+      const files = db.createObjectStore('files', { keyPath: 'file.id' });
+      files.createIndex('by_expiry', 'expiresAt');
+      // Ties by id: uploads within one second still list in one stable order.
+      files.createIndex('by_created', ['file.created_at', 'file.id']);
+      db.createObjectStore('file_bytes');
+    }
+    // falls through: version 4 goes here as `case 3:`.
   }
 }
 

@@ -4,6 +4,7 @@ import type { ConversationItem } from 'openai/resources/conversations/items';
 import type { ResponseItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { ConversationDelegation } from './conversation-delegation';
 import { isLive, type ResolvedLimits, resolveLimits, withExpiry } from './expiry';
+import { type FileStore, IdbFiles } from './files';
 import { IdbConversations } from './idb-conversations';
 import { findLiveItem, indexResponse, unindexOwner } from './idb-item-index';
 import { DB_NAME, type IntabDB, type IntabTx, openDatabase } from './idb-schema';
@@ -60,6 +61,7 @@ export async function openIdbStore(opts: IdbStoreOptions = {}): Promise<IdbStore
 export class IdbStore extends ConversationDelegation implements ResponseStore {
   private readonly runner: TxRunner;
   protected readonly conversations: IdbConversations;
+  readonly files: FileStore;
 
   /** Prefer {@link openIdbStore}, which opens and migrates the database first. */
   constructor(
@@ -70,6 +72,7 @@ export class IdbStore extends ConversationDelegation implements ResponseStore {
     super();
     this.runner = new TxRunner(db, state);
     this.conversations = new IdbConversations(this.runner, limits);
+    this.files = new IdbFiles(this.runner, limits.now);
   }
 
   async putResponse(record: StoredResponse, opts: { durable?: boolean } = {}): Promise<void> {
@@ -166,6 +169,7 @@ export class IdbStore extends ConversationDelegation implements ResponseStore {
   async sweep(): Promise<SweepResult> {
     const { expired, trimmed } = await this.sweepResponses();
     const conversations = await this.conversations.sweep();
+    await this.files.sweep();
     return {
       expired,
       trimmed,

@@ -1,6 +1,7 @@
 import type { DBSchema, IDBPTransaction, StoreNames } from 'idb';
 import type { ConversationItem } from 'openai/resources/conversations/items';
 import type { ResponseItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
+import type { StoredFileMeta } from './files/types';
 import type { StoredConversation, StoredResponse } from './types';
 
 /**
@@ -42,6 +43,16 @@ export interface IntabDB extends DBSchema {
     key: [string, string];
     value: ItemIndexEntry;
     indexes: { by_response: string; by_conversation: string };
+  };
+  /** `/v1/files` metadata, keyed by file id; `file_bytes` holds each file's bytes under the same id. */
+  files: {
+    key: string;
+    value: StoredFileMeta;
+    indexes: { by_expiry: number; by_created: [number, string] };
+  };
+  file_bytes: {
+    key: string;
+    value: Uint8Array;
   };
 }
 

@@ -6,6 +6,8 @@
  * import { openIdbStore, MemoryStore, type ResponseStore } from './';
  * const store: ResponseStore = typeof indexedDB === 'undefined' ? new MemoryStore() : await openIdbStore();
  */
+
+export type { FileListOptions, FileStore, StoredFileData, StoredFileMeta } from './files';
 export { DB_NAME, DB_VERSION, type IntabDB } from './idb-schema';
 export { IdbStore, type IdbStoreOptions, openIdbStore } from './idb-store';
 export { MemoryStore } from './memory-store';

@@ -2,6 +2,7 @@ import type { ConversationItem } from 'openai/resources/conversations/items';
 import type { ResponseItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { ConversationDelegation } from './conversation-delegation';
 import { isExpired, type ResolvedLimits, resolveLimits, withExpiry } from './expiry';
+import { type FileStore, MemoryFiles } from './files';
 import { compareIds, MemoryConversations } from './memory-conversations';
 import type { RecentEntries, ResponseStore, StoredResponse, StoreLimits, SweepResult } from './types';
 
@@ -20,11 +21,13 @@ export class MemoryStore extends ConversationDelegation implements ResponseStore
   private readonly events = new Map<string, Map<number, ResponseStreamEvent>>();
   private readonly limits: ResolvedLimits;
   protected readonly conversations: MemoryConversations;
+  readonly files: FileStore;
 
   constructor(limits: StoreLimits = {}) {
     super();
     this.limits = resolveLimits(limits);
     this.conversations = new MemoryConversations(this.limits);
+    this.files = new MemoryFiles(this.limits.now);
   }
 
   async putResponse(record: StoredResponse, _opts?: { durable?: boolean }): Promise<void> {
@@ -105,6 +108,7 @@ export class MemoryStore extends ConversationDelegation implements ResponseStore
   async sweep(): Promise<SweepResult> {
     const { expired, trimmed } = this.sweepResponses();
     const conversations = await this.conversations.sweep();
+    await this.files.sweep();
     return {
       expired,
       trimmed,

@@ -5,6 +5,7 @@ import type {
   ResponseItem,
   ResponseStreamEvent,
 } from 'openai/resources/responses/responses';
+import type { FileStore } from './files/types';
 
 /** One stored response: the wire object plus the items it was generated from. */
 export interface StoredResponse {
@@ -49,6 +50,8 @@ export interface ResponseStore {
   listUnfinished(): Promise<StoredResponse[]>;
   /** Releases the underlying connection. */
   close(): void;
+  /** The files of `/v1/files` (expired ones go with {@link ResponseStore.sweep}); absent on stores that keep none. */
+  readonly files?: FileStore;
 
   /**
    * Inserts a conversation or replaces it (metadata updates). A replaced conversation keeps its

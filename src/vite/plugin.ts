@@ -11,6 +11,11 @@ import { build, type Plugin, type Rolldown } from 'vite';
 
 /** Hashed chunks of web-llm's ~6 MB library: cached at runtime when a real model is first used, not precached. */
 export const WEB_LLM_CHUNK = 'assets/web-llm-[hash].js';
+/**
+ * pdf.js (its API and its parser), chunks of their own fetched with the first PDF `input_file`: not
+ * precached, so a page that never sends a PDF downloads none of it; cached at runtime once used.
+ */
+export const PDFJS_CHUNK = 'assets/pdfjs-[hash].js';
 /** wllama's JavaScript (llama.cpp's glue), a chunk of its own fetched when a GGUF model is first used. */
 export const WLLAMA_CHUNK = 'assets/wllama-[hash].js';
 /** llama.cpp's WebAssembly is ~9 MB: the precache takes files up to this size. */
@@ -80,6 +85,7 @@ function workerPlugin(): Plugin {
             chunkFileNames: (chunk: { moduleIds: string[] }) => {
               if (chunk.moduleIds.some((id) => id.includes('@mlc-ai/web-llm'))) return WEB_LLM_CHUNK;
               if (chunk.moduleIds.some((id) => id.includes('@wllama/wllama'))) return WLLAMA_CHUNK;
+              if (chunk.moduleIds.some((id) => id.includes('pdfjs-dist'))) return PDFJS_CHUNK;
               return 'assets/[name]-[hash].js';
             },
           },
@@ -175,7 +181,7 @@ function serviceWorkerPlugin(opts: ServiceWorkerOptions): Plugin {
         swDest: swPath,
         globDirectory: outDir,
         globPatterns: ['**/*.{html,js,css,svg,png,ico,webmanifest,wasm}'],
-        globIgnores: [fileName, WEB_LLM_CHUNK.replace('[hash]', '*')],
+        globIgnores: [fileName, WEB_LLM_CHUNK.replace('[hash]', '*'), PDFJS_CHUNK.replace('[hash]', '*')],
         // Vite's hashed file names are their own revision.
         dontCacheBustURLsMatching: /^assets\//,
         maximumFileSizeToCacheInBytes: PRECACHE_MAX_BYTES,

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ScriptedEngine } from '../../src/engine/scripted/scripted-engine';
 import type { Engine } from '../../src/engine/types';
+import '../helpers/pdf';
 import { makeRig } from '../helpers/server';
 import { expectError } from './create-helpers';
 
@@ -120,8 +121,9 @@ describe('input_file', () => {
       '/responses',
       withFile({ file_data: `data:application/pdf;base64,${b64('%PDF')}` }),
     );
+    // PDFs are read for their text now (tests/integration/pdf-input.test.ts): these 4 bytes are no PDF.
     expect(await expectError(pdf, 400, 'input[0].content[1].file_data', 'unsupported_file')).toMatch(
-      /'application\/pdf'.*extract a PDF's text/,
+      /could not be read: it is not a valid PDF/,
     );
     const named = await call('POST', '/responses', withFile({ filename: 'scan.png', file_data: b64('PNG') }));
     expect(await expectError(named, 400, 'input[0].content[1].file_data', 'unsupported_file')).toMatch(

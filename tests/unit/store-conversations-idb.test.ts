@@ -108,11 +108,13 @@ describe('IdbStore conversations', () => {
     expect(await store.findItem('msg_n_0')).toBeDefined();
     store.close();
     const db = await openRaw(legacy, DB_NAME);
-    expect(db.version).toBe(2);
+    expect(db.version).toBe(3);
     expect([...db.objectStoreNames]).toEqual([
       'conversation_items',
       'conversations',
       'events',
+      'file_bytes',
+      'files',
       'items',
       'responses',
     ]);

@@ -176,14 +176,16 @@ describe('IdbStore', () => {
     expect(await store.readEvents('resp_a')).toEqual(makeDeltaEvents('resp_a', 0, 3));
   });
 
-  it('creates the version-2 schema on a fresh database', async () => {
+  it('creates the version-3 schema on a fresh database', async () => {
     store.close();
     const db = await openRaw(factory, DB_NAME);
-    expect(db.version).toBe(2);
+    expect(db.version).toBe(3);
     expect([...db.objectStoreNames]).toEqual([
       'conversation_items',
       'conversations',
       'events',
+      'file_bytes',
+      'files',
       'items',
       'responses',
     ]);
@@ -222,8 +224,9 @@ describe('IdbStore', () => {
     expect(await sweeping).toEqual(sweepResult(120, 0));
     expect(await reading).toBeDefined();
     expect(order).toEqual(['get', 'sweep']);
-    // 50 + 50 + 20 expired responses, one (empty) batch of expired conversations, plus the get.
-    expect(transaction).toHaveBeenCalledTimes(5);
+    // 50 + 50 + 20 expired responses, one (empty) batch of expired conversations, one of expired
+    // files, plus the get.
+    expect(transaction).toHaveBeenCalledTimes(6);
   });
 
   describe('failures', () => {

@@ -1,5 +1,6 @@
 import { ApiError, toApiError, toErrorResponse } from '../../common/api-error';
 import type { Engine, LoadProgress } from '../../engine/types';
+import type { FileContentReader } from '../hosted/contracts';
 import { EventQueue } from '../plumbing/event-queue';
 import { jsonResponse, readJsonObject } from '../plumbing/http';
 import { newChatCompletionId } from '../plumbing/ids';
@@ -21,6 +22,8 @@ export interface ChatDeps {
   streamIdleMs?: number;
   /** Reads `blob:` image URLs before the run (see `readBlobImage`); without it the engine does. */
   fetchFile?: FileFetcher;
+  /** Reads `file.file_id` parts from `/v1/files`. */
+  readFile?: FileContentReader;
 }
 
 /**
@@ -38,6 +41,7 @@ export async function createChatCompletion(request: Request, deps: ChatDeps): Pr
   const json = await readJsonObject(request, deps.maxBodyBytes);
   const prepared = await prepareChat(json, deps.engine, new URL(request.url).origin, {
     fetchFile: deps.fetchFile,
+    readFile: deps.readFile,
     maxBytes: deps.maxBodyBytes,
   });
   await preflight(deps.engine, prepared);

@@ -1,10 +1,12 @@
 import { invalidRequest } from '../../common/api-error';
 import { pace } from '../../common/pace';
 import type { ChatMessage, Engine, GenerateRequest, ModelInfo, OutputFormatSpec } from '../../engine/types';
+import type { FileContentReader } from '../hosted/contracts';
 import { blobImageReader, type FileFetcher } from '../plumbing/input-files';
 import { requireJsonMention } from '../plumbing/json-mode';
 import { findModel } from '../plumbing/lookups';
 import { parseOrThrow } from '../plumbing/validate';
+import { readChatFiles } from './chat-files';
 import { toEngineMessages } from './chat-messages';
 import { type ChatCompletionBody, chatCompletionSchema } from './chat-schema';
 import { parseChatToolChoice, parseChatTools } from './chat-tools';
@@ -39,7 +41,7 @@ export async function prepareChat(
   json: unknown,
   engine: Engine,
   origin: string | null = null,
-  files: { fetchFile?: FileFetcher; maxBytes?: number } = {},
+  files: { fetchFile?: FileFetcher; maxBytes?: number; readFile?: FileContentReader } = {},
 ): Promise<PreparedChat> {
   const body = parseOrThrow(chatCompletionSchema, json);
   // Each step's cost grows with the request; pace() lets the loop turn between them (common/pace.ts).
@@ -70,8 +72,9 @@ export async function prepareChat(
       });
   }
   await pace();
+  const readable = await readChatFiles(body.messages, { ...files, origin });
   const messages = await readBlobImages(
-    toEngineMessages(body.messages, { vision: model.vision, modelId: model.id, origin }),
+    toEngineMessages(readable, { vision: model.vision, modelId: model.id, origin }),
     { ...files, origin },
   );
   requireJsonMention(messages, format, 'chat');

@@ -9,6 +9,8 @@
 export * from './api-paths';
 export * from './capped-read';
 export * from './event-queue';
+export * from './file-inputs';
+export * from './file-types';
 export * from './http';
 export * from './ids';
 export * from './input-files';
@@ -16,6 +18,7 @@ export * from './json-hold';
 export * from './json-mode';
 export * from './list-params';
 export * from './lookups';
+export * from './pdf-text';
 export * from './sse';
 export * from './sse-body';
 export * from './stop-sequences';

@@ -5,6 +5,7 @@ import { pace } from '../../common/pace';
 import { IMAGE_FORMATS, imageMimeOf } from '../../engine/image-bytes';
 import { isApiPath } from './api-paths';
 import { DEFAULT_MAX_BODY_BYTES, readStreamCapped } from './capped-read';
+import { fileMime, TEXT_MIME } from './file-types';
 
 /** Reads a `file_url`; the runtime injects it (the engine worker's `fetch`), tests a fake. */
 export type FileFetcher = (url: string) => Promise<Response>;
@@ -23,34 +24,12 @@ export interface FilePart {
   file_url?: string;
   file_id?: string | null;
   filename?: string;
+  /** The part's text, when the step before the translation has read it already. */
+  [READ_TEXT]?: string;
 }
 
-const TEXT_MIME = /^(text\/|application\/(json|xml|javascript|x-ndjson|csv|yaml|x-yaml|toml|sql|x-sh))/;
-
-/** Extensions that say "text" or "binary" when the data URL does not (raw base64, octet-stream). */
-const EXTENSION_MIME: Record<string, string> = {
-  txt: 'text/plain',
-  md: 'text/markdown',
-  csv: 'text/csv',
-  html: 'text/html',
-  json: 'application/json',
-  xml: 'application/xml',
-  js: 'application/javascript',
-  ts: 'text/plain',
-  py: 'text/plain',
-  yaml: 'application/yaml',
-  yml: 'application/yaml',
-  pdf: 'application/pdf',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  zip: 'application/zip',
-};
+/** Where a part carries text read before the translation; a symbol, so no request can set it. */
+export const READ_TEXT: unique symbol = Symbol('intab.readText');
 
 /**
  * The text of an `input_file` part. Local models read text only, so a binary type (PDF, images,
@@ -60,10 +39,13 @@ const EXTENSION_MIME: Record<string, string> = {
  * fileText({ file_data: 'data:text/plain;base64,aGk=', filename: 'a.txt' }, 'input[0].content[1]') // → '[file: a.txt]\nhi'
  */
 export function fileText(p: FilePart, param: string): string {
+  // Read before the translation (a PDF's pages, a file_id's text; see file-inputs.ts): no data URL.
+  const read = p[READ_TEXT];
+  if (read !== undefined) return p.filename ? `[file: ${p.filename}]\n${read}` : read;
   if (!p.file_data) {
     throw invalidRequest(
       param,
-      'Only inline files can be read offline: send the content as `file_data` (or a data:, blob: or same-origin `file_url`); `file_id` is not supported.',
+      'This intab runtime keeps no files to read a `file_id` from: send the content as `file_data` (or a data:, blob: or same-origin `file_url`).',
       'unsupported_value',
     );
   }
@@ -91,12 +73,6 @@ export function fileText(p: FilePart, param: string): string {
       'invalid_value',
     );
   }
-}
-
-function fileMime(declared: string, filename: string | undefined): string {
-  const fromName = EXTENSION_MIME[filename?.split('.').pop()?.toLowerCase() ?? ''];
-  if (declared && declared !== 'application/octet-stream') return declared.toLowerCase();
-  return fromName ?? 'text/plain';
 }
 
 function decodeBase64Utf8(payload: string): string {

@@ -2,6 +2,7 @@ import { invalidRequest, toErrorResponse } from '../../common/api-error';
 import { pace } from '../../common/pace';
 import type { Engine, LoadProgress } from '../../engine/types';
 import type { ResponseStore } from '../../store/types';
+import type { FileContentReader } from '../hosted/contracts';
 import { EventQueue } from '../plumbing/event-queue';
 import { jsonResponse, readJsonObject } from '../plumbing/http';
 import { newId } from '../plumbing/ids';
@@ -30,6 +31,7 @@ export interface CreateDeps {
   streamIdleMs: number;
   runLocks?: RunLocks;
   fetchFile?: FileFetcher;
+  readFile?: FileContentReader;
 }
 
 /**

@@ -3,7 +3,9 @@ import { invalidRequest } from '../../../common/api-error';
 import { pace } from '../../../common/pace';
 import type { Engine, GenerateRequest, ModelInfo, OutputFormatSpec } from '../../../engine/types';
 import type { ResponseStore } from '../../../store/types';
-import { type FileFetcher, inlineFileUrls } from '../../plumbing/input-files';
+import type { FileContentReader } from '../../hosted/contracts';
+import { resolveFileInputs } from '../../plumbing/file-inputs';
+import type { FileFetcher } from '../../plumbing/input-files';
 import { requireJsonMention } from '../../plumbing/json-mode';
 import { conversationHistory, findModel, previousHistory } from '../../plumbing/lookups';
 import { parseOrThrow } from '../../plumbing/validate';
@@ -46,6 +48,8 @@ export async function prepareCreate(
     engine: Engine;
     store: ResponseStore;
     fetchFile?: FileFetcher;
+    /** Reads `input_file.file_id` / `input_image.file_id` from `/v1/files`. */
+    readFile?: FileContentReader;
     origin?: string | null;
     /** Also the most a `file_url` may bring in: no more than the body could have carried inline. */
     maxBodyBytes?: number;
@@ -90,9 +94,14 @@ export async function prepareCreate(
   const firstInput = expanded.length - expandCompactions(input).length;
   // Each of these walks every item: 22k of them take 10–30 ms apiece (issue 27, item 4).
   await pace();
-  const readable = await inlineFileUrls(
+  const readable = await resolveFileInputs(
     expanded,
-    { fetchFile: deps.fetchFile, origin: deps.origin ?? null, maxBytes: deps.maxBodyBytes },
+    {
+      fetchFile: deps.fetchFile,
+      readFile: deps.readFile,
+      origin: deps.origin ?? null,
+      maxBytes: deps.maxBodyBytes,
+    },
     firstInput,
   );
   await pace();
