@@ -6,7 +6,7 @@ import { storageClosed, toStorageError } from './storage-error';
 /** Default database name; one per origin, shared by every tab. */
 export const DB_NAME = 'intab';
 /** Current schema version. Bump it and add a `case` to {@link upgradeSchema} for every change. */
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 export type { IntabDB, IntabStoreName, IntabTx, ItemIndexEntry, StoredConversationItem } from './idb-types';
 
@@ -35,6 +35,7 @@ export function upgradeSchema(
       db.createObjectStore('events');
       if (newVersion < 2) break;
     }
+    // biome-ignore lint/suspicious/noFallthroughSwitchClause: each step migrates one version further
     case 1: {
       const conversations = db.createObjectStore('conversations', { keyPath: 'conversation.id' });
       conversations.createIndex('by_expiry', 'expiresAt');
@@ -49,9 +50,27 @@ export function upgradeSchema(
       items.createIndex('by_response', 'responseId');
       items.createIndex('by_conversation', 'conversationId');
       if (oldVersion === 1) backfillItemIndex(tx);
+      if (newVersion < 3) break;
     }
-    // falls through: version 3 goes here as `case 2:`.
+    case 2: {
+      createVectorStoreStores(db);
+    }
+    // falls through: version 4 goes here as `case 3:`.
   }
+}
+
+/**
+ * Version 3's vector stores: the stores, their files (keyed `[vectorStoreId, fileId]`, indexed by
+ * file for the Files API's delete), their batches, and each indexed file's chunk texts and vectors,
+ * out of line under the same `[vectorStoreId, fileId]` key so one range drops a whole store.
+ */
+function createVectorStoreStores(db: IDBPDatabase<IntabDB>): void {
+  db.createObjectStore('vector_stores', { keyPath: 'id' });
+  const files = db.createObjectStore('vector_store_files', { keyPath: ['vectorStoreId', 'fileId'] });
+  files.createIndex('by_file', 'fileId');
+  db.createObjectStore('vector_store_batches', { keyPath: ['vectorStoreId', 'id'] });
+  db.createObjectStore('vector_chunks');
+  db.createObjectStore('vector_vectors');
 }
 
 /**

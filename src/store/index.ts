@@ -19,3 +19,10 @@ export type {
   StoreLimits,
   SweepResult,
 } from './types';
+export {
+  IdbVectorStores,
+  MemoryVectorStores,
+  type StoredVectorStore,
+  type StoredVectorStoreFile,
+  type VectorStoreStore,
+} from './vector-stores';

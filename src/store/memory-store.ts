@@ -4,6 +4,7 @@ import { ConversationDelegation } from './conversation-delegation';
 import { isExpired, type ResolvedLimits, resolveLimits, withExpiry } from './expiry';
 import { compareIds, MemoryConversations } from './memory-conversations';
 import type { RecentEntries, ResponseStore, StoredResponse, StoreLimits, SweepResult } from './types';
+import { MemoryVectorStores } from './vector-stores/memory-vector-stores';
 
 /**
  * {@link ResponseStore} in memory, for tests and `store: false` sessions. Values are structured-cloned
@@ -20,6 +21,8 @@ export class MemoryStore extends ConversationDelegation implements ResponseStore
   private readonly events = new Map<string, Map<number, ResponseStreamEvent>>();
   private readonly limits: ResolvedLimits;
   protected readonly conversations: MemoryConversations;
+  /** Vector stores, their files, chunks and vectors (see VectorStoreStore). */
+  readonly vectorStores = new MemoryVectorStores();
 
   constructor(limits: StoreLimits = {}) {
     super();
