@@ -32,6 +32,12 @@ import {
   retrieveResponse,
 } from './responses';
 import { listStorage } from './storage-routes';
+import {
+  createFileSearchBackend,
+  type VectorStoreOptions,
+  VectorStoreSurface,
+  vectorStoreRoutes,
+} from './vector-stores';
 
 export interface ResponsesServerOptions {
   engine: Engine;
@@ -68,6 +74,8 @@ export interface ResponsesServerOptions {
   fileSearch?: FileSearchBackend;
   /** Reads `input_file.file_id`; default: the files `/v1/files` serves over `store`. */
   readFile?: FileContentReader;
+  /** How vector stores embed (`embeddingModel`) and read files; see {@link VectorStoreOptions}. */
+  vectorStores?: VectorStoreOptions;
 }
 
 /** How long a non-streaming request may wait for its status line before its headers go out early. */
@@ -104,6 +112,14 @@ type Route = { path: string; methods: Record<string, Handler> };
 export function createResponsesServer(opts: ResponsesServerOptions): ResponsesServer {
   const { engine, store } = opts;
   const live = new LiveRuns();
+  const vectorStores = new VectorStoreSurface({
+    engine,
+    store,
+    now: opts.now ?? Date.now,
+    maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    readFile: opts.readFile,
+    vectorStores: opts.vectorStores,
+  });
   const deps = {
     engine,
     store,
@@ -115,7 +131,7 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
     streamIdleMs: opts.streamIdleMs ?? DEFAULT_STREAM_IDLE_MS,
     runLocks: opts.runLocks,
     fetchFile: opts.fetchFile,
-    fileSearch: opts.fileSearch,
+    fileSearch: opts.fileSearch ?? createFileSearchBackend(vectorStores),
     readFile: opts.readFile,
   };
   // Routes that name a model first wait for the engine's model list (the engine bounds the wait):
@@ -192,6 +208,7 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
       path: '/responses/:id/input_items',
       methods: { GET: (_r, url, { id }) => listInputItems(store, id as string, url) },
     },
+    ...vectorStoreRoutes(vectorStores),
   ];
 
   // hono's TrieRouter: one walk over the path's segments, so matching is linear in the path (the
