@@ -27,7 +27,10 @@ describe('chunking strategies', () => {
       vs.id,
       {
         file_id: 'file-t',
-        chunking_strategy: { type: 'static', static: { max_chunk_size_tokens: 100, chunk_overlap_tokens: 50 } },
+        chunking_strategy: {
+          type: 'static',
+          static: { max_chunk_size_tokens: 100, chunk_overlap_tokens: 50 },
+        },
       },
       { pollIntervalMs: 5 },
     );
@@ -41,13 +44,17 @@ describe('chunking strategies', () => {
     expect(want).toBeGreaterThan(15); // the text really spans many chunks
     expect(chunks.length).toBe(want);
     // Each chunk is at most 100 tokens and consecutive chunks share their 50-token overlap.
-    for (const c of chunks) expect(encode(c, { disallowedSpecial: new Set() }).length).toBeLessThanOrEqual(101);
+    for (const c of chunks)
+      expect(encode(c, { disallowedSpecial: new Set() }).length).toBeLessThanOrEqual(101);
     expect(chunks[0]?.startsWith('word0 ')).toBe(true);
   });
 
   it('auto reads back as static 800/400, and a short file is one chunk', async () => {
     const store = new MemoryStore();
-    const { client } = makeRig({ store, readFile: new TestFiles({ 'file-s': ['s.txt', 'short text'] }).reader });
+    const { client } = makeRig({
+      store,
+      readFile: new TestFiles({ 'file-s': ['s.txt', 'short text'] }).reader,
+    });
     const vs = await client.vectorStores.create({});
     const file = await client.vectorStores.files.createAndPoll(
       vs.id,
@@ -62,10 +69,22 @@ describe('chunking strategies', () => {
   });
 
   it.each([
-    [{ max_chunk_size_tokens: 100, chunk_overlap_tokens: 51 }, 'chunking_strategy.static.chunk_overlap_tokens'],
-    [{ max_chunk_size_tokens: 99, chunk_overlap_tokens: 10 }, 'chunking_strategy.static.max_chunk_size_tokens'],
-    [{ max_chunk_size_tokens: 4097, chunk_overlap_tokens: 10 }, 'chunking_strategy.static.max_chunk_size_tokens'],
-    [{ max_chunk_size_tokens: 800, chunk_overlap_tokens: -1 }, 'chunking_strategy.static.chunk_overlap_tokens'],
+    [
+      { max_chunk_size_tokens: 100, chunk_overlap_tokens: 51 },
+      'chunking_strategy.static.chunk_overlap_tokens',
+    ],
+    [
+      { max_chunk_size_tokens: 99, chunk_overlap_tokens: 10 },
+      'chunking_strategy.static.max_chunk_size_tokens',
+    ],
+    [
+      { max_chunk_size_tokens: 4097, chunk_overlap_tokens: 10 },
+      'chunking_strategy.static.max_chunk_size_tokens',
+    ],
+    [
+      { max_chunk_size_tokens: 800, chunk_overlap_tokens: -1 },
+      'chunking_strategy.static.chunk_overlap_tokens',
+    ],
   ])('static %o is a 400 on %s', async (stat, param) => {
     const { client } = makeRig({ readFile: new TestFiles({ 'file-s': ['s.txt', 'x'] }).reader });
     const vs = await client.vectorStores.create({});
@@ -76,7 +95,10 @@ describe('chunking strategies', () => {
       }),
     ).rejects.toMatchObject({ status: 400, param });
     await expect(
-      client.vectorStores.create({ file_ids: ['file-s'], chunking_strategy: { type: 'static', static: stat } }),
+      client.vectorStores.create({
+        file_ids: ['file-s'],
+        chunking_strategy: { type: 'static', static: stat },
+      }),
     ).rejects.toMatchObject({ status: 400, param });
   });
 });
