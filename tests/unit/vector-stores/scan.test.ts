@@ -47,7 +47,7 @@ describe('the brute-force scan', () => {
         fc.integer({ min: 1, max: 50 }),
         (scores, k) => {
           const top = new TopK(k);
-          scores.forEach((s, row) => top.offer(row, s / 20));
+          for (const [row, s] of scores.entries()) top.offer(row, s / 20);
           const expected = scores
             .map((s, row) => ({ row, score: s / 20 }))
             .sort((a, b) => b.score - a.score || a.row - b.row)
