@@ -75,9 +75,10 @@ describe('search filters on attributes', () => {
   });
 
   it('bad filters are 400s naming the field; nesting past the budget is refused', async () => {
-    const bad = async (filters: unknown) =>
+    const bad = async (filters: unknown): Promise<{ status: number; param: string } | 'accepted'> =>
       client.vectorStores
         .search(vsId, { query: 'x', filters: filters as ComparisonFilter })
+        .then(() => 'accepted' as const)
         .catch((e: { status: number; param: string }) => ({ status: e.status, param: e.param }));
     expect(await bad({ key: 'y', type: 'like', value: 1 })).toEqual({ status: 400, param: 'filters.type' });
     expect(await bad({ key: 'y', type: 'in', value: 1 })).toEqual({ status: 400, param: 'filters.value' });
@@ -89,8 +90,10 @@ describe('search filters on attributes', () => {
     let deep: unknown = { key: 'year', type: 'eq', value: 1 };
     for (let i = 0; i < MAX_FILTER_DEPTH + 1; i++) deep = { type: 'and', filters: [deep] };
     const refused = await bad(deep);
-    expect(refused.status).toBe(400);
-    expect(refused.param).toMatch(/^filters(\.filters\[0\])*$/);
+    expect(refused).toMatchObject({
+      status: 400,
+      param: expect.stringMatching(/^filters(\.filters\[0\])*$/),
+    });
     let ok: unknown = { key: 'year', type: 'eq', value: 2021 };
     for (let i = 0; i < MAX_FILTER_DEPTH; i++) ok = { type: 'and', filters: [ok] };
     expect(await matching(ok as CompoundFilter)).toEqual(['file-a']);

@@ -108,13 +108,18 @@ describe('IdbStore conversations', () => {
     expect(await store.findItem('msg_n_0')).toBeDefined();
     store.close();
     const db = await openRaw(legacy, DB_NAME);
-    expect(db.version).toBe(2);
+    expect(db.version).toBe(3);
     expect([...db.objectStoreNames]).toEqual([
       'conversation_items',
       'conversations',
       'events',
       'items',
       'responses',
+      'vector_chunks',
+      'vector_store_batches',
+      'vector_store_files',
+      'vector_stores',
+      'vector_vectors',
     ]);
     db.close();
     store = await openIdbStore({ indexedDB: legacy }); // for afterEach

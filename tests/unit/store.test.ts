@@ -176,16 +176,21 @@ describe('IdbStore', () => {
     expect(await store.readEvents('resp_a')).toEqual(makeDeltaEvents('resp_a', 0, 3));
   });
 
-  it('creates the version-2 schema on a fresh database', async () => {
+  it('creates the version-3 schema on a fresh database', async () => {
     store.close();
     const db = await openRaw(factory, DB_NAME);
-    expect(db.version).toBe(2);
+    expect(db.version).toBe(3);
     expect([...db.objectStoreNames]).toEqual([
       'conversation_items',
       'conversations',
       'events',
       'items',
       'responses',
+      'vector_chunks',
+      'vector_store_batches',
+      'vector_store_files',
+      'vector_stores',
+      'vector_vectors',
     ]);
     const tx = db.transaction(['responses', 'conversations', 'conversation_items', 'items']);
     const responses = tx.objectStore('responses');
