@@ -90,7 +90,10 @@ export const DEFAULT_STREAM_IDLE_MS = 20_000;
 /** The portable Responses server: a Fetch handler and nothing else. */
 export interface ResponsesServer {
   fetch(request: Request): Promise<Response>;
-  /** Marks `failed` the stored responses whose runner died; call once when the runtime starts. */
+  /**
+   * Marks `failed` the stored responses whose runner died, and queues again the vector store files
+   * left mid-indexing; call once when the runtime starts.
+   */
   recover(): Promise<number>;
 }
 
@@ -218,7 +221,11 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
   for (const route of routes) router.add('ALL', route.path, route);
 
   return {
-    recover: () => failInterrupted(store, opts.runLocks),
+    recover: () => {
+      // Files a stopped runtime left mid-indexing are queued again, in the background.
+      void vectorStores.resume().catch(() => {});
+      return failInterrupted(store, opts.runLocks);
+    },
     async fetch(request: Request): Promise<Response> {
       try {
         const url = new URL(request.url);

@@ -144,3 +144,39 @@ describe.each(kinds)('%s: deletes racing background indexing', (_name, open) => 
     }
   });
 });
+
+describe('indexing left unfinished by a stopped runtime', () => {
+  it('recover() queues the in_progress files again, and they complete', async () => {
+    const store = new MemoryStore();
+    const files = new TestFiles({ 'file-a': ['a.txt', 'pumps and valves'] });
+    // The first runtime attaches the file but stops before its run: its store write happened, its
+    // queue is lost (a rig whose engine never embeds stands for it).
+    const stopped = makeRig({ store, readFile: files.reader, vectorStores: { embeddingModel: 'scripted' } });
+    const vs = await stopped.client.vectorStores.create({});
+    await store.vectorStores.addFiles(vs.id, [
+      {
+        vectorStoreId: vs.id,
+        fileId: 'file-a',
+        created_at: 1,
+        status: 'in_progress',
+        last_error: null,
+        usage_bytes: 0,
+        attributes: null,
+        chunking_strategy: {
+          type: 'static',
+          static: { max_chunk_size_tokens: 800, chunk_overlap_tokens: 400 },
+        },
+        filename: 'a.txt',
+        batchId: null,
+        attempt: 'left-over',
+      },
+    ]);
+    const next = makeRig({ store, readFile: files.reader });
+    await next.server.recover();
+    const file = await next.client.vectorStores.files.poll(vs.id, 'file-a', { pollIntervalMs: 5 });
+    expect(file.status).toBe('completed');
+    expect((await next.client.vectorStores.search(vs.id, { query: 'valves' })).data[0]?.file_id).toBe(
+      'file-a',
+    );
+  });
+});

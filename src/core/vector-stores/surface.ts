@@ -130,6 +130,22 @@ export class VectorStoreSurface {
     this.touch(store.id);
   }
 
+  /**
+   * Queues again every file left `in_progress` by a runtime that stopped mid-indexing (a closed tab,
+   * a restarted worker): nothing else would ever finish them. Same attempt, so a run that does
+   * finish elsewhere first leaves this one nothing to write. Resolves the number queued.
+   */
+  async resume(): Promise<number> {
+    let n = 0;
+    for (const store of await this.vs.listStores())
+      for (const file of await this.vs.listFiles(store.id))
+        if (file.status === 'in_progress') {
+          this.ingest.enqueue(file, store.embedding.model);
+          n++;
+        }
+    return n;
+  }
+
   /** Marks a store active now (`last_active_at`, which its expiry counts from). Best effort. */
   touch(id: string): void {
     void this.vs.updateStore(id, { last_active_at: this.nowSeconds() }).catch(() => {});
