@@ -32,9 +32,7 @@ export async function topRows(
     const v = file.vectors;
     if (v.length !== file.chunks.length * dims) continue; // built with other dimensions: never comparable
     for (let c = 0; c < file.chunks.length; c++) {
-      let dot = 0;
-      const base = c * dims;
-      for (let d = 0; d < dims; d++) dot += (v[base + d] as number) * (query[d] as number);
+      const dot = dotAt(v, c * dims, query);
       top.offer(file.offset + c, dot < 0 ? 0 : dot > 1 ? 1 : dot);
       if (++sinceYield === SCAN_SLICE) {
         sinceYield = 0;
@@ -44,6 +42,27 @@ export async function topRows(
     }
   }
   return top.sorted();
+}
+
+/**
+ * `v[base … base + q.length)` · `q`, four lanes at a time: independent sums let the CPU overlap the
+ * multiplies (about twice the speed of one running sum on V8).
+ */
+function dotAt(v: Float32Array, base: number, q: Float32Array): number {
+  const n = q.length;
+  let a = 0;
+  let b = 0;
+  let c = 0;
+  let d = 0;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    a += (v[base + i] as number) * (q[i] as number);
+    b += (v[base + i + 1] as number) * (q[i + 1] as number);
+    c += (v[base + i + 2] as number) * (q[i + 2] as number);
+    d += (v[base + i + 3] as number) * (q[i + 3] as number);
+  }
+  for (; i < n; i++) a += (v[base + i] as number) * (q[i] as number);
+  return a + b + c + d;
 }
 
 /**
