@@ -25,8 +25,11 @@ export interface StoreSearch {
 export interface SearchContext {
   cache: IndexCache;
   engine: Engine;
-  /** The embedding model this runtime searches with. */
-  embeddingModel: () => string;
+  /**
+   * The embedding model the runtime is configured with (`fileSearch.embeddingModel`), if any: a store
+   * built with another is refused. Without one, each store is searched with the model it was built with.
+   */
+  configuredModel?: string;
   now: () => number;
 }
 
@@ -40,14 +43,19 @@ export interface SearchContext {
  */
 export async function searchStores(ctx: SearchContext, req: StoreSearch): Promise<FileSearchHit[]> {
   const indexes = await loadSearchable(ctx, req.vectorStoreIds, req.param);
-  const model = ctx.embeddingModel();
-  const total = indexes.reduce((n, ix) => n + ix.rows, 0);
-  if (total === 0 || req.queries.length === 0) return [];
-  const vectors = await embedQueries(ctx.engine, model, req.queries, req.signal);
+  // The queries are embedded once per model the stores were built with (one, nearly always).
+  const byModel = new Map<string, Promise<Float32Array[]>>();
+  const queryVectors = (model: string) => {
+    let vectors = byModel.get(model);
+    if (!vectors) byModel.set(model, (vectors = embedQueries(ctx.engine, model, req.queries, req.signal)));
+    return vectors;
+  };
   const candidates = req.hybrid ? Math.max(req.maxNumResults * 2, MAX_NUM_RESULTS * 2) : req.maxNumResults;
   const allowed = (f: IndexedFile) => !req.filters || matchesFilter(f.file.attributes, req.filters);
   const merged: { index: LoadedIndex; row: number; score: number }[] = [];
   for (const index of indexes) {
+    if (index.rows === 0) continue;
+    const vectors = await queryVectors(index.store.embedding.model);
     const best = new Map<number, number>();
     for (const [qi, query] of req.queries.entries()) {
       let ranking: Scored[] = await topRows(
@@ -82,7 +90,8 @@ export async function searchStores(ctx: SearchContext, req: StoreSearch): Promis
 
 /**
  * The stores' indexes, each checked: it exists (else a 400 on `param`), has not expired, and was
- * built with the embedding model this runtime searches with (vectors of two models never compare).
+ * built with the embedding model the runtime is configured with, if one is (vectors of two models
+ * never compare).
  * Marks each store active now.
  */
 export async function loadSearchable(
@@ -90,7 +99,8 @@ export async function loadSearchable(
   ids: string[],
   param: string | null,
 ): Promise<LoadedIndex[]> {
-  const model = ctx.embeddingModel();
+  await ctx.engine.init?.().catch(() => {}); // the model list is complete before a model is named
+  const model = ctx.configuredModel;
   const nowSeconds = Math.floor(ctx.now() / 1000);
   const out: LoadedIndex[] = [];
   for (const id of ids) {
@@ -104,7 +114,7 @@ export async function loadSearchable(
         `Vector store '${clip(id)}' has expired and can no longer be searched.`,
         'expired',
       );
-    if (store.embedding.model !== model)
+    if (model !== undefined && store.embedding.model !== model)
       throw new ApiError(
         400,
         'invalid_request_error',

@@ -83,7 +83,7 @@ export class VectorStoreSurface {
     return {
       cache: this.cache,
       engine: this.deps.engine,
-      embeddingModel: () => this.embeddingModel(),
+      configuredModel: this.deps.vectorStores?.embeddingModel,
       now: this.deps.now,
     };
   }
