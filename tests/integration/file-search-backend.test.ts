@@ -126,3 +126,13 @@ describe('createFileSearchBackend (the file_search tool’s view of the stores)'
     ).rejects.toThrow();
   });
 });
+
+describe('queries the model wrote', () => {
+  it('blank ones are dropped and the rest bounded, never a failure', async () => {
+    const { backend, a } = await setup();
+    const many = ['', '   ', ...Array.from({ length: 30 }, () => `uphill pump ${'x'.repeat(10_000)}`)];
+    const hits = await backend.search({ vectorStoreIds: [a], queries: many, maxNumResults: 3 });
+    expect(hits[0]?.file_id).toBe('file-pump');
+    expect(await backend.search({ vectorStoreIds: [a], queries: ['', ' '], maxNumResults: 3 })).toEqual([]);
+  });
+});

@@ -1,4 +1,5 @@
 import type { FileSearchBackend, FileSearchHit, FileSearchQuery } from '../hosted/contracts';
+import { MAX_QUERIES, MAX_QUERY_CHARS } from './budgets';
 import { parseFilters } from './filters';
 import { loadSearchable, searchStores } from './search';
 import type { VectorStoreSurface } from './surface';
@@ -24,7 +25,12 @@ export function createFileSearchBackend(surface: VectorStoreSurface): FileSearch
       const filters = query.filters ? parseFilters(query.filters, 'filters') : null;
       const hits = await searchStores(ctx, {
         vectorStoreIds: query.vectorStoreIds,
-        queries: query.queries,
+        // The model wrote these, not the client: blank ones are dropped and the rest bounded (the
+        // first MAX_QUERIES, each cut to MAX_QUERY_CHARS) rather than refused mid-response.
+        queries: query.queries
+          .filter((q) => q.trim() !== '')
+          .slice(0, MAX_QUERIES)
+          .map((q) => q.slice(0, MAX_QUERY_CHARS)),
         filters,
         maxNumResults: query.maxNumResults,
         scoreThreshold: query.rankingOptions?.score_threshold,
