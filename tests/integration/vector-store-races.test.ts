@@ -7,6 +7,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/common/api-error';
 import { openDatabase } from '../../src/store/idb-schema';
 import { openIdbStore } from '../../src/store/index';
 import { MemoryStore } from '../../src/store/memory-store';
@@ -178,5 +179,31 @@ describe('indexing left unfinished by a stopped runtime', () => {
     expect((await next.client.vectorStores.search(vs.id, { query: 'valves' })).data[0]?.file_id).toBe(
       'file-a',
     );
+  });
+});
+
+describe('an index that cannot be stored', () => {
+  it('ends the file failed with server_error, never in_progress', async () => {
+    const store = new MemoryStore();
+    const vs = store.vectorStores;
+    const finish = vs.finishFile.bind(vs);
+    // The first (big) write fails as a full disk would; the small failed-status write goes through.
+    vs.finishFile = async (id, fileId, attempt, outcome) => {
+      if (outcome.ok)
+        throw new ApiError(507, 'server_error', 'storage_quota_exceeded', null, 'The disk is full.');
+      return finish(id, fileId, attempt, outcome);
+    };
+    const { client } = makeRig({ store, readFile: new TestFiles({ 'file-a': ['a.txt', 'pumps'] }).reader });
+    const created = await client.vectorStores.create({});
+    const file = await client.vectorStores.files.createAndPoll(
+      created.id,
+      { file_id: 'file-a' },
+      { pollIntervalMs: 5 },
+    );
+    expect(file.status).toBe('failed');
+    expect(file.last_error).toEqual({
+      code: 'server_error',
+      message: 'The index could not be stored: The disk is full.',
+    });
   });
 });

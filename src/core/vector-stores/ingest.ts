@@ -67,7 +67,18 @@ export class Ingestor {
     if (signal.aborted) return;
     const outcome = await this.index(file, model, signal);
     if (signal.aborted) return;
-    await this.deps.vs.finishFile(file.vectorStoreId, file.fileId, file.attempt, outcome);
+    const { vs } = this.deps;
+    try {
+      await vs.finishFile(file.vectorStoreId, file.fileId, file.attempt, outcome);
+    } catch (err) {
+      // The index could not be written (a full disk: 507): the file must still end, as `failed`,
+      // rather than stay `in_progress` for every poll. That small write may go through where the big
+      // one did not; if it cannot either, the next start-up's resume() tries the file again.
+      const message = `The index could not be stored: ${err instanceof Error ? err.message : String(err)}`;
+      await vs
+        .finishFile(file.vectorStoreId, file.fileId, file.attempt, failed('server_error', message))
+        .catch(() => {});
+    }
   }
 
   private async index(file: StoredVectorStoreFile, model: string, signal: AbortSignal): Promise<FileOutcome> {
