@@ -46,8 +46,10 @@ export async function searchStores(ctx: SearchContext, req: StoreSearch): Promis
   // The queries are embedded once per model the stores were built with (one, nearly always).
   const byModel = new Map<string, Promise<Float32Array[]>>();
   const queryVectors = (model: string) => {
-    let vectors = byModel.get(model);
-    if (!vectors) byModel.set(model, (vectors = embedQueries(ctx.engine, model, req.queries, req.signal)));
+    const known = byModel.get(model);
+    if (known) return known;
+    const vectors = embedQueries(ctx.engine, model, req.queries, req.signal);
+    byModel.set(model, vectors);
     return vectors;
   };
   const candidates = req.hybrid ? Math.max(req.maxNumResults * 2, MAX_NUM_RESULTS * 2) : req.maxNumResults;
