@@ -4,12 +4,9 @@ import { intab, O200K_CHUNK, WEB_LLM_CHUNK } from '../../../src/vite/plugin';
 
 /** The engine worker's chunk namer, as the `intab:worker` plugin hands it to Rolldown. */
 function chunkName(moduleIds: string[]): string {
-  const worker = (intab() as Plugin[]).find((p) => p.name === 'intab:worker');
-  const config = (
-    worker?.config as () => {
-      worker: { rolldownOptions: { output: { chunkFileNames: (c: unknown) => string } } };
-    }
-  )();
+  const worker = intab().find((p) => p.name === 'intab:worker') as Plugin;
+  type WorkerConfig = { worker: { rolldownOptions: { output: { chunkFileNames: (c: unknown) => string } } } };
+  const config = (worker.config as () => WorkerConfig)();
   return config.worker.rolldownOptions.output.chunkFileNames({ moduleIds });
 }
 
