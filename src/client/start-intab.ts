@@ -99,9 +99,10 @@ export interface StartIntabOptions {
    */
   wllama?: WllamaOptions;
   /**
-   * `file_search` and `/v1/vector_stores`: `embeddingModel` is the model stores are built with and
-   * queries embedded with (default: the first listed embedding model other than `scripted`). A store
-   * built with another model answers searches with a 400 that says so.
+   * `file_search` and `/v1/vector_stores`: `embeddingModel` is the model new stores are built with
+   * (default: the smallest listed embedding model other than `scripted`); each store's queries are
+   * embedded with its own model. With the option set, a store built with another model answers
+   * searches with a 400 that says so.
    */
   fileSearch?: FileSearchOptions;
 }

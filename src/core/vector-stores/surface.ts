@@ -19,8 +19,8 @@ import { IndexCache } from './vector-index';
 /** How vector stores embed and read files; `startIntab({ fileSearch })` passes these through. */
 export interface VectorStoreOptions {
   /**
-   * The embedding model new stores are built with and queries embedded with. Default: the first
-   * listed embedding model other than `scripted` (`scripted` when it is the only one).
+   * The embedding model new stores are built with and queries embedded with. Default: the smallest
+   * listed embedding model other than `scripted` (see {@link defaultEmbeddingModel}).
    */
   embeddingModel?: string;
   /** Turns a stored file into text; default {@link readTextFile} (UTF-8 text files). */
@@ -168,14 +168,41 @@ export class VectorStoreSurface {
 }
 
 /**
- * The embedding model used when none is configured: the first listed model with the `embeddings`
- * capability other than `scripted` (a test fixture's hashed bag of words), else `scripted`. The
- * engines list their smallest embedding model first.
+ * The embedding model used when none is configured: the smallest listed model with the `embeddings`
+ * capability other than `scripted` (a test fixture's hashed bag of words), else `scripted`. A model
+ * list carries no sizes, so "smallest" reads the size mark model families put in their ids
+ * (`snowflake-arctic-embed-xs/s/m/l`, `…-small`/`-base`/`-large`); unmarked ones rank as medium, and
+ * ties keep the listing order.
  *
  * @example
- * defaultEmbeddingModel(engine.models()) // → 'scripted' in tests
+ * defaultEmbeddingModel(engine.models()) // → 'snowflake-arctic-embed-s-q0f32-MLC-b32' with web-llm's list
  */
 export function defaultEmbeddingModel(models: ModelInfo[]): string {
-  const embedders = models.filter((m) => m.capabilities?.includes('embeddings'));
-  return (embedders.find((m) => m.id !== 'scripted') ?? embedders[0])?.id ?? 'scripted';
+  const embedders = models.filter((m) => m.capabilities?.includes('embeddings') && m.id !== 'scripted');
+  const smallest = embedders
+    .map((m, i) => ({ id: m.id, rank: sizeRank(m.id), i }))
+    .sort((a, b) => a.rank - b.rank || a.i - b.i)[0];
+  return smallest?.id ?? 'scripted';
+}
+
+const SIZE_MARKS: Record<string, number> = {
+  xs: 0,
+  tiny: 0,
+  s: 1,
+  small: 1,
+  mini: 1,
+  m: 2,
+  base: 2,
+  l: 3,
+  large: 3,
+  xl: 4,
+};
+
+/** The size mark in a model id (`-s-`, `_small`), ranked; 2 (medium) when it has none. */
+function sizeRank(id: string): number {
+  for (const part of id.toLowerCase().split(/[-_.]/)) {
+    const rank = SIZE_MARKS[part];
+    if (rank !== undefined) return rank;
+  }
+  return 2;
 }
