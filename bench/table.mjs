@@ -24,6 +24,7 @@ export function table(r) {
     ['vector_scan_ms 10k × 768', r.vector_scan_ms?.['10k_x_768'], 'ms', '<= 50'],
     ['vector_scan_ms 100k × 384', r.vector_scan_ms?.['100k_x_384'], 'ms', ''],
     ['vector_scan_ms 100k × 768', r.vector_scan_ms?.['100k_x_768'], 'ms', ''],
+    ['ingest_ms_per_mb (scripted)', r.ingest_ms_per_mb, 'ms', ''],
     [
       'wllama_intab_vs_direct (decode tok/s ratio)',
       r.wllama_intab_vs_direct && { ...r.wllama_intab_vs_direct, p90: '' },

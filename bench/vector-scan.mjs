@@ -1,8 +1,11 @@
 /**
- * `vector_scan_ms` for `npm run bench` (issue 22): the brute-force scan `file_search` runs, the
- * core's own `topRows` over normalised Float32Array vectors (one file of `rows` chunks), top 10,
- * at 10k / 100k chunks × 384 / 768 dimensions. It runs in Node (V8, as the engine worker), loaded
- * through Vite from the TypeScript source, and includes its pacing (it yields every ~15 ms of work).
+ * The vector store figures of `npm run bench` (issue 22), in Node (V8, as the engine worker), loaded
+ * through Vite from the TypeScript source:
+ * - `vector_scan_ms`: the brute-force scan `file_search` runs, the core's own `topRows` over
+ *   normalised Float32Array vectors (one file of `rows` chunks), top 10, at 10k / 100k chunks × 384 /
+ *   768 dimensions, pacing included (it yields every ~15 ms of work);
+ * - `ingest_ms_per_mb`: a 1 MB text file attached to a store until it is `completed`, with the
+ *   `scripted` model (o200k chunking at 800/400, windows, embeddings, the store write).
  */
 import { createServer } from 'vite';
 
@@ -45,12 +48,7 @@ function unitRows(rows, dims, seed) {
  * results.vector_scan_ms = await measureVectorScan({ root, runs: 7, stats, log });
  */
 export async function measureVectorScan({ root, runs, stats, log }) {
-  const vite = await createServer({
-    root,
-    logLevel: 'warn',
-    appType: 'custom',
-    server: { middlewareMode: true, hmr: false, ws: false },
-  });
+  const vite = await viteFor(root);
   try {
     const { topRows } = await vite.ssrLoadModule('/src/core/vector-stores/scan.ts');
     const out = {};
@@ -68,6 +66,91 @@ export async function measureVectorScan({ root, runs, stats, log }) {
       out[`${rows / 1000}k_x_${dims}`] = stats(samples, 1);
     }
     return out;
+  } finally {
+    await vite.close();
+  }
+}
+
+function viteFor(root) {
+  return createServer({
+    root,
+    logLevel: 'warn',
+    appType: 'custom',
+    server: { middlewareMode: true, hmr: false, ws: false },
+  });
+}
+
+/** About 1 MB of prose-like text (words from a fixed vocabulary, in lines). */
+function megabyteOfText() {
+  const words = [
+    'pump',
+    'valve',
+    'pipe',
+    'water',
+    'pressure',
+    'manual',
+    'check',
+    'the',
+    'of',
+    'and',
+    'before',
+  ];
+  const rand = lcg(22);
+  const lines = [];
+  let size = 0;
+  while (size < 1 << 20) {
+    const line = Array.from({ length: 12 }, () => words[Math.floor((rand() + 0.5) * words.length)]).join(' ');
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return lines.join('\n');
+}
+
+/**
+ * `ingest_ms_per_mb` with the `scripted` model: `{median, p90, runs}` of the time from attaching a
+ * 1 MB text file to its vector store file reading `completed`, per MB.
+ *
+ * @example
+ * results.ingest_ms_per_mb = await measureIngest({ root, runs: 3, stats, log });
+ */
+export async function measureIngest({ root, runs, stats, log }) {
+  const vite = await viteFor(root);
+  try {
+    const { createResponsesServer } = await vite.ssrLoadModule('/src/core/index.ts');
+    const { ScriptedEngine } = await vite.ssrLoadModule('/src/engine/scripted/scripted-engine.ts');
+    const { MemoryStore } = await vite.ssrLoadModule('/src/store/memory-store.ts');
+    const bytes = new TextEncoder().encode(megabyteOfText());
+    const mb = bytes.byteLength / (1 << 20);
+    const samples = [];
+    for (let i = 0; i < runs + 1; i++) {
+      log(`ingest 1 MB (${i === 0 ? 'warm-up' : `run ${i}`}) …`);
+      const server = createResponsesServer({
+        engine: new ScriptedEngine(),
+        store: new MemoryStore(),
+        readFile: async (id) => ({ id, filename: 'manual.txt', purpose: 'assistants', bytes }),
+      });
+      const call = async (method, path, body) =>
+        (
+          await server.fetch(
+            new Request(`http://bench.invalid/v1${path}`, {
+              method,
+              headers: { 'content-type': 'application/json' },
+              body: body && JSON.stringify(body),
+            }),
+          )
+        ).json();
+      const vs = await call('POST', '/vector_stores', {});
+      const t0 = performance.now();
+      let file = await call('POST', `/vector_stores/${vs.id}/files`, { file_id: 'file-mb' });
+      while (file.status === 'in_progress') {
+        await new Promise((r) => setTimeout(r, 5));
+        file = await call('GET', `/vector_stores/${vs.id}/files/file-mb`);
+      }
+      if (file.status !== 'completed')
+        throw new Error(`ingestion ended ${file.status}: ${file.last_error?.message}`);
+      if (i > 0) samples.push((performance.now() - t0) / mb);
+    }
+    return stats(samples, 0);
   } finally {
     await vite.close();
   }
