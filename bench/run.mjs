@@ -22,7 +22,7 @@ import { build, preview } from 'vite';
 import { ensureTestModel } from '../scripts/build-test-gguf.mjs';
 import { measureBlocks } from './blocks.mjs';
 import { table } from './table.mjs';
-import { measureIngest, measureVectorScan } from './vector-scan.mjs';
+import { measureVectorFigures } from './vector-scan.mjs';
 import { measureNative, measureScriptedBytes, measureWllama, scriptBytesPlugin } from './wllama.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -217,11 +217,7 @@ async function main() {
       await wpage.context().close();
       results.wllama_vs_native = await measureNative(results.wllama_intab_vs_direct);
     }
-    // file_search's brute-force scan (bench/vector-scan.mjs), in Node: no page needed.
-    if (runs('vector')) {
-      results.vector_scan_ms = await measureVectorScan({ root, runs: RUNS, stats, log });
-      results.ingest_ms_per_mb = await measureIngest({ root, runs: 3, stats, log });
-    }
+    if (runs('vector')) Object.assign(results, await measureVectorFigures({ root, runs: RUNS, stats, log }));
     results.environment = {
       chromium: browser.version(),
       cpus: os.cpus().length,

@@ -71,6 +71,19 @@ export async function measureVectorScan({ root, runs, stats, log }) {
   }
 }
 
+/**
+ * Both figures, `{ vector_scan_ms, ingest_ms_per_mb }`, for `npm run bench` (`BENCH_ONLY=vector`).
+ *
+ * @example
+ * Object.assign(results, await measureVectorFigures({ root, runs: 7, stats, log }));
+ */
+export async function measureVectorFigures({ root, runs, stats, log }) {
+  return {
+    vector_scan_ms: await measureVectorScan({ root, runs, stats, log }),
+    ingest_ms_per_mb: await measureIngest({ root, runs: Math.min(runs, 3), stats, log }),
+  };
+}
+
 function viteFor(root) {
   return createServer({
     root,
