@@ -84,6 +84,22 @@ describe('vector stores through the openai SDK', () => {
     expect(store.file_counts).toEqual({ in_progress: 0, completed: 3, failed: 0, cancelled: 0, total: 3 });
   });
 
+  it('createAndPoll with no poll interval of its own follows openai-poll-after-ms, not its 5 s default', async () => {
+    const { client, call } = rig();
+    const vs = await client.vectorStores.create({});
+    // The tokenizer's first load is not what this measures: one file first.
+    await client.vectorStores.files.createAndPoll(vs.id, { file_id: 'file-bread' }, FAST);
+    const attached = await call('POST', `/vector_stores/${vs.id}/files`, { file_id: 'file-whale' });
+    expect(attached.headers.get('openai-poll-after-ms')).toBe('100');
+    const t0 = performance.now();
+    const file = await client.vectorStores.files.createAndPoll(vs.id, { file_id: 'file-solar' });
+    expect(file.status).toBe('completed');
+    // A poll or two 100 ms apart (~200 ms); the SDK's default waits 5000 ms before its first re-read.
+    expect(performance.now() - t0).toBeLessThan(2_500);
+    const done = await call('GET', `/vector_stores/${vs.id}/files/file-solar`);
+    expect(done.headers.get('openai-poll-after-ms')).toBeNull();
+  });
+
   it('search returns the chunk that holds the query words first, as a search results page', async () => {
     const { client, call } = rig();
     const vs = await client.vectorStores.create({ file_ids: Object.keys(DOCS) });
