@@ -20,6 +20,11 @@ export function table(r) {
     ['worker_heap_growth_mb_per_100k_tokens', r.worker_heap_growth_mb_per_100k_tokens, 'MB', '<= 32'],
     ['max_event_loop_block_ms', r.max_event_loop_block_ms, 'ms', '<= 50'],
     ['scripted_page_js_kb', r.scripted_page_js_kb, 'kB', '<= 300'],
+    ['vector_scan_ms 10k × 384', r.vector_scan_ms?.['10k_x_384'], 'ms', '<= 20'],
+    ['vector_scan_ms 10k × 768', r.vector_scan_ms?.['10k_x_768'], 'ms', '<= 50'],
+    ['vector_scan_ms 100k × 384', r.vector_scan_ms?.['100k_x_384'], 'ms', ''],
+    ['vector_scan_ms 100k × 768', r.vector_scan_ms?.['100k_x_768'], 'ms', ''],
+    ['ingest_ms_per_mb (scripted)', r.ingest_ms_per_mb, 'ms', ''],
     [
       'wllama_intab_vs_direct (decode tok/s ratio)',
       r.wllama_intab_vs_direct && { ...r.wllama_intab_vs_direct, p90: '' },

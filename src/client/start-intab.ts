@@ -14,7 +14,13 @@ import {
   type ModelListing,
   type RelayedCall,
 } from '../worker/protocol';
-import type { ServerOptions, StoreOptions, WebLLMOptions, WllamaOptions } from '../worker/worker-options';
+import type {
+  FileSearchOptions,
+  ServerOptions,
+  StoreOptions,
+  WebLLMOptions,
+  WllamaOptions,
+} from '../worker/worker-options';
 import { type SupervisedEngine, superviseEngine } from './engine-supervisor';
 import { startEngineWorker } from './engine-worker-client';
 import { electLeader, runLocksReleased } from './leader-election';
@@ -92,6 +98,13 @@ export interface StartIntabOptions {
    * `loadTimeoutMs`, `stallTimeoutMs`, `maxLoaded`.
    */
   wllama?: WllamaOptions;
+  /**
+   * `file_search` and `/v1/vector_stores`: `embeddingModel` is the model new stores are built with
+   * (default: the smallest listed embedding model other than `scripted`); each store's queries are
+   * embedded with its own model. With the option set, a store built with another model answers
+   * searches with a 400 that says so.
+   */
+  fileSearch?: FileSearchOptions;
 }
 
 let started: IntabClient | undefined;
@@ -132,6 +145,7 @@ export function startIntab(opts: StartIntabOptions = {}): IntabClient {
       webllm: opts.webllm,
       server: opts.server,
       wllama: absoluteUrls(opts.wllama),
+      fileSearch: opts.fileSearch,
     };
     // A stuck worker is terminated and started again; its run locks go with it, and the new one's
     // start-up recovery then fails the responses it left in progress.

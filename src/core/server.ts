@@ -33,6 +33,12 @@ import {
   retrieveResponse,
 } from './responses';
 import { listStorage } from './storage-routes';
+import {
+  createFileSearchBackend,
+  type VectorStoreOptions,
+  VectorStoreSurface,
+  vectorStoreRoutes,
+} from './vector-stores';
 
 export interface ResponsesServerOptions {
   engine: Engine;
@@ -69,6 +75,8 @@ export interface ResponsesServerOptions {
   fileSearch?: FileSearchBackend;
   /** Reads `input_file.file_id`; default: the files `/v1/files` serves over `store`. */
   readFile?: FileContentReader;
+  /** How vector stores embed (`embeddingModel`) and read files; see {@link VectorStoreOptions}. */
+  vectorStores?: VectorStoreOptions;
 }
 
 /** How long a non-streaming request may wait for its status line before its headers go out early. */
@@ -83,7 +91,10 @@ export const DEFAULT_STREAM_IDLE_MS = 20_000;
 /** The portable Responses server: a Fetch handler and nothing else. */
 export interface ResponsesServer {
   fetch(request: Request): Promise<Response>;
-  /** Marks `failed` the stored responses whose runner died; call once when the runtime starts. */
+  /**
+   * Marks `failed` the stored responses whose runner died, and queues again the vector store files
+   * left mid-indexing; call once when the runtime starts.
+   */
   recover(): Promise<number>;
 }
 
@@ -105,6 +116,15 @@ type Route = { path: string; methods: Record<string, Handler> };
 export function createResponsesServer(opts: ResponsesServerOptions): ResponsesServer {
   const { engine, store } = opts;
   const live = new LiveRuns();
+  const readFile = opts.readFile ?? (store.files && fileReaderOver(store.files));
+  const vectorStores = new VectorStoreSurface({
+    engine,
+    store,
+    now: opts.now ?? Date.now,
+    maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    readFile,
+    vectorStores: opts.vectorStores,
+  });
   const deps = {
     engine,
     store,
@@ -116,10 +136,12 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
     streamIdleMs: opts.streamIdleMs ?? DEFAULT_STREAM_IDLE_MS,
     runLocks: opts.runLocks,
     fetchFile: opts.fetchFile,
-    fileSearch: opts.fileSearch,
-    readFile: opts.readFile ?? (store.files && fileReaderOver(store.files)),
-    // Hook point: deleting a file must also remove it from every vector store (connect them here).
-    onFileDeleted: undefined as ((fileId: string) => Promise<void>) | undefined,
+    fileSearch: opts.fileSearch ?? createFileSearchBackend(vectorStores),
+    readFile,
+    // Deleting a file takes it out of every vector store too (and stops its indexing midway).
+    onFileDeleted: async (fileId: string) => {
+      await vectorStores.forgetFile(fileId);
+    },
   };
   // Routes that name a model first wait for the engine's model list (the engine bounds the wait):
   // right after start-up a model whose list was still loading must not read as unknown.
@@ -207,6 +229,7 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
       path: '/responses/:id/input_items',
       methods: { GET: (_r, url, { id }) => listInputItems(store, id as string, url) },
     },
+    ...vectorStoreRoutes(vectorStores),
   ];
 
   // hono's TrieRouter: one walk over the path's segments, so matching is linear in the path (the
@@ -216,7 +239,11 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
   for (const route of routes) router.add('ALL', route.path, route);
 
   return {
-    recover: () => failInterrupted(store, opts.runLocks),
+    recover: () => {
+      // Files a stopped runtime left mid-indexing are queued again, in the background.
+      void vectorStores.resume().catch(() => {});
+      return failInterrupted(store, opts.runLocks);
+    },
     async fetch(request: Request): Promise<Response> {
       try {
         const url = new URL(request.url);

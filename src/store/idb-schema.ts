@@ -59,9 +59,24 @@ export function upgradeSchema(
       // Ties by id: uploads within one second still list in one stable order.
       files.createIndex('by_created', ['file.created_at', 'file.id']);
       db.createObjectStore('file_bytes');
+      createVectorStoreStores(db);
     }
     // falls through: version 4 goes here as `case 3:`.
   }
+}
+
+/**
+ * Version 3's vector stores: the stores, their files (keyed `[vectorStoreId, fileId]`, indexed by
+ * file for the Files API's delete), their batches, and each indexed file's chunk texts and vectors,
+ * out of line under the same `[vectorStoreId, fileId]` key so one range drops a whole store.
+ */
+function createVectorStoreStores(db: IDBPDatabase<IntabDB>): void {
+  db.createObjectStore('vector_stores', { keyPath: 'id' });
+  const files = db.createObjectStore('vector_store_files', { keyPath: ['vectorStoreId', 'fileId'] });
+  files.createIndex('by_file', 'fileId');
+  db.createObjectStore('vector_store_batches', { keyPath: ['vectorStoreId', 'id'] });
+  db.createObjectStore('vector_chunks');
+  db.createObjectStore('vector_vectors');
 }
 
 /**

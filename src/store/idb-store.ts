@@ -11,6 +11,7 @@ import { DB_NAME, type IntabDB, type IntabTx, openDatabase } from './idb-schema'
 import { type ConnectionState, ownerRange, quiet, type SweepableStore, sweepStore, TxRunner } from './idb-tx';
 import { storageClosed } from './storage-error';
 import type { RecentEntries, ResponseStore, StoredResponse, StoreLimits, SweepResult } from './types';
+import { IdbVectorStores } from './vector-stores/idb-vector-stores';
 
 /** Options of {@link openIdbStore}. */
 export interface IdbStoreOptions extends StoreLimits {
@@ -62,6 +63,8 @@ export class IdbStore extends ConversationDelegation implements ResponseStore {
   private readonly runner: TxRunner;
   protected readonly conversations: IdbConversations;
   readonly files: FileStore;
+  /** Vector stores, their files, chunks and vectors (see VectorStoreStore), on this connection. */
+  readonly vectorStores: IdbVectorStores;
 
   /** Prefer {@link openIdbStore}, which opens and migrates the database first. */
   constructor(
@@ -73,6 +76,7 @@ export class IdbStore extends ConversationDelegation implements ResponseStore {
     this.runner = new TxRunner(db, state);
     this.conversations = new IdbConversations(this.runner, limits);
     this.files = new IdbFiles(this.runner, limits.now);
+    this.vectorStores = new IdbVectorStores(this.runner);
   }
 
   async putResponse(record: StoredResponse, opts: { durable?: boolean } = {}): Promise<void> {

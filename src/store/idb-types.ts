@@ -3,6 +3,12 @@ import type { ConversationItem } from 'openai/resources/conversations/items';
 import type { ResponseItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import type { StoredFileMeta } from './files/types';
 import type { StoredConversation, StoredResponse } from './types';
+import type {
+  StoredFileBatch,
+  StoredVectorStore,
+  StoredVectorStoreFile,
+  StoredVectors,
+} from './vector-stores/types';
 
 /**
  * The typed schema. `events` keys are `[responseId, sequence_number]` so one key range selects a
@@ -53,6 +59,29 @@ export interface IntabDB extends DBSchema {
   file_bytes: {
     key: string;
     value: Uint8Array;
+  };
+  vector_stores: {
+    key: string;
+    value: StoredVectorStore;
+  };
+  vector_store_files: {
+    key: [string, string];
+    value: StoredVectorStoreFile;
+    indexes: { by_file: string };
+  };
+  vector_store_batches: {
+    key: [string, string];
+    value: StoredFileBatch;
+  };
+  /** Chunk texts of one indexed file, keyed `[vectorStoreId, fileId]`. */
+  vector_chunks: {
+    key: [string, string];
+    value: { texts: string[] };
+  };
+  /** Vectors of one indexed file (one `ArrayBuffer`), keyed `[vectorStoreId, fileId]`. */
+  vector_vectors: {
+    key: [string, string];
+    value: StoredVectors;
   };
 }
 

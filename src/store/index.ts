@@ -21,3 +21,10 @@ export type {
   StoreLimits,
   SweepResult,
 } from './types';
+export {
+  IdbVectorStores,
+  MemoryVectorStores,
+  type StoredVectorStore,
+  type StoredVectorStoreFile,
+  type VectorStoreStore,
+} from './vector-stores';

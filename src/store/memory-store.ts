@@ -5,6 +5,7 @@ import { isExpired, type ResolvedLimits, resolveLimits, withExpiry } from './exp
 import { type FileStore, MemoryFiles } from './files';
 import { compareIds, MemoryConversations } from './memory-conversations';
 import type { RecentEntries, ResponseStore, StoredResponse, StoreLimits, SweepResult } from './types';
+import { MemoryVectorStores } from './vector-stores/memory-vector-stores';
 
 /**
  * {@link ResponseStore} in memory, for tests and `store: false` sessions. Values are structured-cloned
@@ -22,6 +23,8 @@ export class MemoryStore extends ConversationDelegation implements ResponseStore
   private readonly limits: ResolvedLimits;
   protected readonly conversations: MemoryConversations;
   readonly files: FileStore;
+  /** Vector stores, their files, chunks and vectors (see VectorStoreStore). */
+  readonly vectorStores = new MemoryVectorStores();
 
   constructor(limits: StoreLimits = {}) {
     super();

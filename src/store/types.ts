@@ -6,6 +6,7 @@ import type {
   ResponseStreamEvent,
 } from 'openai/resources/responses/responses';
 import type { FileStore } from './files/types';
+import type { VectorStoreStore } from './vector-stores/types';
 
 /** One stored response: the wire object plus the items it was generated from. */
 export interface StoredResponse {
@@ -92,6 +93,12 @@ export interface ResponseStore {
    * conversations. For `item_reference` inputs.
    */
   findItem(itemId: string): Promise<ResponseItem | ConversationItem | undefined>;
+
+  /**
+   * The vector stores behind `/v1/vector_stores` and `file_search`, on the same storage. Optional so
+   * that store doubles need not have one; the core keeps them in memory then.
+   */
+  readonly vectorStores?: VectorStoreStore;
 }
 
 /**

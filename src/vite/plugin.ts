@@ -18,6 +18,11 @@ export const WEB_LLM_CHUNK = 'assets/web-llm-[hash].js';
 export const PDFJS_CHUNK = 'assets/pdfjs-[hash].js';
 /** wllama's JavaScript (llama.cpp's glue), a chunk of its own fetched when a GGUF model is first used. */
 export const WLLAMA_CHUNK = 'assets/wllama-[hash].js';
+/**
+ * gpt-tokenizer's o200k_base tables (~2 MB), which vector stores chunk files with: fetched when a
+ * file is first indexed, not precached, so an app that never uses `file_search` never downloads them.
+ */
+export const O200K_CHUNK = 'assets/o200k-[hash].js';
 /** llama.cpp's WebAssembly is ~9 MB: the precache takes files up to this size. */
 const PRECACHE_MAX_BYTES = 16 * 1024 * 1024;
 
@@ -86,6 +91,7 @@ function workerPlugin(): Plugin {
               if (chunk.moduleIds.some((id) => id.includes('@mlc-ai/web-llm'))) return WEB_LLM_CHUNK;
               if (chunk.moduleIds.some((id) => id.includes('@wllama/wllama'))) return WLLAMA_CHUNK;
               if (chunk.moduleIds.some((id) => id.includes('pdfjs-dist'))) return PDFJS_CHUNK;
+              if (chunk.moduleIds.some((id) => id.includes('gpt-tokenizer'))) return O200K_CHUNK;
               return 'assets/[name]-[hash].js';
             },
           },
@@ -181,7 +187,10 @@ function serviceWorkerPlugin(opts: ServiceWorkerOptions): Plugin {
         swDest: swPath,
         globDirectory: outDir,
         globPatterns: ['**/*.{html,js,css,svg,png,ico,webmanifest,wasm}'],
-        globIgnores: [fileName, WEB_LLM_CHUNK.replace('[hash]', '*'), PDFJS_CHUNK.replace('[hash]', '*')],
+        globIgnores: [
+          fileName,
+          ...[WEB_LLM_CHUNK, PDFJS_CHUNK, O200K_CHUNK].map((c) => c.replace('[hash]', '*')),
+        ],
         // Vite's hashed file names are their own revision.
         dontCacheBustURLsMatching: /^assets\//,
         maximumFileSizeToCacheInBytes: PRECACHE_MAX_BYTES,

@@ -80,6 +80,7 @@ function getServer(): Promise<{ fetch(req: Request): Promise<Response> }> {
         runLocks: webRunLocks(),
         fetchFile: fetch.bind(globalThis),
         ...workerOptions(self.name).server,
+        vectorStores: workerOptions(self.name).fileSearch,
       });
       // Responses left in progress by a tab that died are marked failed; live ones (locked) are kept.
       void created.recover().catch(() => {});

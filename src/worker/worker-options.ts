@@ -16,6 +16,11 @@ export interface ServerOptions {
   streamIdleMs?: number;
 }
 
+/** How `file_search` and the vector stores embed: `embeddingModel`, the model stores are built with. */
+export interface FileSearchOptions {
+  embeddingModel?: string;
+}
+
 /**
  * GGUF models for the llama.cpp engine (wllama) and its bounds. Models given here come by URL (a
  * File cannot travel in the worker's name; `IntabClient.addModel` sends those).
@@ -30,6 +35,7 @@ export interface EngineWorkerOptions {
   webllm?: WebLLMOptions;
   server?: ServerOptions;
   wllama?: WllamaOptions;
+  fileSearch?: FileSearchOptions;
 }
 
 /** Store limits a page can set for the engine worker (see `openIdbStore`). */
@@ -64,9 +70,16 @@ export function workerOptions(name: string): {
   webllm: WebLLMOptions;
   server: ServerOptions;
   wllama?: WllamaOptions;
+  fileSearch?: FileSearchOptions;
 } {
   const json = name.startsWith(`${PREFIX} `) ? name.slice(PREFIX.length + 1) : '';
-  let parsed: { store?: unknown; webllm?: unknown; server?: unknown; wllama?: unknown } = {};
+  let parsed: {
+    store?: unknown;
+    webllm?: unknown;
+    server?: unknown;
+    wllama?: unknown;
+    fileSearch?: unknown;
+  } = {};
   try {
     parsed = json ? JSON.parse(json) : {};
   } catch {}
@@ -75,7 +88,13 @@ export function workerOptions(name: string): {
     webllm: webllmOptions(parsed.webllm),
     server: serverOptions(parsed.server),
     wllama: wllamaOptions(parsed.wllama),
+    fileSearch: fileSearchOptions(parsed.fileSearch),
   };
+}
+
+function fileSearchOptions(fileSearch: unknown): FileSearchOptions | undefined {
+  const model = (fileSearch as { embeddingModel?: unknown } | null)?.embeddingModel;
+  return typeof model === 'string' && model !== '' ? { embeddingModel: model } : undefined;
 }
 
 /** A duration in ms (0 turns the bound off), or undefined for anything else. */

@@ -76,6 +76,7 @@ async function buildWithTestPages(): Promise<string> {
           main: resolve(root, 'index.html'),
           options: resolve(root, 'tests/e2e/pages/options.html'),
           liveness: resolve(root, 'tests/e2e/pages/liveness.html'),
+          vectorStores: resolve(root, 'tests/e2e/pages/vector-stores.html'),
         },
       },
     },

@@ -117,6 +117,11 @@ describe('IdbStore conversations', () => {
       'files',
       'items',
       'responses',
+      'vector_chunks',
+      'vector_store_batches',
+      'vector_store_files',
+      'vector_stores',
+      'vector_vectors',
     ]);
     db.close();
     store = await openIdbStore({ indexedDB: legacy }); // for afterEach

@@ -188,6 +188,11 @@ describe('IdbStore', () => {
       'files',
       'items',
       'responses',
+      'vector_chunks',
+      'vector_store_batches',
+      'vector_store_files',
+      'vector_stores',
+      'vector_vectors',
     ]);
     const tx = db.transaction(['responses', 'conversations', 'conversation_items', 'items']);
     const responses = tx.objectStore('responses');

@@ -53,4 +53,14 @@ describe('engine worker options carried in its name', () => {
     const bad = 'intab-engine {"webllm":{"maxQueue":0,"generationStallMs":"x"},"server":{"streamIdleMs":-1}}';
     expect(workerOptions(bad)).toEqual({ store: {}, webllm: {}, server: {} });
   });
+
+  it('round-trips the file_search embedding model, dropping a bad one', () => {
+    const name = engineWorkerName({
+      fileSearch: { embeddingModel: 'snowflake-arctic-embed-s-q0f32-MLC-b32' },
+    });
+    expect(workerOptions(name).fileSearch).toEqual({
+      embeddingModel: 'snowflake-arctic-embed-s-q0f32-MLC-b32',
+    });
+    expect(workerOptions('intab-engine {"fileSearch":{"embeddingModel":7}}').fileSearch).toBeUndefined();
+  });
 });

@@ -1,0 +1,115 @@
+import { ApiError } from '../../common/api-error';
+import type { Engine } from '../../engine/types';
+import type { FileOutcome, StoredVectorStoreFile, VectorStoreStore } from '../../store/vector-stores';
+import type { FileContentReader } from '../hosted/contracts';
+import { chunkText } from './chunker';
+import { embedChunks } from './embed-chunks';
+import type { FileTextExtractor } from './file-text';
+
+/** What the ingestion of one attachment needs. */
+export interface IngestDeps {
+  vs: VectorStoreStore;
+  engine: Engine;
+  readFile?: FileContentReader;
+  extractText: FileTextExtractor;
+}
+
+/**
+ * Indexes attached files in the background, one at a time (the engine embeds one batch at a time
+ * anyway): read the file's bytes, turn them into text, chunk, embed, then write chunks, vectors and
+ * `completed` in one transaction, or `failed` with `last_error`. A file is never half-indexed: until
+ * that last write nothing of it is searchable. Deleting the file or its store, or cancelling its
+ * batch, aborts its run; the final write then finds the attachment gone and writes nothing.
+ *
+ * @example
+ * ingestor.enqueue(fileRecord, 'scripted');
+ * await ingestor.idle(); // tests: every queued file has finished
+ */
+export class Ingestor {
+  private tail: Promise<void> = Promise.resolve();
+  private readonly running = new Map<string, AbortController>();
+
+  constructor(private readonly deps: IngestDeps) {}
+
+  /** Queues one attachment (status `in_progress`) to be indexed with `model`. */
+  enqueue(file: StoredVectorStoreFile, model: string): void {
+    const key = keyOf(file.vectorStoreId, file.fileId);
+    const abort = new AbortController();
+    this.running.get(key)?.abort();
+    this.running.set(key, abort);
+    this.tail = this.tail
+      .then(() => this.run(file, model, abort.signal))
+      .catch(() => {}) // run() records its own failures; nothing may break the queue
+      .finally(() => {
+        if (this.running.get(key) === abort) this.running.delete(key);
+      });
+  }
+
+  /** Stops the runs of a store's files (all of them, or those named). */
+  abort(vectorStoreId: string, fileIds?: string[]): void {
+    for (const [key, abort] of this.running) {
+      const [vs, file] = key.split('\u0000');
+      if (vs === vectorStoreId && (!fileIds || fileIds.includes(file ?? ''))) abort.abort();
+    }
+  }
+
+  /** Stops the runs of a file in every store (the file itself was deleted). */
+  abortFile(fileId: string): void {
+    for (const [key, abort] of this.running) if (key.endsWith(`\u0000${fileId}`)) abort.abort();
+  }
+
+  /** Resolves once every file queued so far has finished. */
+  idle(): Promise<void> {
+    return this.tail;
+  }
+
+  private async run(file: StoredVectorStoreFile, model: string, signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return;
+    const outcome = await this.index(file, model, signal);
+    if (signal.aborted) return;
+    const { vs } = this.deps;
+    try {
+      await vs.finishFile(file.vectorStoreId, file.fileId, file.attempt, outcome);
+    } catch (err) {
+      // The index could not be written (a full disk: 507): the file must still end, as `failed`,
+      // rather than stay `in_progress` for every poll. That small write may go through where the big
+      // one did not; if it cannot either, the next start-up's resume() tries the file again.
+      const message = `The index could not be stored: ${err instanceof Error ? err.message : String(err)}`;
+      await vs
+        .finishFile(file.vectorStoreId, file.fileId, file.attempt, failed('server_error', message))
+        .catch(() => {});
+    }
+  }
+
+  private async index(file: StoredVectorStoreFile, model: string, signal: AbortSignal): Promise<FileOutcome> {
+    try {
+      if (!this.deps.readFile) return failed('invalid_file', `File '${file.fileId}' cannot be read here.`);
+      const content = await this.deps.readFile(file.fileId, 'file_id').catch(() => null);
+      if (!content) return failed('invalid_file', `File '${file.fileId}' no longer exists.`);
+      const text = await this.deps.extractText(content);
+      if (!text.ok) return { ok: false, error: text.error };
+      const chunks = await chunkText(text.text, file.chunking_strategy.static);
+      signal.throwIfAborted();
+      const vectors = await embedChunks(this.deps.engine, model, chunks, signal);
+      const textBytes = chunks.reduce((n, c) => n + new TextEncoder().encode(c.text).byteLength, 0);
+      return {
+        ok: true,
+        chunks: chunks.map((c) => c.text),
+        vectors,
+        usageBytes: textBytes + vectors.data.byteLength,
+      };
+    } catch (err) {
+      if (signal.aborted) return failed('server_error', 'Indexing was stopped.');
+      const message = err instanceof ApiError || err instanceof Error ? err.message : String(err);
+      return failed('server_error', `Indexing failed: ${message}`);
+    }
+  }
+}
+
+function failed(code: 'server_error' | 'unsupported_file' | 'invalid_file', message: string): FileOutcome {
+  return { ok: false, error: { code, message } };
+}
+
+function keyOf(vectorStoreId: string, fileId: string): string {
+  return `${vectorStoreId}\u0000${fileId}`;
+}

@@ -1,0 +1,154 @@
+import { ApiError, clip, invalidRequest } from '../../common/api-error';
+import type { Engine } from '../../engine/types';
+import type { FileSearchHit } from '../hosted/contracts';
+import { MAX_NUM_RESULTS, RRF_K } from './budgets';
+import { embedQueries } from './embed-chunks';
+import { type AttributeFilter, matchesFilter } from './filters';
+import { fuse, type Scored, topRows } from './scan';
+import { type IndexCache, type IndexedFile, type LoadedIndex, rowAt } from './vector-index';
+
+/** One search over one or more stores, checked already. */
+export interface StoreSearch {
+  vectorStoreIds: string[];
+  queries: string[];
+  filters?: AttributeFilter | null;
+  maxNumResults: number;
+  scoreThreshold?: number;
+  /** Reciprocal rank fusion of the dense ranking with a BM25 one (MiniSearch), weighted so. */
+  hybrid?: { embedding_weight: number; text_weight: number };
+  signal?: AbortSignal;
+  /** Names the store ids in errors: `vector_store_id` on the route, `tools[i].vector_store_ids` on the tool. */
+  param: string | null;
+}
+
+/** What a search needs from the surface. */
+export interface SearchContext {
+  cache: IndexCache;
+  engine: Engine;
+  /**
+   * The embedding model the runtime is configured with (`fileSearch.embeddingModel`), if any: a store
+   * built with another is refused. Without one, each store is searched with the model it was built with.
+   */
+  configuredModel?: string;
+  now: () => number;
+}
+
+/**
+ * Searches every store and query, merges the hits (a chunk found by several queries keeps its best
+ * score), drops those under the threshold and answers the best `maxNumResults`, best first. Scores
+ * are cosines in [0, 1], or with `hybrid` normalised reciprocal-rank-fusion scores in [0, 1].
+ *
+ * @example
+ * const hits = await searchStores(ctx, { vectorStoreIds: ['vs_1'], queries: ['solar'], maxNumResults: 5, param: null });
+ */
+export async function searchStores(ctx: SearchContext, req: StoreSearch): Promise<FileSearchHit[]> {
+  const indexes = await loadSearchable(ctx, req.vectorStoreIds, req.param);
+  // The queries are embedded once per model the stores were built with (one, nearly always).
+  const byModel = new Map<string, Promise<Float32Array[]>>();
+  const queryVectors = (model: string) => {
+    const known = byModel.get(model);
+    if (known) return known;
+    const vectors = embedQueries(ctx.engine, model, req.queries, req.signal);
+    byModel.set(model, vectors);
+    return vectors;
+  };
+  const candidates = req.hybrid ? Math.max(req.maxNumResults * 2, MAX_NUM_RESULTS * 2) : req.maxNumResults;
+  const allowed = (f: IndexedFile) => !req.filters || matchesFilter(f.file.attributes, req.filters);
+  const merged: { index: LoadedIndex; row: number; score: number }[] = [];
+  for (const index of indexes) {
+    if (index.rows === 0) continue;
+    const vectors = await queryVectors(index.store.embedding.model);
+    const best = new Map<number, number>();
+    for (const [qi, query] of req.queries.entries()) {
+      let ranking: Scored[] = await topRows(
+        index.files,
+        vectors[qi] as Float32Array,
+        candidates,
+        allowed,
+        req.signal,
+      );
+      if (req.hybrid)
+        ranking = fuse(ranking, await textRows(index, query, candidates, allowed), req.hybrid, RRF_K);
+      for (const { row, score } of ranking) best.set(row, Math.max(best.get(row) ?? 0, score));
+    }
+    for (const [row, score] of best) merged.push({ index, row, score });
+  }
+  const threshold = req.scoreThreshold ?? 0;
+  return merged
+    .filter((m) => m.score >= threshold)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, req.maxNumResults)
+    .map(({ index, row, score }) => {
+      const { file, chunk } = rowAt(index, row);
+      return {
+        file_id: file.file.fileId,
+        filename: file.file.filename,
+        score,
+        text: file.chunks[chunk] ?? '',
+        attributes: file.file.attributes,
+      };
+    });
+}
+
+/**
+ * The stores' indexes, each checked: it exists (else a 400 on `param`), has not expired, and was
+ * built with the embedding model the runtime is configured with, if one is (vectors of two models
+ * never compare).
+ * Marks each store active now.
+ */
+export async function loadSearchable(
+  ctx: SearchContext,
+  ids: string[],
+  param: string | null,
+): Promise<LoadedIndex[]> {
+  await ctx.engine.init?.().catch(() => {}); // the model list is complete before a model is named
+  const model = ctx.configuredModel;
+  const nowSeconds = Math.floor(ctx.now() / 1000);
+  const out: LoadedIndex[] = [];
+  for (const id of ids) {
+    const index = await ctx.cache.load(id);
+    if (!index) throw invalidRequest(param, `Vector store with id '${clip(id)}' not found.`, 'not_found');
+    const { store } = index;
+    const expiresAt = store.expires_after ? store.last_active_at + store.expires_after.days * 86_400 : null;
+    if (expiresAt !== null && expiresAt <= nowSeconds)
+      throw invalidRequest(
+        param,
+        `Vector store '${clip(id)}' has expired and can no longer be searched.`,
+        'expired',
+      );
+    if (model !== undefined && store.embedding.model !== model)
+      throw new ApiError(
+        400,
+        'invalid_request_error',
+        'embedding_model_mismatch',
+        param,
+        `Vector store '${clip(id)}' was built with the embedding model '${clip(store.embedding.model)}', but this runtime embeds queries with '${clip(model)}': vectors of two models cannot be compared. Search with the model the store was built with (the fileSearch embeddingModel option) or build the store again.`,
+      );
+    out.push(index);
+  }
+  return out;
+}
+
+/** The BM25 ranking (MiniSearch, loaded and built on the first hybrid search of a store). */
+async function textRows(
+  index: LoadedIndex,
+  query: string,
+  n: number,
+  allowed: (f: IndexedFile) => boolean,
+): Promise<Scored[]> {
+  index.bm25 ??= buildBm25(index);
+  const bm25 = await index.bm25;
+  return bm25
+    .search(query, { filter: (r) => allowed(rowAt(index, r.id as number).file) })
+    .slice(0, n)
+    .map((r) => ({ row: r.id as number, score: r.score }));
+}
+
+async function buildBm25(index: LoadedIndex) {
+  const { default: MiniSearch } = await import('minisearch');
+  const search = new MiniSearch<{ id: number; text: string }>({ fields: ['text'], storeFields: [] });
+  const docs = index.files.flatMap((f) => f.chunks.map((text, i) => ({ id: f.offset + i, text })));
+  // In slices with a timer between them: indexing 100k chunks in one step would hold the worker.
+  await search.addAllAsync(docs, { chunkSize: 500 });
+  return search;
+}

@@ -1,0 +1,79 @@
+import fc from 'fast-check';
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { describe, expect, it } from 'vitest';
+import { chunkRanges, chunkText, tokenize } from '../../../src/core/vector-stores';
+
+const strategy = fc
+  .integer({ min: 100, max: 4096 })
+  .chain((size) =>
+    fc.record({ size: fc.constant(size), overlap: fc.integer({ min: 0, max: Math.floor(size / 2) }) }),
+  );
+
+describe('the chunker (fast-check, fixed seeds)', () => {
+  it('ranges cover every token in order, each ≤ size, stepping size − overlap, as many as the formula says', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 50_000 }), strategy, (count, { size, overlap }) => {
+        const ranges = chunkRanges(count, size, overlap);
+        const formula =
+          count === 0 ? 0 : count <= size ? 1 : 1 + Math.ceil((count - size) / (size - overlap));
+        expect(ranges.length).toBe(formula);
+        ranges.forEach(([start, end], i) => {
+          expect(start).toBe(i * (size - overlap));
+          expect(end - start).toBeLessThanOrEqual(size);
+          expect(end).toBe(Math.min(start + size, count));
+        });
+        if (count > 0) expect(ranges.at(-1)?.[1]).toBe(count);
+        // Linear: never more chunks than one per (size − overlap) tokens, plus one.
+        expect(ranges.length).toBeLessThanOrEqual(count / (size - overlap) + 1);
+      }),
+      { numRuns: 300, seed: 22 },
+    );
+  });
+
+  it('tokenize is exactly encode, and chunk tokens are the text’s tokens windowed', async () => {
+    const text = fc.array(
+      fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom(' ', '\n', '\n\n', 'é', '🙂', '<|endoftext|>')),
+      { maxLength: 400 },
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        text,
+        fc.record({ size: fc.constant(100), overlap: fc.integer({ min: 0, max: 50 }) }),
+        async (parts, s) => {
+          const joined = parts.join('');
+          const tokens = await tokenize(joined);
+          expect(tokens).toEqual(encode(joined, { disallowedSpecial: new Set() }));
+          const chunks = await chunkText(joined, {
+            max_chunk_size_tokens: s.size,
+            chunk_overlap_tokens: s.overlap,
+          });
+          const ranges = chunkRanges(tokens.length, s.size, s.overlap);
+          expect(chunks.map((c) => c.tokens)).toEqual(ranges.map(([a, b]) => tokens.slice(a, b)));
+        },
+      ),
+      { numRuns: 60, seed: 22 },
+    );
+  });
+
+  it('a 1 MB text chunks in linear time without one long step (paced)', async () => {
+    const big = Array.from({ length: 60_000 }, (_, i) => `token${i % 997} text.`).join(' ');
+    let longest = 0;
+    let last = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+    }, 1);
+    const t0 = performance.now();
+    const chunks = await chunkText(big, { max_chunk_size_tokens: 800, chunk_overlap_tokens: 400 });
+    const ms = performance.now() - t0;
+    // The stretch since the last tick counts too: an unpaced run is one stretch with no tick at all.
+    longest = Math.max(longest, performance.now() - last);
+    clearInterval(timer);
+    expect(chunks.length).toBeGreaterThan(100);
+    // ~1 s on this 2-core machine; a quadratic chunker would take minutes.
+    expect(ms).toBeLessThan(20_000);
+    // The timer ran at least every 50 ms, plus scheduling slack: no step held the loop longer.
+    expect(longest).toBeLessThan(150);
+  });
+});
