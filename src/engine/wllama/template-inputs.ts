@@ -34,11 +34,12 @@ export interface TemplateInputOptions {
  * ipython`, the prose of a calling turn dropped), NousResearch's tool_use (its own system turn, the
  * prose dropped), mistralai's v3 (`[AVAILABLE_TOOLS]` before the last `[INST]`, `[TOOL_CALLS]` with
  * no space before it, which its assistant-text branch writes) and Ministral 3 (`[AVAILABLE_TOOLS]`
- * after the system prompt). Both raise on a calling turn sent as text followed by another assistant
- * turn (their role alternation skips only turns with `tool_calls`). The Qwen templates write
- * exactly intab's text, which stays (and keeps Qwen3.5's raw-value rendering intab's own).
+ * after the system prompt), and QwQ (its tool system turn opens with a blank line when the request
+ * has no system text). mistralai's and Ministral's raise on a calling turn sent as text followed by
+ * another assistant turn (their role alternation skips only turns with `tool_calls`). The other Qwen
+ * templates write exactly intab's text, which stays (and keeps Qwen3.5's raw-value rendering intab's own).
  */
-const TEMPLATE_WRITES_TOOLS = new Set(['llama3.1', 'hermes', 'mistral', 'ministral3']);
+const TEMPLATE_WRITES_TOOLS = new Set(['llama3.1', 'hermes', 'mistral', 'ministral3', 'qwq']);
 
 /**
  * Whether the family's GGUF template is handed the tools (`tools`) and the calls (`tool_calls`) to

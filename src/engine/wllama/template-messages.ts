@@ -159,7 +159,23 @@ export function toTemplateMessages(messages: ChatMessage[], opts: TemplateOption
     const lastUser = out.findLast((m) => m.role === 'user');
     if (lastUser) lastUser.content = `${opts.toolSection}${lastUser.content}`;
   }
-  return out;
+  return NO_SYSTEM_ROLE.has(family.id) ? foldSystem(out) : out;
+}
+
+/**
+ * Families whose published template raises on a system turn (Gemma 2's "System role not
+ * supported"). llama.cpp would merge it into the next message with one newline (or drop it when
+ * nothing follows); intab writes it at the head of the first user turn with a blank line, as
+ * web-llm's Gemma 2 template does.
+ */
+const NO_SYSTEM_ROLE = new Set(['gemma2']);
+
+function foldSystem(out: TemplateMessage[]): TemplateMessage[] {
+  const [first, ...rest] = out;
+  if (first?.role !== 'system') return out;
+  const user = rest.find((m) => m.role === 'user');
+  if (user) user.content = `${first.content}\n\n${user.content}`;
+  return rest;
 }
 
 /**

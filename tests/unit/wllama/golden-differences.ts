@@ -3,7 +3,15 @@
  * template's rendering of the same conversation (tests/unit/wllama/goldens.test.ts), each stated
  * where it shows.
  */
-import type { Difference } from '../webllm/golden-families';
+import type { Difference, NativeGolden } from '../webllm/golden-families';
+
+/**
+ * Native families that wllama serves from a GGUF with their published template and web-llm ships no
+ * model of (so they have no web-llm golden): QwQ (Qwen2.5's `<tool_call>` format, a think block).
+ */
+export const WLLAMA_ONLY: NativeGolden[] = [
+  { model: 'QwQ-32B-Q4_K_M', conv: 'qwen2', template: 'Qwen-QwQ-32B' },
+];
 
 export const WLLAMA_DIFFERENCES: Difference[] = [
   {

@@ -15,7 +15,7 @@ import { generateRequest } from '../../helpers/generate-request';
 import { asLlamaCppHandsThem, hfMessages, renderTemplate } from '../../helpers/published-template';
 import { CONVERSATIONS, described, type GoldenConversation } from '../webllm/golden-conversations';
 import { NATIVE, type NativeGolden } from '../webllm/golden-families';
-import { WLLAMA_DIFFERENCES } from './golden-differences';
+import { WLLAMA_DIFFERENCES, WLLAMA_ONLY } from './golden-differences';
 
 const TOOL = { name: described.name, description: described.description, parameters: described.parameters };
 
@@ -48,28 +48,31 @@ async function intab(golden: NativeGolden, conversation: GoldenConversation): Pr
   });
 }
 
-describe.each(NATIVE)('$model: the prompt llama.cpp renders is the published template’s', (golden) => {
-  const cases = Object.entries(CONVERSATIONS).filter(([, c]) => c.tools || !golden.toolsOnly);
-  const differs = (name: string) =>
-    WLLAMA_DIFFERENCES.find((d) => d.model.test(golden.model) && d.conversations.includes(name));
-  it.each(cases.filter(([name]) => !differs(name)))('%s', async (_name, conversation) => {
-    expect(await intab(golden, conversation)).toBe(published(golden, conversation));
-  });
-  const differing = cases.flatMap(([name, c]) => {
-    const d = differs(name);
-    return d ? [[`${name}: ${d.why}`, c, d] as const] : [];
-  });
-  if (differing.length > 0)
-    it.each(differing)('%s', async (_name, conversation, d) => {
-      const prompt = await intab(golden, conversation);
-      if (d.refused) {
-        expect(() => published(golden, conversation)).toThrow(d.refused);
-        expect(prompt).toContain(d.intab);
-        return;
-      }
-      const expected = published(golden, conversation);
-      expect(expected.split(d.template ?? '').length, 'the template renders it once').toBe(2);
-      expect(prompt).not.toBe(expected);
-      expect(prompt).toBe(expected.replace(d.template ?? '', d.intab ?? ''));
+describe.each([...NATIVE, ...WLLAMA_ONLY])(
+  '$model: the prompt llama.cpp renders is the published template’s',
+  (golden) => {
+    const cases = Object.entries(CONVERSATIONS).filter(([, c]) => c.tools || !golden.toolsOnly);
+    const differs = (name: string) =>
+      WLLAMA_DIFFERENCES.find((d) => d.model.test(golden.model) && d.conversations.includes(name));
+    it.each(cases.filter(([name]) => !differs(name)))('%s', async (_name, conversation) => {
+      expect(await intab(golden, conversation)).toBe(published(golden, conversation));
     });
-});
+    const differing = cases.flatMap(([name, c]) => {
+      const d = differs(name);
+      return d ? [[`${name}: ${d.why}`, c, d] as const] : [];
+    });
+    if (differing.length > 0)
+      it.each(differing)('%s', async (_name, conversation, d) => {
+        const prompt = await intab(golden, conversation);
+        if (d.refused) {
+          expect(() => published(golden, conversation)).toThrow(d.refused);
+          expect(prompt).toContain(d.intab);
+          return;
+        }
+        const expected = published(golden, conversation);
+        expect(expected.split(d.template ?? '').length, 'the template renders it once').toBe(2);
+        expect(prompt).not.toBe(expected);
+        expect(prompt).toBe(expected.replace(d.template ?? '', d.intab ?? ''));
+      });
+  },
+);
