@@ -131,6 +131,26 @@ export interface EmbedResult {
 export interface CountOptions {
   /** The exact count, even when it costs a model run. */
   exact?: boolean;
+  /**
+   * The rest of the request whose prompt is counted (its tool choice, output format and reasoning
+   * effort), which an engine renders into the prompt as a generation does: the tools a choice
+   * leaves, the JSON instruction, a template's `enable_thinking: false`. Absent: `auto`, text and
+   * the default effort. `promptShape(request)` takes it from a `GenerateRequest`.
+   */
+  shape?: PromptShape;
+}
+
+/** What of a request besides its messages and tools shapes the prompt a model reads. */
+export type PromptShape = Pick<GenerateRequest, 'toolChoice' | 'format' | 'reasoningEffort'>;
+
+/**
+ * The prompt shape of a request, for `countTokens` to count what a generation would read.
+ *
+ * @example
+ * engine.countTokens(req.model, req.messages, req.tools, { exact: true, shape: promptShape(req) });
+ */
+export function promptShape(req: PromptShape): PromptShape {
+  return { toolChoice: req.toolChoice, format: req.format, reasoningEffort: req.reasoningEffort };
 }
 
 export interface LoadProgress {

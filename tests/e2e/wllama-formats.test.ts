@@ -111,21 +111,26 @@ describe("tool results through the GGUF's own Llama 3.1 template", () => {
       temperature: 0,
     });
     expect(r.error).toBeNull();
-    // The published template's rendering, with the call as intab writes it (in its content: the
-    // template then puts a space before it) and the result once, under the 9-character id.
+    // The published template's rendering of the conversation, the call as an object under the
+    // 9-character id (intab hands llama.cpp the call as `tool_calls`, so no space goes before
+    // `[TOOL_CALLS]`), the result once.
     const id = mistralCallId(callId);
     const published = new Template(template).render({
       messages: [
         { role: 'user', content: 'Weather in Paris?' },
         {
           role: 'assistant',
-          content: `[TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "Paris"}, "id": "${id}"}]`,
+          content: '',
+          tool_calls: [
+            { id, type: 'function', function: { name: 'get_weather', arguments: { city: 'Paris' } } },
+          ],
         },
         { role: 'tool', tool_call_id: id, content: '{"temp": 21}' },
       ],
       bos_token: '<|begin_of_text|>',
       eos_token: '<|eot_id|>',
     });
+    expect(published).toContain('[/INST][TOOL_CALLS] [{"name": "get_weather"');
     expect(published).toContain(
       `[TOOL_RESULTS] {"content": {"temp": 21}, "call_id": "${id}"}[/TOOL_RESULTS]`,
     );

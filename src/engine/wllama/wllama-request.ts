@@ -7,11 +7,11 @@ import type { ChatCompletionLogprobsContent, ChatCompletionParams } from '@wllam
 import { invalidRequest } from '../../common/api-error';
 import { pace } from '../../common/pace';
 import type { ModelFamily } from '../tool-formats/model-family';
-import { jsonInstruction, planToolsAndThinking } from '../tool-formats/request-plan';
+import { planToolsAndThinking } from '../tool-formats/request-plan';
 import type { GenerateRequest, TokenLogprob } from '../types';
 import type { ReplyOptions } from '../webllm/webllm-reply';
 import { GrammarError, requestGrammarPaced, wllamaCallOpenings } from './grammar';
-import { templateInputs } from './template-inputs';
+import { requestTemplateInputs } from './template-inputs';
 import type { WllamaChatParams } from './wllama-options';
 
 /** llama.cpp's limit on `top_logprobs`. */
@@ -73,19 +73,7 @@ export async function planWllamaRequest(req: GenerateRequest, model: ModelRuntim
     if (err instanceof GrammarError) throw invalidRequest(err.param, err.message, 'unsupported_value');
     throw err;
   }
-  // The instruction and the tool section print the schemas (15-70 ms each for an 870 KB one):
-  // each gets a turn of its own.
-  await pace();
-  const system = req.format.type === 'text' ? [] : [jsonInstruction(req.format, tools.length > 0)];
-  await pace();
-  const { messages, kwargs } = templateInputs(req.messages, {
-    family,
-    system,
-    tools,
-    modelId: req.model,
-    disableThinking,
-  });
-  await pace();
+  const { messages, kwargs } = await requestTemplateInputs(req, family, pace);
   const topLogprobs = req.topLogprobs === null ? null : Math.min(req.topLogprobs, WLLAMA_MAX_TOP_LOGPROBS);
   const params: WllamaChatParams = {
     messages: messages as ChatCompletionParams['messages'],

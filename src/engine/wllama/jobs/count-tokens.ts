@@ -4,13 +4,17 @@
  */
 import type { ChatCompletionChunk } from '@wllama/wllama/esm/index.js';
 import { ApiError } from '../../../common/api-error';
-import type { ChatMessage, CountOptions, FunctionToolSpec } from '../../types';
+import { pace } from '../../../common/pace';
+import type { ChatMessage, CountOptions, FunctionToolSpec, PromptShape } from '../../types';
 import { ChunkQueue, TimeoutError } from '../chunk-queue';
 import { byteBound, estimateTokens } from '../limits';
-import { type TemplateInputs, templateInputs } from '../template-inputs';
+import { requestTemplateInputs, type TemplateInputs } from '../template-inputs';
 import { isInstanceDead, mapGenerateError, overflowTokens } from '../wllama-errors';
 import type { WllamaChunk, WllamaInstance } from '../wllama-instance';
 import type { WllamaModels } from './models';
+
+/** A request that says nothing else: every tool offered, text, the default effort. */
+const DEFAULT_SHAPE: PromptShape = { toolChoice: 'auto', format: { type: 'text' }, reasoningEffort: null };
 
 /** Counts kept per engine (prompt → tokens), so one request's repeated counts run llama.cpp once. */
 const COUNT_CACHE = 64;
@@ -36,14 +40,17 @@ export async function countTokens(
   models.registration(modelId);
   const inst = models.liveInstance(modelId);
   const family = inst?.facts.family ?? models.facts.get(modelId)?.family;
-  // The same template inputs a generation with these tools would hand llama.cpp.
+  // The same template inputs a generation of this request would hand llama.cpp (its tool choice,
+  // JSON instruction and `enable_thinking`).
+  const shape = opts.shape ?? DEFAULT_SHAPE;
   const inputs = family
-    ? templateInputs(messages, { family, system: [], tools, modelId, anyLastTurn: true })
+    ? await requestTemplateInputs({ messages, tools, model: modelId, ...shape }, family, pace, {
+        anyLastTurn: true,
+      })
     : null;
-  const rendered = inputs?.messages;
-  if (!inst || !inputs || !rendered) return estimateTokens(messages, tools);
+  if (!inst || !inputs) return estimateTokens(messages, tools);
   if (!opts.exact) {
-    const bound = byteBound(rendered);
+    const bound = byteBound(inputs.messages, inputs.kwargs);
     if (bound <= inst.runtime.contextSize) return bound;
   }
   const key = `${modelId}\n${JSON.stringify(inputs)}`;

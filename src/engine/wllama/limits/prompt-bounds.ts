@@ -23,16 +23,35 @@ const CHARS_PER_TOKEN = 4;
 const TOKENS_PER_MESSAGE = 5;
 
 /**
+ * How many times a template may write the JSON of its variables (the tool list), counted indented
+ * by four as Meta's `tojson(indent=4)` writes it: NousResearch's tool_use template writes each
+ * tool's description twice (once in its signature line) beside its parameters' JSON, and each
+ * parameter's description twice.
+ */
+const VARIABLE_REPEATS = 3;
+
+/**
  * At least as many tokens as `messages` take once templated: bytes plus markup (every token of a
- * byte-level or byte-fallback vocabulary holds at least one byte).
+ * byte-level or byte-fallback vocabulary holds at least one byte), with the calls and reasoning the
+ * template writes from the messages and the tool list it writes from its variables (`kwargs`).
  *
  * @example
  * byteBound([{ role: 'user', content: 'hi' }]); // 146
  */
-export function byteBound(messages: TemplateMessage[]): number {
+export function byteBound(
+  messages: TemplateMessage[],
+  kwargs: Record<string, unknown> | null = null,
+): number {
   const encoder = new TextEncoder();
   let n = TEMPLATE_SLACK;
-  for (const m of messages) n += encoder.encode(m.content).length + MARKUP_PER_MESSAGE;
+  for (const m of messages) {
+    n += encoder.encode(m.content).length + MARKUP_PER_MESSAGE;
+    if (m.role !== 'assistant') continue;
+    if (m.reasoning_content) n += encoder.encode(m.reasoning_content).length;
+    // A call's JSON, as the template writes it (with spaces after `:` and `,`: at most twice the bytes).
+    if (m.tool_calls) n += 2 * encoder.encode(JSON.stringify(m.tool_calls)).length;
+  }
+  if (kwargs) n += VARIABLE_REPEATS * encoder.encode(JSON.stringify(kwargs, null, 4)).length;
   return n;
 }
 

@@ -1,0 +1,78 @@
+/**
+ * Issue 28 (goldens on both engines): on wllama, llama.cpp renders the messages and template
+ * variables intab hands it with the GGUF's own chat template. For every family with a native tool
+ * format, that rendering (the published template, as the family's GGUFs carry it, rendered with
+ * `@huggingface/jinja` as llama.cpp's Jinja engine would) must equal, byte for byte, the template's
+ * rendering of the same conversation in the shape a Hugging Face client gives it (calls as objects,
+ * raw results, reasoning as `reasoning_content`), over the twelve golden conversations. Where intab
+ * differs on purpose, the difference is asserted by itself. Real llama.cpp renderings of some of
+ * these are checked in Chromium (tests/e2e/wllama-formats.test.ts and neighbours).
+ */
+import { describe, expect, it } from 'vitest';
+import { familyOf } from '../../../src/engine/tool-formats';
+import { planWllamaRequest } from '../../../src/engine/wllama/wllama-request';
+import { generateRequest } from '../../helpers/generate-request';
+import { asLlamaCppHandsThem, hfMessages, renderTemplate } from '../../helpers/published-template';
+import { CONVERSATIONS, described, type GoldenConversation } from '../webllm/golden-conversations';
+import { NATIVE, type NativeGolden } from '../webllm/golden-families';
+import { WLLAMA_DIFFERENCES, WLLAMA_ONLY } from './golden-differences';
+
+const TOOL = { name: described.name, description: described.description, parameters: described.parameters };
+
+function published(golden: NativeGolden, conversation: GoldenConversation): string {
+  return renderTemplate(golden.template, {
+    messages: hfMessages(conversation.messages, golden.callId),
+    ...(conversation.tools ? { tools: [{ type: 'function', function: TOOL }] } : {}),
+    ...(conversation.effort === 'none' ? { enable_thinking: false } : {}),
+    ...golden.extra,
+  });
+}
+
+/** What llama.cpp renders from intab's planned request: the same template over intab's inputs. */
+async function intab(golden: NativeGolden, conversation: GoldenConversation): Promise<string> {
+  const { params } = await planWllamaRequest(
+    generateRequest({
+      model: golden.model,
+      messages: conversation.messages,
+      tools: conversation.tools ? [described] : [],
+      reasoningEffort: conversation.effort ?? null,
+    }),
+    { family: familyOf(golden.model), invalidUtf8: [] },
+  );
+  return renderTemplate(golden.template, {
+    messages: asLlamaCppHandsThem(params.messages),
+    // NousResearch's tool-use template loops over `tools` unconditionally.
+    ...(golden.toolsOnly ? { tools: [] } : {}),
+    ...params.chat_template_kwargs,
+    ...golden.extra,
+  });
+}
+
+describe.each([...NATIVE, ...WLLAMA_ONLY])(
+  '$model: the prompt llama.cpp renders is the published template’s',
+  (golden) => {
+    const cases = Object.entries(CONVERSATIONS).filter(([, c]) => c.tools || !golden.toolsOnly);
+    const differs = (name: string) =>
+      WLLAMA_DIFFERENCES.find((d) => d.model.test(golden.model) && d.conversations.includes(name));
+    it.each(cases.filter(([name]) => !differs(name)))('%s', async (_name, conversation) => {
+      expect(await intab(golden, conversation)).toBe(published(golden, conversation));
+    });
+    const differing = cases.flatMap(([name, c]) => {
+      const d = differs(name);
+      return d ? [[`${name}: ${d.why}`, c, d] as const] : [];
+    });
+    if (differing.length > 0)
+      it.each(differing)('%s', async (_name, conversation, d) => {
+        const prompt = await intab(golden, conversation);
+        if (d.refused) {
+          expect(() => published(golden, conversation)).toThrow(d.refused);
+          expect(prompt).toContain(d.intab);
+          return;
+        }
+        const expected = published(golden, conversation);
+        expect(expected.split(d.template ?? '').length, 'the template renders it once').toBe(2);
+        expect(prompt).not.toBe(expected);
+        expect(prompt).toBe(expected.replace(d.template ?? '', d.intab ?? ''));
+      });
+  },
+);
