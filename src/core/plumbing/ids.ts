@@ -5,7 +5,7 @@
  * @example
  * newId('resp') // → 'resp_3f9a…'
  */
-export function newId(prefix: 'resp' | 'msg' | 'fc' | 'call' | 'rs' | 'conv' | 'cmp' | 'fco'): string {
+export function newId(prefix: 'resp' | 'msg' | 'fc' | 'call' | 'rs' | 'conv' | 'cmp' | 'fco' | 'fs'): string {
   const bytes = new Uint8Array(24);
   crypto.getRandomValues(bytes);
   let hex = '';

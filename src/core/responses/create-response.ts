@@ -2,6 +2,7 @@ import { invalidRequest, toErrorResponse } from '../../common/api-error';
 import { pace } from '../../common/pace';
 import type { Engine, LoadProgress } from '../../engine/types';
 import type { ResponseStore } from '../../store/types';
+import type { FileSearchBackend } from '../hosted';
 import { EventQueue } from '../plumbing/event-queue';
 import { jsonResponse, readJsonObject } from '../plumbing/http';
 import { newId } from '../plumbing/ids';
@@ -30,6 +31,8 @@ export interface CreateDeps {
   streamIdleMs: number;
   runLocks?: RunLocks;
   fetchFile?: FileFetcher;
+  /** The vector stores behind the `file_search` tool; without them a `file_search` tool is a 400. */
+  fileSearch?: FileSearchBackend;
 }
 
 /**

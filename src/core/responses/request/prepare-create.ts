@@ -3,6 +3,7 @@ import { invalidRequest } from '../../../common/api-error';
 import { pace } from '../../../common/pace';
 import type { Engine, GenerateRequest, ModelInfo, OutputFormatSpec } from '../../../engine/types';
 import type { ResponseStore } from '../../../store/types';
+import type { FileSearchBackend } from '../../hosted';
 import { type FileFetcher, inlineFileUrls } from '../../plumbing/input-files';
 import { requireJsonMention } from '../../plumbing/json-mode';
 import { conversationHistory, findModel, previousHistory } from '../../plumbing/lookups';
@@ -11,18 +12,19 @@ import { expandCompactions } from '../compaction';
 import type { RunOptions } from '../response-run';
 import { type CreateResponseBody, createResponseSchema } from './create-schema';
 import { fitContext } from './fit-context';
+import { type HostedPlan, planHosted } from './hosted-tools';
 import { checkIncludes } from './includes';
 import { normalizeInput } from './input-items';
 import { checkToolPairing, checkUniqueIds } from './item-pairing';
 import { checkLocalOptions } from './local-options';
 import { toChatMessages } from './to-chat-messages';
-import { parseToolChoice, parseTools, toSpec } from './tool-options';
+import { parseToolChoice, parseTools, type RequestTool, toSpec } from './tool-options';
 
 /** Everything a validated create request needs to run. */
 export interface PreparedCreate {
   body: CreateResponseBody;
   model: ModelInfo;
-  tools: FunctionTool[];
+  tools: RequestTool[];
   /** History (from previous_response_id or the conversation) followed by this request's input, with ids. */
   inputItems: ResponseItem[];
   /** This request's own input items, with ids: what a conversation gets appended. */
@@ -31,6 +33,8 @@ export interface PreparedCreate {
   generate: GenerateRequest;
   /** How the run shapes output beyond the engine's chunks (logprobs, summaries, tool-call cap). */
   run: Omit<RunOptions, 'now'>;
+  /** The hosted tools the run's loop serves itself. */
+  hosted: HostedPlan;
 }
 
 /**
@@ -51,6 +55,8 @@ export async function prepareCreate(
     maxBodyBytes?: number;
     /** The request's signal: long preparation (truncation) stops when the client goes away. */
     signal?: AbortSignal;
+    /** The vector stores `file_search` searches; without it a `file_search` tool is a 400. */
+    fileSearch?: FileSearchBackend;
   },
   opts: { fit: boolean } = { fit: true },
 ): Promise<PreparedCreate> {
@@ -62,7 +68,11 @@ export async function prepareCreate(
   const include = parseInclude(body);
   const tools = parseTools(body);
   const toolChoice = parseToolChoice(body, tools);
-  await checkSchemas(body, tools);
+  await checkSchemas(
+    body,
+    tools.filter((t): t is FunctionTool => t.type === 'function'),
+  );
+  const hosted = await planHosted(body, tools, toolChoice, include, deps.fileSearch);
   await pace();
 
   if (body.conversation != null && body.previous_response_id != null) {
@@ -146,6 +156,7 @@ export async function prepareCreate(
         body.parallel_tool_calls === false ? 1 : Number.POSITIVE_INFINITY,
       ),
     },
+    hosted,
   };
 }
 

@@ -1,0 +1,183 @@
+import { type ApiError, toApiError } from '../../common/api-error';
+import { pace } from '../../common/pace';
+import type { Engine, EngineChunk, GenerateRequest, LoadProgress } from '../../engine/types';
+import { CitationFilter, type FileSearchBackend, runFileSearchCall } from '../hosted';
+import { newId } from '../plumbing/ids';
+import { untilAborted } from '../plumbing/json-hold';
+import { strictOutputErrorPaced } from '../validation/strict-output';
+import { LoopState, type PassOutcome } from './loop-state';
+import type { PreparedCreate } from './request/prepare-create';
+import type { ResponseRun } from './response-run';
+
+/**
+ * The run stage of `POST /v1/responses`: the engine passes of one response, and the hosted tool
+ * calls between them. A pass streams into the run; a call to a hosted tool (by its model-facing
+ * name) is not surfaced as `function_call` but run here, its item streamed, and its result handed
+ * to the next pass. The loop ends at a pass that made no hosted call (a message, or client function
+ * calls), at `max_output_tokens` (`incomplete`), or at {@link MAX_ENGINE_PASSES}.
+ */
+
+/** What the loop runs hosted tools with. */
+export interface LoopDeps {
+  engine: Engine;
+  fileSearch?: FileSearchBackend;
+}
+
+/**
+ * Loads the model, runs the passes, and ends the run: `beforeEnd` (the conversation append) runs
+ * after the items are done and before the terminal event. Resolves with the error that failed the
+ * run (null when it completed, or was cancelled through `signal`).
+ */
+export async function drive(
+  run: ResponseRun,
+  prepared: PreparedCreate,
+  deps: LoopDeps,
+  signal: AbortSignal,
+  onProgress: ((p: LoadProgress) => void) | undefined,
+  beforeEnd: () => Promise<void>,
+): Promise<ApiError | null> {
+  try {
+    // A load failure fails the response with the load's own error (model_download_failed, …).
+    await untilAborted(deps.engine.load(prepared.generate.model, onProgress), signal);
+    if (signal.aborted) {
+      run.cancel();
+      return null;
+    }
+    const state = new LoopState(prepared);
+    const end = await runPasses(run, state, deps, signal);
+    if (signal.aborted) {
+      run.cancel();
+      return null;
+    }
+    if (!end) {
+      run.fail(toApiError(new Error('The model stopped without finishing its response.')));
+      return null;
+    }
+    if (end.reason !== 'length') {
+      const problem = await strictOutputErrorPaced(prepared.generate.format, run.response);
+      if (problem) throw problem;
+      await pace();
+    }
+    run.close(end.reason, state.total);
+    await beforeEnd();
+    run.end();
+    return null;
+  } catch (err) {
+    if (signal.aborted) {
+      run.cancel();
+      return null;
+    }
+    const apiError = toApiError(err);
+    run.fail(apiError);
+    return apiError;
+  }
+}
+
+/** Runs passes until one ends the response; null when the engine stopped without a `done`. */
+async function runPasses(
+  run: ResponseRun,
+  state: LoopState,
+  deps: LoopDeps,
+  signal: AbortSignal,
+): Promise<PassOutcome | null> {
+  for (;;) {
+    const outcome = await onePass(run, state, state.nextRequest(), deps, signal);
+    if (!outcome || signal.aborted) return null;
+    state.record(outcome);
+    if (outcome.reason === 'length' || outcome.functionCalls > 0 || outcome.hosted.length === 0)
+      return outcome;
+    // The tools ran; the next pass reads their results. Out of output budget, it cannot write a word.
+    const left = state.outputLeft;
+    if (left !== null && left <= 0) return { ...outcome, reason: 'length' };
+  }
+}
+
+/**
+ * One engine pass. Text goes through the citation filter once a search has handed out markers;
+ * hosted calls run as they arrive (so their items sit where the model made them), up to
+ * `max_tool_calls` (calls past it, or made when no hosted tool was offered, are ignored).
+ */
+async function onePass(
+  run: ResponseRun,
+  state: LoopState,
+  req: GenerateRequest,
+  deps: LoopDeps,
+  signal: AbortSignal,
+): Promise<PassOutcome | null> {
+  const filter = state.sources.size > 0 ? new CitationFilter(state.sources) : null;
+  const offered = new Set(req.tools.map((t) => t.name));
+  const outcome: Omit<PassOutcome, 'reason' | 'usage'> = {
+    text: '',
+    reasoning: '',
+    hosted: [],
+    functionCalls: 0,
+  };
+  // A filter made before this pass's searches knows only earlier markers: renew it after each one.
+  let cited = filter;
+  const flush = () => {
+    const rest = cited?.flush();
+    if (rest) run.push({ type: 'text', delta: rest });
+  };
+  for await (const chunk of deps.engine.generate(req, signal)) {
+    if (signal.aborted) return null;
+    // An engine that never waits (the scripted one) would run the whole answer in one turn.
+    await pace();
+    if (chunk.type === 'tool_call' && state.isHosted(chunk.name)) {
+      flush();
+      if (!offered.has(chunk.name) || state.hostedCalls >= state.maxHostedCalls) continue;
+      state.hostedCalls += 1;
+      const id = newId('fs');
+      const result = await runFileSearchCall(
+        run.hostedOutput(),
+        chunk.arguments,
+        { tool: state.fileSearchTool, backend: requireBackend(deps), includeResults: state.includeResults },
+        { id, signal, sources: state.sources },
+      );
+      if (signal.aborted) return null;
+      outcome.hosted.push({
+        call: { id, type: 'function', function: { name: chunk.name, arguments: chunk.arguments } },
+        result,
+      });
+      cited = new CitationFilter(state.sources);
+      continue;
+    }
+    if (chunk.type === 'done') {
+      flush();
+      return { ...outcome, reason: chunk.finishReason, usage: chunk.usage };
+    }
+    if (chunk.type === 'tool_call') {
+      flush();
+      outcome.functionCalls += 1;
+    }
+    if (chunk.type === 'reasoning') outcome.reasoning += chunk.delta;
+    if (chunk.type === 'text') {
+      outcome.text += chunk.delta;
+      if (cited) {
+        pushCited(run, cited, chunk);
+        continue;
+      }
+    }
+    run.push(chunk);
+  }
+  return null;
+}
+
+/** A text chunk through the citation filter: its text streams, its markers become annotations. */
+function pushCited(run: ResponseRun, filter: CitationFilter, chunk: EngineChunk & { type: 'text' }): void {
+  let logprobs = chunk.logprobs;
+  for (const piece of filter.push(chunk.delta)) {
+    if (piece.type === 'cite') {
+      run.cite(piece.source);
+      continue;
+    }
+    // Logprobs ride on the chunk's first text out; a marker's own tokens are cut with it.
+    run.push({ type: 'text', delta: piece.text, ...(logprobs && { logprobs }) });
+    logprobs = undefined;
+  }
+}
+
+function requireBackend(deps: LoopDeps): FileSearchBackend {
+  // prepareCreate refuses a file_search tool without a backend; this is the same rule, held here.
+  if (!deps.fileSearch) throw new Error('file_search ran without a vector store backend.');
+  return deps.fileSearch;
+}
