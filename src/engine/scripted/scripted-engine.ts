@@ -184,7 +184,11 @@ async function planReply(req: GenerateRequest): Promise<ReplyPlan> {
 
   const search = nextFileSearch(req, text);
   if (search !== null) {
-    parts.push({ type: 'tool_call', name: FILE_SEARCH_TOOL, arguments: JSON.stringify({ queries: [search] }) });
+    parts.push({
+      type: 'tool_call',
+      name: FILE_SEARCH_TOOL,
+      arguments: JSON.stringify({ queries: [search] }),
+    });
     return plan;
   }
   if (last?.role === 'tool') {
