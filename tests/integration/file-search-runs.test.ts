@@ -74,7 +74,7 @@ describe('cancelling the tool loop', () => {
     await until(async () => (await client.responses.retrieve(r.id)).output.length === 2);
     const cancelled = await client.responses.cancel(r.id);
     expect(cancelled.status).toBe('cancelled');
-    expect(cancelled.output.map((o) => [o.type, o.status])).toEqual([
+    expect(cancelled.output.map((o) => [o.type, (o as { status?: string }).status])).toEqual([
       ['file_search_call', 'completed'],
       ['message', 'incomplete'],
     ]);
