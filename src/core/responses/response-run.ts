@@ -13,7 +13,7 @@ import { newId } from '../plumbing/ids';
 import { emitFunctionCall } from './function-call-events';
 import { OpenReasoning, type ReasoningOptions } from './reasoning-events';
 import type { ResponseObject } from './response-object';
-import { clone, type OpenPart, toWireLogprob } from './run-parts';
+import { addCitation, clone, type OpenPart, toWireLogprob } from './run-parts';
 
 /** Events without their sequence number; the run numbers them as it emits them. */
 type Unnumbered<E> = E extends unknown ? Omit<E, 'sequence_number'> : never;
@@ -223,6 +223,11 @@ export class ResponseRun {
     );
   }
 
+  /** Ends the open message or reasoning item (`completed`): an engine pass ended, and the next writes new ones. */
+  closeItems(): void {
+    this.closeAll('completed');
+  }
+
   /** How hosted tools (core/hosted) add their items: what is open closes first. */
   hostedOutput(): RunOutput {
     const addItem = (item: ResponseOutputItem) => {
@@ -235,16 +240,7 @@ export class ResponseRun {
   /** Cites `file` where the text part being written now ends, announced by `output_text.annotation.added`. */
   cite(file: { file_id: string; filename: string }): void {
     const open = this.open?.kind === 'text' ? this.open : this.openMessagePart('text');
-    if (open.kind !== 'text') return;
-    const annotation = { type: 'file_citation' as const, ...file, index: open.part.text.length };
-    const at = { item_id: open.item.id, output_index: open.outputIndex, content_index: open.contentIndex };
-    const annotation_index = open.part.annotations.push(annotation) - 1;
-    this.send({
-      type: 'response.output_text.annotation.added',
-      ...at,
-      annotation_index,
-      annotation: clone(annotation),
-    });
+    if (open.kind === 'text') this.send(addCitation(open, file));
   }
 
   /** Opens a text or refusal part in the current message item, opening the message if needed. */

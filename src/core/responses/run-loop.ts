@@ -86,7 +86,9 @@ async function runPasses(
     state.record(outcome);
     if (outcome.reason === 'length' || outcome.functionCalls > 0 || outcome.hosted.length === 0)
       return outcome;
-    // The tools ran; the next pass reads their results. Out of output budget, it cannot write a word.
+    // The tools ran; the next pass reads their results, in items of its own. Out of output
+    // budget, it cannot write a word.
+    run.closeItems();
     const left = state.outputLeft;
     if (left !== null && left <= 0) return { ...outcome, reason: 'length' };
   }

@@ -43,3 +43,23 @@ export function toWireLogprob(l: TokenLogprob) {
     top_logprobs: l.top_logprobs.map((t) => ({ token: t.token, logprob: t.logprob, bytes: t.bytes })),
   };
 }
+
+/**
+ * Puts a `file_citation` of `file` on the open text part at the text's current end, and returns
+ * its `response.output_text.annotation.added` event (unnumbered).
+ */
+export function addCitation(
+  open: Extract<OpenPart, { kind: 'text' }>,
+  file: { file_id: string; filename: string },
+): Record<string, unknown> {
+  const annotation = { type: 'file_citation' as const, ...file, index: open.part.text.length };
+  const annotation_index = open.part.annotations.push(annotation) - 1;
+  return {
+    type: 'response.output_text.annotation.added',
+    item_id: open.item.id,
+    output_index: open.outputIndex,
+    content_index: open.contentIndex,
+    annotation_index,
+    annotation: clone(annotation),
+  };
+}
