@@ -23,7 +23,7 @@ export type StreamEvent = ResponseStreamEvent;
 export interface RunOptions extends ReasoningOptions {
   /** `include: ['message.output_text.logprobs']`: put the engine's logprobs on text parts and events. */
   logprobs: boolean;
-  /** Tool calls past this many are dropped (`max_tool_calls`, or 1 without parallel tool calls). */
+  /** Function calls past this many are dropped (1 without parallel tool calls; `max_tool_calls` counts built-in calls only). */
   maxToolCalls?: number | null;
   now?: () => number;
   /** Where item and call ids come from: fresh ones, or a stored response's own when it is replayed. */

@@ -139,7 +139,8 @@ export async function prepareCreate(
       tools: toolChoice.choice === 'none' ? [] : specs,
       toolChoice: toolChoice.choice,
       parallelToolCalls: body.parallel_tool_calls ?? true,
-      maxToolCalls: body.max_tool_calls ?? null,
+      // max_tool_calls counts built-in tool calls only (the loop applies it); nothing caps function calls but parallel_tool_calls.
+      maxToolCalls: null,
       format: toFormat(body),
       reasoningEffort: body.reasoning?.effort ?? null,
       maxOutputTokens: body.max_output_tokens ?? null,
@@ -151,10 +152,7 @@ export async function prepareCreate(
       logprobs: include.has('message.output_text.logprobs'),
       summary: Boolean(body.reasoning?.summary ?? body.reasoning?.generate_summary),
       encryptedContent: include.has('reasoning.encrypted_content'),
-      maxToolCalls: Math.min(
-        body.max_tool_calls ?? Number.POSITIVE_INFINITY,
-        body.parallel_tool_calls === false ? 1 : Number.POSITIVE_INFINITY,
-      ),
+      maxToolCalls: body.parallel_tool_calls === false ? 1 : Number.POSITIVE_INFINITY,
     },
     hosted,
   };
