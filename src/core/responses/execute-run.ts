@@ -10,7 +10,7 @@ import type { RunLocks } from './recovery';
 import type { PreparedCreate } from './request/prepare-create';
 import type { ResponseObject } from './response-object';
 import type { ResponseRun } from './response-run';
-import { drive, type LoopDeps } from './run-loop';
+import { drive, failOrCancel, type LoopDeps } from './run-loop';
 
 /**
  * The run and persist stages of `POST /v1/responses`: hands a prepared run to the loop (run-loop.ts)
@@ -69,9 +69,9 @@ async function finishRun(
   { log, writeFinal, progress, live }: RunSinks,
 ): Promise<ApiError | null> {
   run.start();
-  const error = await drive(run, prepared, deps, signal, progress, () =>
-    appendToConversation(run, prepared, deps, live),
-  );
+  const outcome = await drive(run, prepared, deps, signal, progress);
+  const error =
+    outcome.kind === 'closed' ? await endClosed(run, prepared, deps, signal, live) : outcome.error;
   if (live?.deleted) {
     // DELETE waits for this run to settle, then removes whatever it wrote before: nothing more.
     log?.discard();
@@ -91,6 +91,26 @@ async function finishRun(
     if (writeFinal) await recordUnstored(deps.store, run.response, prepared, storageError);
   }
   return error;
+}
+
+/**
+ * Sends the terminal event of a run the loop left closed, once its conversation append (if any)
+ * has succeeded; a failed append fails the response. Resolves with the error that failed it.
+ */
+async function endClosed(
+  run: ResponseRun,
+  prepared: PreparedCreate,
+  deps: RunDeps,
+  signal: AbortSignal,
+  live: LiveRun | null,
+): Promise<ApiError | null> {
+  try {
+    await appendToConversation(run, prepared, deps, live);
+    run.end();
+    return null;
+  } catch (err) {
+    return failOrCancel(run, err, signal);
+  }
 }
 
 /**

@@ -24,34 +24,37 @@ export interface LoopDeps {
 }
 
 /**
- * Loads the model, runs the passes, and ends the run: `beforeEnd` (the conversation append) runs
- * after the items are done and before the terminal event. Resolves with the error that failed the
- * run (null when it completed, or was cancelled through `signal`).
+ * How the run stage left the run: `closed` (every item done, usage set, the terminal event still to
+ * send once the persist stage has appended to the conversation), or `settled` (failed or cancelled
+ * already, with the error that failed it, if any).
  */
+export type RunOutcome = { kind: 'closed' } | { kind: 'settled'; error: ApiError | null };
+
+/** Loads the model and runs the passes, leaving the run {@link RunOutcome closed} or settled. */
 export async function drive(
   run: ResponseRun,
   prepared: PreparedCreate,
   deps: LoopDeps,
   signal: AbortSignal,
   onProgress: ((p: LoadProgress) => void) | undefined,
-  beforeEnd: () => Promise<void>,
-): Promise<ApiError | null> {
+): Promise<RunOutcome> {
+  const settled = (error: ApiError | null = null): RunOutcome => ({ kind: 'settled', error });
   try {
     // A load failure fails the response with the load's own error (model_download_failed, …).
     await untilAborted(deps.engine.load(prepared.generate.model, onProgress), signal);
     if (signal.aborted) {
       run.cancel();
-      return null;
+      return settled();
     }
     const state = new LoopState(prepared);
     const end = await runPasses(run, state, deps, signal);
     if (signal.aborted) {
       run.cancel();
-      return null;
+      return settled();
     }
     if (!end) {
       run.fail(toApiError(new Error('The model stopped without finishing its response.')));
-      return null;
+      return settled();
     }
     if (end.reason !== 'length') {
       const problem = await strictOutputErrorPaced(prepared.generate.format, run.response);
@@ -59,18 +62,24 @@ export async function drive(
       await pace();
     }
     run.close(end.reason, state.total);
-    await beforeEnd();
-    run.end();
-    return null;
+    return { kind: 'closed' };
   } catch (err) {
-    if (signal.aborted) {
-      run.cancel();
-      return null;
-    }
-    const apiError = toApiError(err);
-    run.fail(apiError);
-    return apiError;
+    return settled(failOrCancel(run, err, signal));
   }
+}
+
+/**
+ * Ends `run` after `err`: cancelled when `signal` says the run was stopped (an abort surfaces as
+ * whatever the engine or the tool threw), else failed with the error, which it returns.
+ */
+export function failOrCancel(run: ResponseRun, err: unknown, signal: AbortSignal): ApiError | null {
+  if (signal.aborted) {
+    run.cancel();
+    return null;
+  }
+  const apiError = toApiError(err);
+  run.fail(apiError);
+  return apiError;
 }
 
 /** Runs passes until one ends the response; null when the engine stopped without a `done`. */
