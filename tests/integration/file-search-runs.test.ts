@@ -129,6 +129,20 @@ describe('a stored file_search_call', () => {
     expect(items(replay)).toEqual(items(live));
   });
 
+  it('replays a background run from its event log, and resumes after any event', async () => {
+    const { call, client } = rig();
+    const live = await readSse(
+      await call('POST', '/responses', { ...create, background: true, stream: true }),
+    );
+    const id = (live[0]?.data.response as ApiResponse | undefined)?.id;
+    const replay = await readSse(await call('GET', `/responses/${id}?stream=true`));
+    expect(replay.map((f) => f.data)).toEqual(live.map((f) => f.data));
+    const searching = live.findIndex((f) => f.event === 'response.file_search_call.searching');
+    const tail = await readSse(await call('GET', `/responses/${id}?stream=true&starting_after=${searching}`));
+    expect(tail.map((f) => f.event)).toEqual(live.slice(searching + 1).map((f) => f.event));
+    expect((await client.responses.retrieve(id)).status).toBe('completed');
+  });
+
   it('is history for previous_response_id: the call and its results, then the answer', async () => {
     const { client } = rig();
     const first = await client.responses.create({ ...create, include: ['file_search_call.results'] });
