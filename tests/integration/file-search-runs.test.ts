@@ -134,7 +134,7 @@ describe('a stored file_search_call', () => {
     const live = await readSse(
       await call('POST', '/responses', { ...create, background: true, stream: true }),
     );
-    const id = (live[0]?.data.response as ApiResponse | undefined)?.id;
+    const id = String((live[0]?.data.response as ApiResponse | undefined)?.id);
     const replay = await readSse(await call('GET', `/responses/${id}?stream=true`));
     expect(replay.map((f) => f.data)).toEqual(live.map((f) => f.data));
     const searching = live.findIndex((f) => f.event === 'response.file_search_call.searching');
