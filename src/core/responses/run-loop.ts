@@ -5,7 +5,7 @@ import { CitationFilter, type FileSearchBackend, runFileSearchCall } from '../ho
 import { newId } from '../plumbing/ids';
 import { untilAborted } from '../plumbing/json-hold';
 import { strictOutputErrorPaced } from '../validation/strict-output';
-import { LoopState, type PassOutcome } from './loop-state';
+import { type HostedTurn, LoopState, type PassOutcome } from './loop-state';
 import type { PreparedCreate } from './request/prepare-create';
 import type { ResponseRun } from './response-run';
 
@@ -115,7 +115,6 @@ async function onePass(
   deps: LoopDeps,
   signal: AbortSignal,
 ): Promise<PassOutcome | null> {
-  const filter = state.sources.size > 0 ? new CitationFilter(state.sources) : null;
   const offered = new Set(req.tools.map((t) => t.name));
   const outcome: Omit<PassOutcome, 'reason' | 'usage'> = {
     text: '',
@@ -123,54 +122,74 @@ async function onePass(
     hosted: [],
     functionCalls: 0,
   };
-  // A filter made before this pass's searches knows only earlier markers: renew it after each one.
-  let cited = filter;
-  const flush = () => {
-    const rest = cited?.flush();
-    if (rest) run.push({ type: 'text', delta: rest });
-  };
+  // Renewed after each search: a filter knows the markers handed out before it was made.
+  let cited = state.sources.size > 0 ? new CitationFilter(state.sources) : null;
   for await (const chunk of deps.engine.generate(req, signal)) {
     if (signal.aborted) return null;
     // An engine that never waits (the scripted one) would run the whole answer in one turn.
     await pace();
-    if (chunk.type === 'tool_call' && state.isHosted(chunk.name)) {
-      flush();
-      if (!offered.has(chunk.name) || state.hostedCalls >= state.maxHostedCalls) continue;
-      state.hostedCalls += 1;
-      const id = newId('fs');
-      const result = await runFileSearchCall(
-        run.hostedOutput(),
-        chunk.arguments,
-        { tool: state.fileSearchTool, backend: requireBackend(deps), includeResults: state.includeResults },
-        { id, signal, sources: state.sources },
-      );
-      if (signal.aborted) return null;
-      outcome.hosted.push({
-        call: { id, type: 'function', function: { name: chunk.name, arguments: chunk.arguments } },
-        result,
-      });
-      cited = new CitationFilter(state.sources);
-      continue;
+    if (chunk.type !== 'text') {
+      // Text held back as a possible marker goes out before whatever comes next.
+      const rest = cited?.flush();
+      if (rest) run.push({ type: 'text', delta: rest });
     }
-    if (chunk.type === 'done') {
-      flush();
-      return { ...outcome, reason: chunk.finishReason, usage: chunk.usage };
-    }
-    if (chunk.type === 'tool_call') {
-      flush();
-      outcome.functionCalls += 1;
-    }
-    if (chunk.type === 'reasoning') outcome.reasoning += chunk.delta;
-    if (chunk.type === 'text') {
-      outcome.text += chunk.delta;
-      if (cited) {
-        pushCited(run, cited, chunk);
+    switch (chunk.type) {
+      case 'done':
+        return { ...outcome, reason: chunk.finishReason, usage: chunk.usage };
+      case 'tool_call':
+        if (!state.isHosted(chunk.name)) {
+          outcome.functionCalls += 1;
+          break;
+        }
+        // Calls past max_tool_calls, or to a tool this pass was not offered, are ignored.
+        if (!offered.has(chunk.name) || state.hostedCalls >= state.maxHostedCalls) continue;
+        state.hostedCalls += 1;
+        outcome.hosted.push(await runHostedCall(run, chunk, state, deps, signal));
+        if (signal.aborted) return null;
+        cited = new CitationFilter(state.sources);
         continue;
-      }
+      case 'reasoning':
+        outcome.reasoning += chunk.delta;
+        break;
+      case 'text':
+        outcome.text += chunk.delta;
+        if (cited) {
+          pushCited(run, cited, chunk);
+          continue;
+        }
+        break;
     }
     run.push(chunk);
   }
   return null;
+}
+
+/**
+ * Runs one hosted call the model made (its item streams as it runs) and returns it with the tool
+ * result for the next pass. One case per hosted tool: `file_search` today.
+ */
+async function runHostedCall(
+  run: ResponseRun,
+  chunk: EngineChunk & { type: 'tool_call' },
+  state: LoopState,
+  deps: LoopDeps,
+  signal: AbortSignal,
+): Promise<HostedTurn> {
+  const id = newId('fs');
+  const setup = {
+    tool: state.fileSearchTool,
+    backend: requireBackend(deps),
+    includeResults: state.includeResults,
+  };
+  const result = await runFileSearchCall(run.hostedOutput(), chunk.arguments, setup, {
+    id,
+    signal,
+    sources: state.sources,
+  });
+  return {
+    call: { id, type: 'function', function: { name: chunk.name, arguments: chunk.arguments } },
+    result,
+  };
 }
 
 /** A text chunk through the citation filter: its text streams, its markers become annotations. */
