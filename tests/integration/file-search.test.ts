@@ -318,4 +318,33 @@ describe('file_search in responses.create', () => {
     expect(r.usage?.output_tokens).toBe(16);
     expect(calls(r.output)).toHaveLength(1);
   });
+
+  it("shortens the results to fit the model's context rather than failing the response", async () => {
+    // 12 excerpts of 600 words: 7,200 tokens, past the scripted model's 4,096-token window.
+    const big = Array.from({ length: 12 }, (_, i) => ({
+      file_id: `file-${i}`,
+      filename: `big${i}.txt`,
+      text: `blue ${'word '.repeat(599)}`.trim(),
+    }));
+    const backend = new MemoryFileSearch({ vs_docs: big });
+    const engine = new CountingEngine();
+    const { client } = makeRig({ fileSearch: backend, engine });
+    const start = performance.now();
+    const r = await client.responses.create({
+      model: 'scripted',
+      input: '!file_search blue',
+      tools: [TOOL],
+      include: ['file_search_call.results'],
+    });
+    const ms = performance.now() - start;
+    expect(r.status).toBe('completed');
+    // The item keeps every hit; the model was shown the best ones, and told the rest were left out.
+    expect(calls(r.output)[0]?.results).toHaveLength(12);
+    const shown = engine.requests[1]?.messages.at(-1)?.content as string;
+    expect(shown).toMatch(/\(\d+ more excerpts were left out to fit the model's context\.\)$/);
+    expect(shown).toContain('【1】 big');
+    expect(engine.usages[1]?.input_tokens).toBeLessThanOrEqual(4096 - 256);
+    // Halving from 12 excerpts takes at most 5 counts: bounded, not one count per excerpt.
+    expect(ms).toBeLessThan(5000);
+  });
 });

@@ -25,24 +25,33 @@ export interface FileSearchContext {
   sources: Map<number, CitationSource>;
 }
 
+/** What one call hands the model: its tool result, and the same with fewer excerpts when that is too long. */
+export interface FileSearchResult {
+  text: string;
+  /** How many excerpts `text` shows. */
+  excerpts: number;
+  /** The result with only the first `keep` excerpts, saying how many were left out. */
+  shorter(keep: number): string;
+}
+
 /** The most queries one call may run; more are dropped (the model-facing schema says 5). */
 export const MAX_FILE_SEARCH_QUERIES = 5;
 
 /**
  * Runs one call to `file_search` with the model's `args` (`{"queries": [...]}`), emitting its item,
- * and returns the tool result for the model. Arguments that name no query end the item `failed` and
+ * and returns the tool result for the model (and a way to shorten it). Arguments that name no query end the item `failed` and
  * tell the model why; a search that throws ends it `failed` (or `incomplete` when the run was
  * stopped) and the error goes on to the run.
  *
  * @example
- * const toolResult = await runFileSearchCall(run.hostedOutput(), '{"queries":["blue sky"]}', setup, ctx);
+ * const { text } = await runFileSearchCall(run.hostedOutput(), '{"queries":["blue sky"]}', setup, ctx);
  */
 export async function runFileSearchCall(
   out: RunOutput,
   args: string,
   setup: FileSearchSetup,
   ctx: FileSearchContext,
-): Promise<string> {
+): Promise<FileSearchResult> {
   const queries = parseQueries(args);
   const item: ResponseFileSearchToolCall = {
     id: ctx.id,
@@ -51,7 +60,8 @@ export async function runFileSearchCall(
     queries,
     results: null,
   };
-  let toolResult = 'file_search was called without queries: call it with {"queries": ["…"]}.';
+  const malformed = 'file_search was called without queries: call it with {"queries": ["…"]}.';
+  let result: FileSearchResult = { text: malformed, excerpts: 0, shorter: () => malformed };
   await emitHostedItem(
     out,
     item,
@@ -77,7 +87,17 @@ export async function runFileSearchCall(
       hits.forEach((h, i) => {
         ctx.sources.set(first + i, { file_id: h.file_id, filename: h.filename });
       });
-      toolResult = formatSearchResults(hits, first);
+      result = {
+        text: formatSearchResults(hits, first),
+        excerpts: hits.length,
+        shorter: (keep) => {
+          if (keep >= hits.length) return formatSearchResults(hits, first);
+          if (keep <= 0)
+            return `file_search found ${hits.length} excerpts, but none fit the model's context.`;
+          const left = `(${hits.length - keep} more excerpts were left out to fit the model's context.)`;
+          return `${formatSearchResults(hits.slice(0, keep), first)}\n\n${left}`;
+        },
+      };
       if (setup.includeResults)
         item.results = hits.map((h) => ({
           file_id: h.file_id,
@@ -90,7 +110,7 @@ export async function runFileSearchCall(
     },
     () => ctx.signal.aborted,
   );
-  return toolResult;
+  return result;
 }
 
 /** The model's queries: `{"queries": [...]}` (a lone `query` string is taken too); else none. */

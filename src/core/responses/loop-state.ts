@@ -21,6 +21,9 @@ export const MAX_ENGINE_PASSES = 8;
 export interface HostedTurn {
   call: ChatToolCall;
   result: string;
+  /** How many excerpts (or other parts) `result` shows, and the result with only the first `keep`. */
+  parts: number;
+  shorter(keep: number): string;
 }
 
 /** How a pass ended: the engine's finish reason, what it wrote, and the hosted calls it made. */
@@ -82,6 +85,11 @@ export class LoopState {
     return this.prepared.hosted.fileSearch !== null && name === FILE_SEARCH_NAME;
   }
 
+  /** The model's context window, in its tokens. */
+  get contextWindow(): number {
+    return this.prepared.model.contextWindow;
+  }
+
   /** Output tokens left under `max_output_tokens` (null: no limit). */
   get outputLeft(): number | null {
     const max = this.prepared.generate.maxOutputTokens;
@@ -122,7 +130,12 @@ export class LoopState {
     u.output_tokens += outcome.usage.output_tokens;
     u.reasoning_tokens += outcome.usage.reasoning_tokens;
     u.cached_tokens = (u.cached_tokens ?? 0) + (outcome.usage.cached_tokens ?? 0);
-    if (outcome.hosted.length === 0) return;
+    this.messages = this.withTurns(outcome);
+  }
+
+  /** The conversation the next pass would read after `outcome`'s hosted calls and results. */
+  withTurns(outcome: PassOutcome): ChatMessage[] {
+    if (outcome.hosted.length === 0) return this.messages;
     const assistant: ChatMessage = {
       role: 'assistant',
       content: outcome.text === '' ? null : outcome.text,
@@ -135,6 +148,6 @@ export class LoopState {
       name: h.call.function.name,
       content: h.result,
     }));
-    this.messages = [...this.messages, assistant, ...results];
+    return [...this.messages, assistant, ...results];
   }
 }

@@ -5,6 +5,7 @@ import { CitationFilter, type FileSearchBackend, runFileSearchCall } from '../ho
 import { newId } from '../plumbing/ids';
 import { untilAborted } from '../plumbing/json-hold';
 import { strictOutputErrorPaced } from '../validation/strict-output';
+import { fitTurns } from './fit-turns';
 import { type HostedTurn, LoopState, type PassOutcome } from './loop-state';
 import type { PreparedCreate } from './request/prepare-create';
 import type { ResponseRun } from './response-run';
@@ -90,8 +91,11 @@ async function runPasses(
   signal: AbortSignal,
 ): Promise<PassOutcome | null> {
   for (;;) {
-    const outcome = await onePass(run, state, state.nextRequest(), deps, signal);
+    const req = state.nextRequest();
+    const outcome = await onePass(run, state, req, deps, signal);
     if (!outcome || signal.aborted) return null;
+    // The results must fit the next pass's context; the next pass offers at most the same tools.
+    if (outcome.hosted.length > 0) await fitTurns(outcome, state, req, deps.engine, signal);
     state.record(outcome);
     if (outcome.reason === 'length' || outcome.functionCalls > 0 || outcome.hosted.length === 0)
       return outcome;
@@ -181,14 +185,16 @@ async function runHostedCall(
     backend: requireBackend(deps),
     includeResults: state.includeResults,
   };
-  const result = await runFileSearchCall(run.hostedOutput(), chunk.arguments, setup, {
+  const found = await runFileSearchCall(run.hostedOutput(), chunk.arguments, setup, {
     id,
     signal,
     sources: state.sources,
   });
   return {
     call: { id, type: 'function', function: { name: chunk.name, arguments: chunk.arguments } },
-    result,
+    result: found.text,
+    parts: found.excerpts,
+    shorter: found.shorter,
   };
 }
 
