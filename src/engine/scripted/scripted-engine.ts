@@ -206,10 +206,9 @@ async function planReply(req: GenerateRequest): Promise<ReplyPlan> {
     const cap = Math.min(req.parallelToolCalls ? chosen.length : 1, req.maxToolCalls ?? chosen.length);
     for (const tool of chosen.slice(0, cap)) {
       const param = `tools[${req.tools.indexOf(tool)}].parameters`;
-      const args =
-        tool.name === FILE_SEARCH_TOOL
-          ? { queries: [text] }
-          : ((await instanceForPaced(tool.parameters ?? {}, param)) ?? {});
+      const args = asksQueries(tool)
+        ? { queries: [text] }
+        : ((await instanceForPaced(tool.parameters ?? {}, param)) ?? {});
       parts.push({ type: 'tool_call', name: tool.name, arguments: JSON.stringify(args) });
     }
     if (chosen.length > 0) return plan;
@@ -227,7 +226,7 @@ const FILE_SEARCH_TOOL = 'file_search';
  * every one has its result after that message (then the model answers), or when none is offered.
  */
 function nextFileSearch(req: GenerateRequest, text: string): string | null {
-  if (req.toolChoice === 'none' || !req.tools.some((t) => t.name === FILE_SEARCH_TOOL)) return null;
+  if (req.toolChoice === 'none' || !req.tools.some(asksQueries)) return null;
   const queries = text
     .split(/(?:^|\s)!file_search\b/)
     .slice(1)
@@ -237,6 +236,12 @@ function nextFileSearch(req: GenerateRequest, text: string): string | null {
     .slice(lastUser + 1)
     .filter((m) => m.role === 'tool' && m.name === FILE_SEARCH_TOOL).length;
   return queries[ran] ?? null;
+}
+
+/** The hosted `file_search` as offered to models: that name, with a `queries` array parameter. */
+function asksQueries(tool: FunctionToolSpec): boolean {
+  const props = tool.parameters?.properties as Record<string, unknown> | undefined;
+  return tool.name === FILE_SEARCH_TOOL && props?.queries !== undefined;
 }
 
 async function replyFor(text: string, req: GenerateRequest): Promise<PlannedPart> {
