@@ -6,6 +6,7 @@
  * max_tool_calls, summed usage, cancel between and inside passes, and validation.
  */
 import type {
+  Response as ApiResponse,
   ResponseFileSearchToolCall,
   ResponseOutputMessage,
   ResponseOutputText,
@@ -16,6 +17,7 @@ import { ScriptedEngine } from '../../src/engine/scripted/scripted-engine';
 import type { EngineUsage, GenerateRequest } from '../../src/engine/types';
 import { MemoryFileSearch } from '../helpers/file-search-double';
 import { makeRig } from '../helpers/server';
+import { fakeEngine } from './create-helpers';
 
 const FILES = {
   vs_docs: [
@@ -346,5 +348,43 @@ describe('file_search in responses.create', () => {
     expect(engine.usages[1]?.input_tokens).toBeLessThanOrEqual(4096 - 256);
     // Halving from 12 excerpts takes at most 5 counts: bounded, not one count per excerpt.
     expect(ms).toBeLessThan(5000);
+  });
+
+  it('ends a malformed call failed, tells the model, and stays bounded when the model insists', async () => {
+    const engine = fakeEngine([{ type: 'tool_call', name: 'file_search', arguments: 'not json' }]);
+    const backend = new MemoryFileSearch(FILES);
+    const { client } = makeRig({ engine, fileSearch: backend });
+    const stream = await client.responses.create({
+      model: 'scripted',
+      input: 'x',
+      tools: [TOOL],
+      stream: true,
+    });
+    const types: string[] = [];
+    let final: ApiResponse | undefined;
+    for await (const e of stream) {
+      types.push(e.type);
+      if (e.type === 'response.completed') final = e.response;
+    }
+    // The model writes the same bad call every pass: 7 calls run (failed), the 8th pass is offered none.
+    expect(final?.status).toBe('completed');
+    expect(calls(final?.output ?? []).map((c) => [c.status, c.queries])).toEqual(
+      Array.from({ length: 7 }, () => ['failed', []]),
+    );
+    expect(backend.queries).toHaveLength(0);
+    // A failed call has no `searching`/`completed` events after it was found malformed.
+    expect(types.filter((t) => t === 'response.file_search_call.completed')).toHaveLength(0);
+    expect(types.filter((t) => t === 'response.file_search_call.searching')).toHaveLength(7);
+  });
+
+  it('counts input tokens with the model-facing file_search in the tools', async () => {
+    const { client } = rig();
+    const without = await client.responses.inputTokens.count({ model: 'scripted', input: 'hello' });
+    const withTool = await client.responses.inputTokens.count({
+      model: 'scripted',
+      input: 'hello',
+      tools: [TOOL],
+    });
+    expect(withTool.input_tokens).toBeGreaterThan(without.input_tokens);
   });
 });
