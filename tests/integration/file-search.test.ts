@@ -387,4 +387,21 @@ describe('file_search in responses.create', () => {
     });
     expect(withTool.input_tokens).toBeGreaterThan(without.input_tokens);
   });
+
+  it("reads through the SDK's stream helper: its accumulated response equals the final one", async () => {
+    const { client } = rig();
+    const stream = client.responses.stream({
+      model: 'scripted',
+      input: '!file_search blue sky',
+      tools: [TOOL],
+      include: ['file_search_call.results'],
+    });
+    const seen: string[] = [];
+    stream.on('response.file_search_call.searching', (e) => seen.push(e.item_id));
+    const final = await stream.finalResponse();
+    expect(final.output.map((o) => o.type)).toEqual(['file_search_call', 'message']);
+    expect(seen).toEqual([final.output[0]?.id]);
+    expect(texts(final.output)[0]?.annotations).toHaveLength(2);
+    expect(calls(final.output)[0]?.results).toHaveLength(2);
+  });
 });
