@@ -1,4 +1,5 @@
 import type { FileSearchTool, ResponseFileSearchToolCall } from 'openai/resources/responses/responses';
+import { MAX_FILE_SEARCH_QUERIES } from './budgets';
 import { type CitationSource, formatSearchResults } from './citations';
 import type { FileSearchBackend } from './contracts';
 import { emitHostedItem, type RunOutput } from './hosted-events';
@@ -33,9 +34,6 @@ export interface FileSearchResult {
   /** The result with only the first `keep` excerpts, saying how many were left out. */
   shorter(keep: number): string;
 }
-
-/** The most queries one call may run; more are dropped (the model-facing schema says 5). */
-export const MAX_FILE_SEARCH_QUERIES = 5;
 
 /**
  * Runs one call to `file_search` with the model's `args` (`{"queries": [...]}`), emitting its item,

@@ -6,6 +6,7 @@
  * @example
  * import type { FileSearchBackend } from '../hosted';
  */
+export * from './budgets';
 export * from './citations';
 export * from './contracts';
 export * from './file-search';

@@ -1,5 +1,6 @@
 import { pace } from '../../common/pace';
 import type { Engine, GenerateRequest } from '../../engine/types';
+import { ANSWER_RESERVE_TOKENS } from '../hosted';
 import type { LoopState, PassOutcome } from './loop-state';
 
 /**
@@ -9,9 +10,6 @@ import type { LoopState, PassOutcome } from './loop-state';
  * excerpts left out, and the model told so) until the input fits, halving what each shows, at most
  * log2(50) + 2 counts. Input that does not fit even with no excerpts is left to the engine's 400.
  */
-
-/** Room kept for the model's answer: this many tokens, or an eighth of a smaller window. */
-export const ANSWER_RESERVE_TOKENS = 256;
 
 /**
  * Shortens `outcome`'s tool results in place until the next pass's input fits.

@@ -6,16 +6,9 @@ import type {
   FinishReason,
   GenerateRequest,
 } from '../../engine/types';
-import type { CitationSource } from '../hosted';
+import { type CitationSource, MAX_ENGINE_PASSES } from '../hosted';
 import { FILE_SEARCH_NAME } from './request/hosted-tools';
 import type { PreparedCreate } from './request/prepare-create';
-
-/**
- * The most engine passes one response runs: each pass after the first follows a hosted tool's
- * result. The last pass is offered no hosted tool, so it has to answer (or call a client function).
- * A bound on the loop whatever the model does, as `max_tool_calls` and `max_output_tokens` are.
- */
-export const MAX_ENGINE_PASSES = 8;
 
 /** One hosted call a pass made, with what the tool returned, for the next pass to read. */
 export interface HostedTurn {

@@ -2,7 +2,12 @@ import type { FileSearchTool } from 'openai/resources/responses/responses';
 import { z } from 'zod';
 import { clip, invalidRequest } from '../../../common/api-error';
 import type { FunctionToolSpec, ToolChoiceSpec } from '../../../engine/types';
-import type { FileSearchBackend } from '../../hosted';
+import {
+  DEFAULT_FILE_SEARCH_RESULTS,
+  type FileSearchBackend,
+  MAX_FILE_SEARCH_QUERIES,
+  MAX_FILTER_DEPTH,
+} from '../../hosted';
 import { parseOrThrow } from '../../plumbing/validate';
 
 /**
@@ -16,12 +21,6 @@ import { parseOrThrow } from '../../plumbing/validate';
 /** The name the model calls `file_search` by. A function tool of the same name is refused. */
 export const FILE_SEARCH_NAME = 'file_search';
 
-/** `max_num_results` when the tool leaves it out: OpenAI echoes 20 (*to confirm*). */
-export const DEFAULT_FILE_SEARCH_RESULTS = 20;
-
-/** How deep `filters` may nest `and`/`or`: deeper is a 400, never a deep recursion. */
-export const MAX_FILTER_DEPTH = 8;
-
 /** `file_search(queries: string[])`, as the model sees it. */
 export const FILE_SEARCH_SPEC: FunctionToolSpec = {
   name: FILE_SEARCH_NAME,
@@ -30,7 +29,7 @@ export const FILE_SEARCH_SPEC: FunctionToolSpec = {
   parameters: {
     type: 'object',
     properties: {
-      queries: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 5 },
+      queries: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: MAX_FILE_SEARCH_QUERIES },
     },
     required: ['queries'],
     additionalProperties: false,
