@@ -143,18 +143,19 @@ describe('reasoning', () => {
 });
 
 describe('tool-call limits', () => {
-  it('max_tool_calls and parallel_tool_calls:false cap the scripted model', async () => {
+  it('parallel_tool_calls:false caps the scripted model; max_tool_calls counts no function call', async () => {
     const { client } = makeRig();
     const tools = [tool('a'), tool('b'), tool('c')];
     const all = await client.responses.create({ model: 'scripted', input: '!all-tools', tools });
     expect(all.output).toHaveLength(3);
+    // The SDK's doc comment: "the maximum number of total calls to built-in tools" (openai 7.57).
     const capped = await client.responses.create({
       model: 'scripted',
       input: '!all-tools',
       tools,
       max_tool_calls: 2,
     });
-    expect(capped.output.map((o) => (o as ResponseFunctionToolCall).name)).toEqual(['a', 'b']);
+    expect(capped.output.map((o) => (o as ResponseFunctionToolCall).name)).toEqual(['a', 'b', 'c']);
     expect(capped.max_tool_calls).toBe(2);
     const single = await client.responses.create({
       model: 'scripted',
@@ -166,7 +167,7 @@ describe('tool-call limits', () => {
     expect(single.parallel_tool_calls).toBe(false);
   });
 
-  it('drops calls past the cap even when the engine makes them', async () => {
+  it('drops function calls past parallel_tool_calls:false even when the engine makes them, not past max_tool_calls', async () => {
     const calls: EngineChunk[] = ['a', 'b', 'c'].map((name) => ({
       type: 'tool_call',
       name,
@@ -176,7 +177,7 @@ describe('tool-call limits', () => {
     const tools = [tool('a'), tool('b'), tool('c')];
     const frames = await stream({ model: 'scripted', input: 'x', tools, max_tool_calls: 1 }, rig);
     const added = frames.filter((f) => f.type === 'response.output_item.added');
-    expect(added).toHaveLength(1);
+    expect(added).toHaveLength(3);
     const r = await rig.client.responses.create({
       model: 'scripted',
       input: 'x',

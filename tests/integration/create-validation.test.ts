@@ -103,7 +103,7 @@ const bad: Case[] = [
   },
   {
     name: 'include of a hosted tool',
-    body: { include: ['message.output_text.logprobs', 'file_search_call.results'] },
+    body: { include: ['message.output_text.logprobs', 'code_interpreter_call.outputs'] },
     param: 'include[1]',
     code: 'unsupported_value',
   },
@@ -146,7 +146,7 @@ const bad: Case[] = [
   },
   {
     name: 'hosted tool',
-    body: { tools: [{ type: 'file_search', vector_store_ids: ['vs_1'] }] },
+    body: { tools: [{ type: 'code_interpreter', container: { type: 'auto' } }] },
     param: 'tools[0].type',
     code: 'unsupported_value',
   },

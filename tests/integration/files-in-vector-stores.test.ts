@@ -84,4 +84,35 @@ describe('files in vector stores', () => {
     expect((await client.vectorStores.retrieve(a.id)).file_counts).toMatchObject({ completed: 1, total: 1 });
     expect((await client.vectorStores.retrieve(b.id)).file_counts).toMatchObject({ total: 0 });
   });
+
+  it('file_search in responses.create searches the built-in vector stores and cites the file', async () => {
+    const { client } = makeRig();
+    const vs = await client.vectorStores.create({ name: 'zoo' });
+    await client.vectorStores.fileBatches.uploadAndPoll(
+      vs.id,
+      {
+        files: [
+          await toFile(
+            text('Penguins huddle together to keep warm in the Antarctic winter.'),
+            'penguins.txt',
+          ),
+          await toFile(text('Camels store fat in their humps for long desert walks.'), 'camels.txt'),
+        ],
+      },
+      FAST,
+    );
+    const res = await client.responses.create({
+      model: 'scripted',
+      input: '!file_search penguins huddle warm',
+      tools: [{ type: 'file_search', vector_store_ids: [vs.id], max_num_results: 1 }],
+      include: ['file_search_call.results'],
+    });
+    const call = res.output.find((o) => o.type === 'file_search_call');
+    expect(call?.status).toBe('completed');
+    expect(call?.results?.map((r) => r.filename)).toEqual(['penguins.txt']);
+    const message = res.output.find((o) => o.type === 'message');
+    const part = message?.type === 'message' ? message.content[0] : undefined;
+    const cited = part?.type === 'output_text' ? part.annotations : [];
+    expect(cited.map((a) => (a.type === 'file_citation' ? a.filename : a.type))).toContain('penguins.txt');
+  });
 });

@@ -1,8 +1,13 @@
 /**
  * Hosted tools: the contracts between the Responses tool loop and the surfaces behind each hosted
- * tool (`file_search` over `/v1/vector_stores`, files from `/v1/files`).
+ * tool (`file_search` over `/v1/vector_stores`, files from `/v1/files`), each tool's run inside a
+ * response (`file-search.ts`), its stream events (`hosted-events.ts`) and citations.
  *
  * @example
  * import type { FileSearchBackend } from '../hosted';
  */
+export * from './budgets';
+export * from './citations';
 export * from './contracts';
+export * from './file-search';
+export * from './hosted-events';

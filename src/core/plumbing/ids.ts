@@ -6,7 +6,7 @@
  * newId('resp') // → 'resp_3f9a…'
  */
 export function newId(
-  prefix: 'resp' | 'msg' | 'fc' | 'call' | 'rs' | 'conv' | 'cmp' | 'fco' | 'vs' | 'vsfb',
+  prefix: 'resp' | 'msg' | 'fc' | 'call' | 'rs' | 'conv' | 'cmp' | 'fco' | 'fs' | 'vs' | 'vsfb',
 ): string {
   const bytes = new Uint8Array(24);
   crypto.getRandomValues(bytes);

@@ -2,26 +2,24 @@ import type { ConversationItem } from 'openai/resources/conversations/items';
 import type { Response as ApiResponse, ResponseItem } from 'openai/resources/responses/responses';
 import { type ApiError, toApiError } from '../../common/api-error';
 import { pace } from '../../common/pace';
-import type { Engine, GenerateRequest, LoadProgress } from '../../engine/types';
+import type { LoadProgress } from '../../engine/types';
 import type { ResponseStore, StoredResponse } from '../../store/types';
-import { untilAborted } from '../plumbing/json-hold';
-import { strictOutputErrorPaced } from '../validation/strict-output';
 import type { EventLog } from './event-log';
 import type { LiveRun } from './live-runs';
 import type { RunLocks } from './recovery';
 import type { PreparedCreate } from './request/prepare-create';
 import type { ResponseObject } from './response-object';
 import type { ResponseRun } from './response-run';
+import { drive, failOrCancel, type LoopDeps } from './run-loop';
 
 /**
- * The run and persist stages of `POST /v1/responses`: drives the engine through a prepared run and
- * writes its final state (or, when that write fails, what can be written). create-response.ts picks
+ * The run and persist stages of `POST /v1/responses`: hands a prepared run to the loop (run-loop.ts)
+ * and writes its final state (or, when that write fails, what can be written). create-response.ts picks
  * how the answer goes out (SSE, JSON, background) and hands each run here.
  */
 
 /** What running a response needs from `CreateDeps` (create-response.ts). */
-export interface RunDeps {
-  engine: Engine;
+export interface RunDeps extends LoopDeps {
   store: ResponseStore;
   runLocks?: RunLocks;
 }
@@ -71,9 +69,9 @@ async function finishRun(
   { log, writeFinal, progress, live }: RunSinks,
 ): Promise<ApiError | null> {
   run.start();
-  const error = await drive(run, deps.engine, prepared.generate, signal, progress, () =>
-    appendToConversation(run, prepared, deps, live),
-  );
+  const outcome = await drive(run, prepared, deps, signal, progress);
+  const error =
+    outcome.kind === 'closed' ? await endClosed(run, prepared, deps, signal, live) : outcome.error;
   if (live?.deleted) {
     // DELETE waits for this run to settle, then removes whatever it wrote before: nothing more.
     log?.discard();
@@ -93,6 +91,26 @@ async function finishRun(
     if (writeFinal) await recordUnstored(deps.store, run.response, prepared, storageError);
   }
   return error;
+}
+
+/**
+ * Sends the terminal event of a run the loop left closed, once its conversation append (if any)
+ * has succeeded; a failed append fails the response. Resolves with the error that failed it.
+ */
+async function endClosed(
+  run: ResponseRun,
+  prepared: PreparedCreate,
+  deps: RunDeps,
+  signal: AbortSignal,
+  live: LiveRun | null,
+): Promise<ApiError | null> {
+  try {
+    await appendToConversation(run, prepared, deps, live);
+    run.end();
+    return null;
+  } catch (err) {
+    return failOrCancel(run, err, signal);
+  }
 }
 
 /**
@@ -137,53 +155,6 @@ async function recordUnstored(
     await store.putResponse(record(failed, prepared), { durable: true });
   } catch {
     await store.deleteResponse(response.id).catch(() => {});
-  }
-}
-
-async function drive(
-  run: ResponseRun,
-  engine: Engine,
-  req: GenerateRequest,
-  signal: AbortSignal,
-  onProgress: ((p: LoadProgress) => void) | undefined,
-  beforeEnd: () => Promise<void>,
-): Promise<ApiError | null> {
-  try {
-    // A load failure fails the response with the load's own error (model_download_failed, …).
-    await untilAborted(engine.load(req.model, onProgress), signal);
-    if (signal.aborted) {
-      run.cancel();
-      return null;
-    }
-    for await (const chunk of engine.generate(req, signal)) {
-      if (signal.aborted) break;
-      // An engine that never waits (the scripted one) would run the whole answer in one turn.
-      await pace();
-      if (chunk.type !== 'done') {
-        run.push(chunk);
-        continue;
-      }
-      if (chunk.finishReason !== 'length') {
-        const problem = await strictOutputErrorPaced(req.format, run.response);
-        if (problem) throw problem;
-        await pace();
-      }
-      run.close(chunk.finishReason, chunk.usage);
-      await beforeEnd();
-      run.end();
-    }
-    if (signal.aborted) run.cancel();
-    else if (!run.settled)
-      run.fail(toApiError(new Error('The model stopped without finishing its response.')));
-    return null;
-  } catch (err) {
-    if (signal.aborted) {
-      run.cancel();
-      return null;
-    }
-    const apiError = toApiError(err);
-    run.fail(apiError);
-    return apiError;
   }
 }
 

@@ -3,6 +3,12 @@
  * delete, cancel, input items, input-token counts and compaction, with the run state machine that
  * owns the event order.
  *
+ * A create request reads as it runs, each stage a module that hands the next a value:
+ * parse and prepare (`request/prepare-create.ts` → `PreparedCreate`), pick the delivery
+ * (`create-response.ts`: SSE, JSON or background), run (`run-loop.ts`: engine passes and hosted tool
+ * calls, through `loop-state.ts`, into a `ResponseRun` → `RunOutcome`), persist (`execute-run.ts`:
+ * the conversation append, the terminal event, the final write).
+ *
  * @example
  * import { createResponse, LiveRuns } from './responses';
  */

@@ -1,10 +1,12 @@
 import type {
   ResponseOutputItem,
   ResponseOutputMessage,
+  ResponseOutputText,
   ResponseReasoningItem,
 } from 'openai/resources/responses/responses';
 import { ApiError } from '../../common/api-error';
 import type { TokenLogprob } from '../../engine/types';
+import { replayHostedItem } from '../hosted';
 import { newId } from '../plumbing/ids';
 import type { ResponseObject } from './response-object';
 import { type IdPrefix, ResponseRun, type StreamEvent } from './response-run';
@@ -96,22 +98,47 @@ function replayItem(run: ResponseRun, item: ResponseOutputItem): void {
       return;
     case 'message':
       for (const part of (item as ResponseOutputMessage).content) {
-        if (part.type === 'output_text')
-          run.push({ type: 'text', delta: part.text, logprobs: part.logprobs as TokenLogprob[] | undefined });
+        if (part.type === 'output_text') replayText(run, part);
         else run.push({ type: 'refusal', delta: part.refusal });
       }
       return;
     case 'function_call':
       run.push({ type: 'tool_call', name: item.name, arguments: item.arguments });
       return;
+    case 'file_search_call':
+      replayHostedItem(run.hostedOutput(), item);
+      return;
     default:
     // intab's runs produce no other output items.
   }
 }
 
+/**
+ * A text part again, cut at each citation so that its `annotation.added` comes where the live run
+ * sent it (at the text's length then). The logprobs ride on the first delta.
+ */
+function replayText(run: ResponseRun, part: ResponseOutputText): void {
+  let at = 0;
+  let pushed = false;
+  let logprobs = part.logprobs as TokenLogprob[] | undefined;
+  const push = (end: number) => {
+    run.push({ type: 'text', delta: part.text.slice(at, end), ...(logprobs && { logprobs }) });
+    logprobs = undefined;
+    pushed = true;
+    at = end;
+  };
+  for (const a of part.annotations) {
+    if (a.type !== 'file_citation') continue;
+    const end = Math.min(Math.max(a.index, at), part.text.length);
+    if (end > at) push(end);
+    run.cite({ file_id: a.file_id, filename: a.filename });
+  }
+  if (at < part.text.length || !pushed) push(part.text.length);
+}
+
 /** Hands out the stored items' ids in the order a run asks for them (fresh ones past the end). */
 function storedIds(output: ResponseOutputItem[]): (prefix: IdPrefix) => string {
-  const queues: Record<IdPrefix, string[]> = { msg: [], rs: [], fc: [], call: [] };
+  const queues: Record<IdPrefix, string[]> = { msg: [], rs: [], fc: [], call: [], fs: [] };
   for (const item of output) {
     if (item.type === 'message') queues.msg.push(item.id);
     else if (item.type === 'reasoning') queues.rs.push(item.id);

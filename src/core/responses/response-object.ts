@@ -1,5 +1,6 @@
 import type {
   Response as ApiResponse,
+  FileSearchTool,
   FunctionTool,
   ResponseUsage,
 } from 'openai/resources/responses/responses';
@@ -28,7 +29,7 @@ export type ResponseObject = Omit<ApiResponse, 'output_text' | 'usage' | 'user'>
  */
 export function newResponseObject(
   body: CreateResponseBody,
-  init: { id: string; createdAt: number; tools: FunctionTool[] },
+  init: { id: string; createdAt: number; tools: Array<FunctionTool | FileSearchTool> },
 ): ResponseObject {
   return {
     id: init.id,

@@ -1,6 +1,7 @@
 import { clip, invalidRequest, notFound } from '../../common/api-error';
 import type { Engine } from '../../engine/types';
 import type { ResponseStore, StoredResponse } from '../../store/types';
+import type { FileSearchBackend } from '../hosted';
 import { jsonResponse, readJsonObject } from '../plumbing/http';
 import { listBody, parseListParams } from '../plumbing/list-params';
 import { SSE_HEADERS } from '../plumbing/sse';
@@ -160,7 +161,7 @@ const countSchema = createResponseSchema.pick({
 /** `POST /v1/responses/input_tokens` → `{object: 'response.input_tokens', input_tokens}`. */
 export async function countInputTokens(
   request: Request,
-  deps: { engine: Engine; store: ResponseStore; maxBodyBytes: number },
+  deps: { engine: Engine; store: ResponseStore; maxBodyBytes: number; fileSearch?: FileSearchBackend },
 ): Promise<Response> {
   const json = await readJsonObject(request, deps.maxBodyBytes);
   parseOrThrow(countSchema, json);

@@ -8,37 +8,22 @@ import type {
 } from 'openai/resources/responses/responses';
 import type { ApiError } from '../../common/api-error';
 import type { EngineChunk, EngineUsage, FinishReason, TokenLogprob } from '../../engine/types';
+import type { RunOutput } from '../hosted';
 import { newId } from '../plumbing/ids';
 import { emitFunctionCall } from './function-call-events';
 import { OpenReasoning, type ReasoningOptions } from './reasoning-events';
 import type { ResponseObject } from './response-object';
+import { addCitation, clone, type OpenPart, toWireLogprob } from './run-parts';
 
 /** Events without their sequence number; the run numbers them as it emits them. */
 type Unnumbered<E> = E extends unknown ? Omit<E, 'sequence_number'> : never;
 export type StreamEvent = ResponseStreamEvent;
 
-type OpenPart =
-  | {
-      kind: 'text';
-      item: ResponseOutputMessage;
-      outputIndex: number;
-      contentIndex: number;
-      part: ResponseOutputText;
-    }
-  | {
-      kind: 'refusal';
-      item: ResponseOutputMessage;
-      outputIndex: number;
-      contentIndex: number;
-      part: ResponseOutputRefusal;
-    }
-  | OpenReasoning;
-
 /** How the run shapes its output beyond what the engine says. */
 export interface RunOptions extends ReasoningOptions {
   /** `include: ['message.output_text.logprobs']`: put the engine's logprobs on text parts and events. */
   logprobs: boolean;
-  /** Tool calls past this many are dropped (`max_tool_calls`, or 1 without parallel tool calls). */
+  /** Function calls past this many are dropped (1 without parallel tool calls; `max_tool_calls` counts built-in calls only). */
   maxToolCalls?: number | null;
   now?: () => number;
   /** Where item and call ids come from: fresh ones, or a stored response's own when it is replayed. */
@@ -46,7 +31,7 @@ export interface RunOptions extends ReasoningOptions {
 }
 
 /** The prefixes of the ids a run hands out. */
-export type IdPrefix = 'msg' | 'rs' | 'fc' | 'call';
+export type IdPrefix = 'msg' | 'rs' | 'fc' | 'call' | 'fs';
 
 /**
  * Turns engine chunks into the Responses output items and the stream events OpenAI sends, in
@@ -238,6 +223,26 @@ export class ResponseRun {
     );
   }
 
+  /** Ends the open message or reasoning item (`completed`): an engine pass ended, and the next writes new ones. */
+  closeItems(): void {
+    this.closeAll('completed');
+  }
+
+  /** How hosted tools (core/hosted) add their items: what is open closes first. */
+  hostedOutput(): RunOutput {
+    const addItem = (item: ResponseOutputItem) => {
+      this.closeAll('completed');
+      return this.addItem(item);
+    };
+    return { addItem, send: (e) => this.send(e) };
+  }
+
+  /** Cites `file` where the text part being written now ends, announced by `output_text.annotation.added`. */
+  cite(file: { file_id: string; filename: string }): void {
+    const open = this.open?.kind === 'text' ? this.open : this.openMessagePart('text');
+    if (open.kind === 'text') this.send(addCitation(open, file));
+  }
+
   /** Opens a text or refusal part in the current message item, opening the message if needed. */
   private openMessagePart(kind: 'text' | 'refusal'): OpenPart {
     if (this.open) this.closePart();
@@ -335,17 +340,3 @@ export class ResponseRun {
 }
 
 const TERMINAL_TYPES = new Set(['response.completed', 'response.incomplete', 'response.failed']);
-
-function toWireLogprob(l: TokenLogprob) {
-  return {
-    token: l.token,
-    logprob: l.logprob,
-    bytes: l.bytes,
-    top_logprobs: l.top_logprobs.map((t) => ({ token: t.token, logprob: t.logprob, bytes: t.bytes })),
-  };
-}
-
-/** Events and snapshots must not alias the live object, which keeps changing after they are sent. */
-function clone<T>(v: T): T {
-  return structuredClone(v);
-}

@@ -182,6 +182,15 @@ async function planReply(req: GenerateRequest): Promise<ReplyPlan> {
   }
   const plan: ReplyPlan = { parts, delayMs, fail: /^\s*!fail\b/.test(text) };
 
+  const search = nextFileSearch(req, text);
+  if (search !== null) {
+    parts.push({
+      type: 'tool_call',
+      name: FILE_SEARCH_TOOL,
+      arguments: JSON.stringify({ queries: [search] }),
+    });
+    return plan;
+  }
   if (last?.role === 'tool') {
     parts.push({ type: 'text', text: `Tool ${last.name} returned: ${last.content}` });
     return plan;
@@ -197,16 +206,42 @@ async function planReply(req: GenerateRequest): Promise<ReplyPlan> {
     const cap = Math.min(req.parallelToolCalls ? chosen.length : 1, req.maxToolCalls ?? chosen.length);
     for (const tool of chosen.slice(0, cap)) {
       const param = `tools[${req.tools.indexOf(tool)}].parameters`;
-      parts.push({
-        type: 'tool_call',
-        name: tool.name,
-        arguments: JSON.stringify((await instanceForPaced(tool.parameters ?? {}, param)) ?? {}),
-      });
+      const args = asksQueries(tool)
+        ? { queries: [text] }
+        : ((await instanceForPaced(tool.parameters ?? {}, param)) ?? {});
+      parts.push({ type: 'tool_call', name: tool.name, arguments: JSON.stringify(args) });
     }
     if (chosen.length > 0) return plan;
   }
   parts.push(await replyFor(text, req));
   return plan;
+}
+
+/** The tool the `!file_search` directive calls: the name the core offers its hosted file_search by. */
+const FILE_SEARCH_TOOL = 'file_search';
+
+/**
+ * The query of the next `!file_search <query>` directive still to run: each directive in the last
+ * user text is one call, one per pass, in order, while a `file_search` tool is offered; null once
+ * every one has its result after that message (then the model answers), or when none is offered.
+ */
+function nextFileSearch(req: GenerateRequest, text: string): string | null {
+  if (req.toolChoice === 'none' || !req.tools.some(asksQueries)) return null;
+  const queries = text
+    .split(/(?:^|\s)!file_search\b/)
+    .slice(1)
+    .map((q) => q.trim());
+  const lastUser = req.messages.findLastIndex((m) => m.role === 'user');
+  const ran = req.messages
+    .slice(lastUser + 1)
+    .filter((m) => m.role === 'tool' && m.name === FILE_SEARCH_TOOL).length;
+  return queries[ran] ?? null;
+}
+
+/** The hosted `file_search` as offered to models: that name, with a `queries` array parameter. */
+function asksQueries(tool: FunctionToolSpec): boolean {
+  const props = tool.parameters?.properties as Record<string, unknown> | undefined;
+  return tool.name === FILE_SEARCH_TOOL && props?.queries !== undefined;
 }
 
 async function replyFor(text: string, req: GenerateRequest): Promise<PlannedPart> {

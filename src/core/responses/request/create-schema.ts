@@ -111,6 +111,25 @@ const reasoningItem = z.strictObject({
   status: z.enum(['in_progress', 'completed', 'incomplete']).optional(),
 });
 
+/** A `file_search_call` sent back as history (the Agents SDK resends a run's items): kept as it came. */
+const fileSearchCallItem = z.strictObject({
+  type: z.literal('file_search_call'),
+  id: z.string().min(1),
+  queries: z.array(z.string()),
+  status: z.enum(['in_progress', 'searching', 'completed', 'incomplete', 'failed']),
+  results: nullish(
+    z.array(
+      z.strictObject({
+        file_id: z.string().optional(),
+        filename: z.string().optional(),
+        score: z.number().optional(),
+        text: z.string().optional(),
+        attributes: nullish(z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))),
+      }),
+    ),
+  ),
+});
+
 const itemReference = z.strictObject({ type: z.literal('item_reference'), id: z.string().min(1) });
 
 const compactionItem = z.strictObject({
@@ -129,6 +148,7 @@ export const inputItemSchema = z.preprocess(
     reasoningItem,
     itemReference,
     compactionItem,
+    fileSearchCallItem,
   ]),
 );
 
@@ -148,6 +168,7 @@ export const functionToolSchema = z.strictObject({
 export const localToolChoiceSchema = z.union([
   z.enum(['none', 'auto', 'required']),
   z.strictObject({ type: z.literal('function'), name: z.string() }),
+  z.strictObject({ type: z.literal('file_search') }),
   z.strictObject({
     type: z.literal('allowed_tools'),
     mode: z.enum(['auto', 'required']),

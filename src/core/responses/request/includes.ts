@@ -7,6 +7,8 @@ const SUPPORTED_INCLUDES = new Set([
   'reasoning.encrypted_content',
   // Input images keep their URLs anyway: there is nothing to leave out.
   'message.input_image.image_url',
+  // file_search runs locally; its results ride on the file_search_call item only when asked for.
+  'file_search_call.results',
 ]);
 
 /**

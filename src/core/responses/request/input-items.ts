@@ -134,6 +134,8 @@ async function toStoredItem(
       return restoreReasoning({ ...item, id: item.id ?? newId('rs') }, at);
     case 'compaction':
       return { type: 'compaction', id: item.id ?? newId('cmp'), encrypted_content: item.encrypted_content };
+    case 'file_search_call':
+      return item;
     case 'item_reference': {
       const found = await resolve(item.id);
       if (!found) throw notFound(`Item with id '${clip(item.id)}' not found.`, `${at}.id`);

@@ -3,7 +3,7 @@ import { invalidRequest } from '../../../common/api-error';
 import { pace } from '../../../common/pace';
 import type { Engine, GenerateRequest, ModelInfo, OutputFormatSpec } from '../../../engine/types';
 import type { ResponseStore } from '../../../store/types';
-import type { FileContentReader } from '../../hosted/contracts';
+import type { FileContentReader, FileSearchBackend } from '../../hosted';
 import { resolveFileInputs } from '../../plumbing/file-inputs';
 import type { FileFetcher } from '../../plumbing/input-files';
 import { requireJsonMention } from '../../plumbing/json-mode';
@@ -13,18 +13,19 @@ import { expandCompactions } from '../compaction';
 import type { RunOptions } from '../response-run';
 import { type CreateResponseBody, createResponseSchema } from './create-schema';
 import { fitContext } from './fit-context';
+import { type HostedPlan, planHosted } from './hosted-tools';
 import { checkIncludes } from './includes';
 import { normalizeInput } from './input-items';
 import { checkToolPairing, checkUniqueIds } from './item-pairing';
 import { checkLocalOptions } from './local-options';
 import { toChatMessages } from './to-chat-messages';
-import { parseToolChoice, parseTools, toSpec } from './tool-options';
+import { parseToolChoice, parseTools, type RequestTool, toSpec } from './tool-options';
 
 /** Everything a validated create request needs to run. */
 export interface PreparedCreate {
   body: CreateResponseBody;
   model: ModelInfo;
-  tools: FunctionTool[];
+  tools: RequestTool[];
   /** History (from previous_response_id or the conversation) followed by this request's input, with ids. */
   inputItems: ResponseItem[];
   /** This request's own input items, with ids: what a conversation gets appended. */
@@ -33,6 +34,8 @@ export interface PreparedCreate {
   generate: GenerateRequest;
   /** How the run shapes output beyond the engine's chunks (logprobs, summaries, tool-call cap). */
   run: Omit<RunOptions, 'now'>;
+  /** The hosted tools the run's loop serves itself. */
+  hosted: HostedPlan;
 }
 
 /**
@@ -55,6 +58,8 @@ export async function prepareCreate(
     maxBodyBytes?: number;
     /** The request's signal: long preparation (truncation) stops when the client goes away. */
     signal?: AbortSignal;
+    /** The vector stores `file_search` searches; without it a `file_search` tool is a 400. */
+    fileSearch?: FileSearchBackend;
   },
   opts: { fit: boolean } = { fit: true },
 ): Promise<PreparedCreate> {
@@ -66,7 +71,11 @@ export async function prepareCreate(
   const include = parseInclude(body);
   const tools = parseTools(body);
   const toolChoice = parseToolChoice(body, tools);
-  await checkSchemas(body, tools);
+  await checkSchemas(
+    body,
+    tools.filter((t): t is FunctionTool => t.type === 'function'),
+  );
+  const hosted = await planHosted(body, tools, toolChoice, include, deps.fileSearch);
   await pace();
 
   if (body.conversation != null && body.previous_response_id != null) {
@@ -138,7 +147,8 @@ export async function prepareCreate(
       tools: toolChoice.choice === 'none' ? [] : specs,
       toolChoice: toolChoice.choice,
       parallelToolCalls: body.parallel_tool_calls ?? true,
-      maxToolCalls: body.max_tool_calls ?? null,
+      // max_tool_calls counts built-in tool calls only (the loop applies it); nothing caps function calls but parallel_tool_calls.
+      maxToolCalls: null,
       format: toFormat(body),
       reasoningEffort: body.reasoning?.effort ?? null,
       maxOutputTokens: body.max_output_tokens ?? null,
@@ -150,11 +160,9 @@ export async function prepareCreate(
       logprobs: include.has('message.output_text.logprobs'),
       summary: Boolean(body.reasoning?.summary ?? body.reasoning?.generate_summary),
       encryptedContent: include.has('reasoning.encrypted_content'),
-      maxToolCalls: Math.min(
-        body.max_tool_calls ?? Number.POSITIVE_INFINITY,
-        body.parallel_tool_calls === false ? 1 : Number.POSITIVE_INFINITY,
-      ),
+      maxToolCalls: body.parallel_tool_calls === false ? 1 : Number.POSITIVE_INFINITY,
     },
+    hosted,
   };
 }
 

@@ -1,7 +1,9 @@
 import type { ResponseItem } from 'openai/resources/responses/responses';
 import { clip, invalidRequest } from '../../../common/api-error';
 import type { ChatContentPart, ChatMessage } from '../../../engine/types';
+import { pastSearchResult } from '../../hosted';
 import { fileText } from '../../plumbing/input-files';
+import { FILE_SEARCH_NAME } from './hosted-tools';
 
 export interface ChatTranslationOptions {
   /** Whether the model takes images; when false an image part is a 400 naming the part. */
@@ -68,6 +70,22 @@ export function toChatMessages(
         const prev = out.at(-1);
         if (prev?.role === 'assistant' && prev.tool_calls && !prev.content) prev.tool_calls.push(call);
         else out.push(withReasoning({ role: 'assistant' as const, content: null, tool_calls: [call] }));
+        return;
+      }
+      case 'file_search_call': {
+        // The call and what it found, as the model met them: its call, then the tool's result.
+        const call = {
+          id: item.id,
+          type: 'function' as const,
+          function: { name: FILE_SEARCH_NAME, arguments: JSON.stringify({ queries: item.queries }) },
+        };
+        out.push(withReasoning({ role: 'assistant' as const, content: null, tool_calls: [call] }));
+        out.push({
+          role: 'tool',
+          tool_call_id: item.id,
+          name: FILE_SEARCH_NAME,
+          content: pastSearchResult(item),
+        });
         return;
       }
       case 'reasoning': {

@@ -1,65 +1,85 @@
-import type { FunctionTool } from 'openai/resources/responses/responses';
+import type { FileSearchTool, FunctionTool } from 'openai/resources/responses/responses';
 import { clip, invalidRequest } from '../../../common/api-error';
 import type { FunctionToolSpec, ToolChoiceSpec } from '../../../engine/types';
 import { parseOrThrow } from '../../plumbing/validate';
 import { type CreateResponseBody, functionToolSchema } from './create-schema';
+import { FILE_SEARCH_NAME, FILE_SEARCH_SPEC, hostedNameTaken, parseFileSearchTool } from './hosted-tools';
+
+/** The tools a request may carry: function tools, and the hosted tools that run locally. */
+export type RequestTool = FunctionTool | FileSearchTool;
 
 /**
  * The request's `tools` as OpenAI echoes them (`strict` defaults to true; the optional fields the
- * request set come back as sent). Only function tools run locally; any other type is a 400 naming
- * `tools[i].type`, and so are async tools and tools only programs may call.
+ * request set come back as sent). Function tools and `file_search` run locally; any other type is a
+ * 400 naming `tools[i].type`, and so are async tools and tools only programs may call.
  *
  * @example
  * parseTools(body) // → [{ type: 'function', name: 'f', description: null, parameters: null, strict: true }]
  */
-export function parseTools(body: CreateResponseBody): FunctionTool[] {
-  return (body.tools ?? []).map((raw, i) => {
+export function parseTools(body: CreateResponseBody): RequestTool[] {
+  const tools = (body.tools ?? []).map((raw, i): RequestTool => {
+    if (raw.type === 'file_search') {
+      if ((body.tools ?? []).findIndex((t) => t.type === 'file_search') !== i)
+        throw invalidRequest(`tools[${i}].type`, 'Only one file_search tool may be given.', 'invalid_value');
+      return parseFileSearchTool(raw, i);
+    }
     if (raw.type !== 'function') {
       throw invalidRequest(
         `tools[${i}].type`,
-        `Tool type '${clip(raw.type)}' is not supported by intab: only 'function' tools run locally.`,
+        `Tool type '${clip(raw.type)}' is not supported by intab: only 'function' and 'file_search' tools run locally.`,
         'unsupported_value',
       );
     }
-    const t = parseOrThrow(functionToolSchema, raw, ['tools', i]);
-    if (t.async) {
-      throw invalidRequest(
-        `tools[${i}].async`,
-        'Asynchronous tool calls are not supported by intab: a local response ends at its tool calls and takes their outputs on the next request.',
-        'unsupported_value',
-      );
-    }
-    if (t.allowed_callers && !t.allowed_callers.includes('direct')) {
-      throw invalidRequest(
-        `tools[${i}].allowed_callers`,
-        "A tool only programs may call is not supported by intab: programmatic tool calling runs on OpenAI's platform. Include 'direct'.",
-        'unsupported_value',
-      );
-    }
-    return {
-      type: 'function',
-      name: t.name,
-      description: t.description ?? null,
-      parameters: t.parameters ?? null,
-      strict: t.strict ?? true,
-      ...(t.allowed_callers != null && { allowed_callers: t.allowed_callers }),
-      ...(t.async !== undefined && { async: t.async }),
-      ...(t.defer_loading !== undefined && { defer_loading: t.defer_loading }),
-      ...(t.output_schema != null && { output_schema: t.output_schema }),
-    };
+    return parseFunctionTool(raw, i);
   });
+  if (tools.some((t) => t.type === 'file_search')) {
+    const clash = tools.findIndex((t) => t.type === 'function' && t.name === FILE_SEARCH_NAME);
+    if (clash >= 0) throw hostedNameTaken(FILE_SEARCH_NAME, clash);
+  }
+  return tools;
+}
+
+function parseFunctionTool(raw: unknown, i: number): FunctionTool {
+  const t = parseOrThrow(functionToolSchema, raw, ['tools', i]);
+  if (t.async) {
+    throw invalidRequest(
+      `tools[${i}].async`,
+      'Asynchronous tool calls are not supported by intab: a local response ends at its tool calls and takes their outputs on the next request.',
+      'unsupported_value',
+    );
+  }
+  if (t.allowed_callers && !t.allowed_callers.includes('direct')) {
+    throw invalidRequest(
+      `tools[${i}].allowed_callers`,
+      "A tool only programs may call is not supported by intab: programmatic tool calling runs on OpenAI's platform. Include 'direct'.",
+      'unsupported_value',
+    );
+  }
+  return {
+    type: 'function',
+    name: t.name,
+    description: t.description ?? null,
+    parameters: t.parameters ?? null,
+    strict: t.strict ?? true,
+    ...(t.allowed_callers != null && { allowed_callers: t.allowed_callers }),
+    ...(t.async !== undefined && { async: t.async }),
+    ...(t.defer_loading !== undefined && { defer_loading: t.defer_loading }),
+    ...(t.output_schema != null && { output_schema: t.output_schema }),
+  };
 }
 
 /**
  * `tool_choice` as the engine's choice plus the tools it may call (`allowed_tools` applied).
+ * `{type: 'file_search'}` forces a call to the hosted tool, as `{type: 'function', name}` forces a
+ * function; `allowed_tools` may list `{type: 'file_search'}`. Other hosted choices are a 400.
  *
  * @example
  * parseToolChoice(body, tools) // → { choice: 'auto', allowed: tools }
  */
 export function parseToolChoice(
   body: CreateResponseBody,
-  tools: FunctionTool[],
-): { choice: ToolChoiceSpec; allowed: FunctionTool[] } {
+  tools: RequestTool[],
+): { choice: ToolChoiceSpec; allowed: RequestTool[] } {
   const tc = body.tool_choice ?? 'auto';
   if (typeof tc === 'string') {
     if (tc === 'required' && tools.length === 0) {
@@ -71,21 +91,20 @@ export function parseToolChoice(
     }
     return { choice: tc, allowed: tools };
   }
-  if (tc.type === 'function') {
-    const name = (tc as { name: string }).name;
-    const tool = tools.find((t) => t.name === name);
+  if (tc.type === 'function' || tc.type === 'file_search') {
+    const tool = findTool(tools, tc as { type: string; name?: string });
     if (!tool)
       throw invalidRequest(
         'tool_choice',
-        `Tool choice '${clip(name)}' not found in 'tools' parameter.`,
+        `Tool choice '${clip((tc as { name?: string }).name ?? tc.type)}' not found in 'tools' parameter.`,
         'invalid_value',
       );
-    return { choice: { name }, allowed: [tool] };
+    return { choice: { name: specName(tool) }, allowed: [tool] };
   }
   if (tc.type === 'allowed_tools') {
     const spec = tc as { mode: 'auto' | 'required'; tools: { type: string; name?: string }[] };
     const allowed = spec.tools.map((ref, i) => {
-      const tool = tools.find((t) => ref.type === 'function' && t.name === ref.name);
+      const tool = findTool(tools, ref);
       if (!tool)
         throw invalidRequest(
           `tool_choice.tools[${i}]`,
@@ -98,12 +117,23 @@ export function parseToolChoice(
   }
   throw invalidRequest(
     'tool_choice.type',
-    `Tool choice type '${clip(tc.type)}' is not supported by intab: only function tools run locally.`,
+    `Tool choice type '${clip(tc.type)}' is not supported by intab: only function tools and file_search run locally.`,
     'unsupported_value',
   );
 }
 
+function findTool(tools: RequestTool[], ref: { type: string; name?: string }): RequestTool | undefined {
+  if (ref.type === 'file_search') return tools.find((t) => t.type === 'file_search');
+  return tools.find((t) => ref.type === 'function' && t.type === 'function' && t.name === ref.name);
+}
+
+/** The name the model calls `t` by. */
+function specName(t: RequestTool): string {
+  return t.type === 'function' ? t.name : FILE_SEARCH_NAME;
+}
+
 /** @example toSpec(tool) // → { name, description, parameters, strict } */
-export function toSpec(t: FunctionTool): FunctionToolSpec {
+export function toSpec(t: RequestTool): FunctionToolSpec {
+  if (t.type === 'file_search') return FILE_SEARCH_SPEC;
   return { name: t.name, description: t.description ?? null, parameters: t.parameters, strict: t.strict };
 }

@@ -1,0 +1,24 @@
+/**
+ * Every bound of the hosted tool loop, in one place: how many engine passes a response runs, what
+ * one `file_search` call may ask and return, how deep its filters nest, and what room the model
+ * keeps for its answer once tool results are in its context.
+ */
+
+/**
+ * The most engine passes one response runs: each pass after the first follows a hosted tool's
+ * result. The last pass is offered no hosted tool, so it has to answer (or call a client function).
+ * A bound on the loop whatever the model does, as `max_tool_calls` and `max_output_tokens` are.
+ */
+export const MAX_ENGINE_PASSES = 8;
+
+/** `file_search`'s `max_num_results` when the tool leaves it out: OpenAI echoes 20 (*to confirm*). */
+export const DEFAULT_FILE_SEARCH_RESULTS = 20;
+
+/** The most queries one `file_search` call runs; more are dropped (the model-facing schema says so too). */
+export const MAX_FILE_SEARCH_QUERIES = 5;
+
+/** How deep `filters` may nest `and`/`or`: deeper is a 400, never a deep recursion. */
+export const MAX_FILTER_DEPTH = 8;
+
+/** Room kept for the model's answer when tool results are fitted into its context: this many tokens, or an eighth of a smaller window. */
+export const ANSWER_RESERVE_TOKENS = 256;

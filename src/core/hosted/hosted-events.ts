@@ -1,0 +1,103 @@
+import type { ResponseOutputItem } from 'openai/resources/responses/responses';
+
+/**
+ * How a hosted tool's item goes out on the stream. Each kind has one row in
+ * {@link HOSTED_EVENT_ORDER}: the names are OpenAI's (`ResponseStreamEvent` in the `openai`
+ * package), the order is by analogy with the captured `web_search_call` sequence and is *to
+ * confirm*, so it lives in this one table and nowhere else.
+ */
+
+/** What emitting a hosted item needs of the run; `ResponseRun.hostedOutput()` provides it. */
+export interface RunOutput {
+  /** Closes what is open (a message, a reasoning item), adds `item` (`output_item.added` goes out), returns its `output_index`. */
+  addItem(item: ResponseOutputItem): number;
+  /** Sends one event; the run numbers it. */
+  send(event: Record<string, unknown>): void;
+}
+
+/**
+ * The events of each hosted item kind, in order. `added` and `done` are `response.output_item.added`
+ * and `.done`; `run` is where the tool runs (no event); any other step is `response.<kind>.<step>`,
+ * carrying `{item_id, output_index}`, and the item's `status` becomes that step.
+ */
+export const HOSTED_EVENT_ORDER = {
+  file_search_call: ['added', 'in_progress', 'searching', 'run', 'completed', 'done'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type HostedKind = keyof typeof HOSTED_EVENT_ORDER;
+
+/** A hosted item as the run holds it: its status moves as its events go out. */
+export interface HostedItem {
+  id: string;
+  type: HostedKind;
+  status: string;
+  results?: unknown;
+}
+
+/**
+ * Emits `item`'s events in {@link HOSTED_EVENT_ORDER}, running `work` at its `run` step (`work`
+ * fills the item: queries, results; it answers `failed` for a call the tool could not run, which
+ * ends the item `failed` and the response goes on). When `work` throws, the item ends `incomplete` if `aborted()`
+ * says the run was stopped, else `failed`, with its `output_item.done`, and the error is rethrown.
+ *
+ * @example
+ * await emitHostedItem(run.hostedOutput(), item, () => search(item), () => signal.aborted);
+ */
+export async function emitHostedItem<I extends HostedItem>(
+  out: RunOutput,
+  item: I,
+  work: () => Promise<'completed' | 'failed'>,
+  aborted: () => boolean,
+): Promise<void> {
+  let outputIndex = -1;
+  let ended: 'completed' | 'failed' = 'completed';
+  const done = () =>
+    out.send({ type: 'response.output_item.done', output_index: outputIndex, item: structuredClone(item) });
+  for (const step of HOSTED_EVENT_ORDER[item.type]) {
+    if (step === 'added') {
+      outputIndex = out.addItem(item as unknown as ResponseOutputItem);
+    } else if (step === 'run') {
+      try {
+        ended = await work();
+      } catch (err) {
+        item.status = aborted() ? 'incomplete' : 'failed';
+        if (outputIndex >= 0) done();
+        throw err;
+      }
+    } else if (step === 'done') {
+      item.status = ended;
+      done();
+    } else if (ended === 'completed') {
+      item.status = step;
+      out.send({ type: `response.${item.type}.${step}`, item_id: item.id, output_index: outputIndex });
+    }
+  }
+}
+
+/**
+ * The same events again for a stored item (a replay of a response that kept no event log): the
+ * item is added as it began, `in_progress` with no results, and done as it was stored.
+ *
+ * @example
+ * replayHostedItem(run.hostedOutput(), storedFileSearchCall);
+ */
+export function replayHostedItem(out: RunOutput, stored: HostedItem & { results?: unknown }): void {
+  const item: HostedItem = { ...structuredClone(stored), status: 'in_progress' };
+  if ('results' in item) item.results = null;
+  // As live: the steps after the tool ran go out only when it completed.
+  let ran = false;
+  let outputIndex = -1;
+  for (const step of HOSTED_EVENT_ORDER[item.type]) {
+    if (step === 'added') outputIndex = out.addItem(item as unknown as ResponseOutputItem);
+    else if (step === 'run') {
+      Object.assign(item, structuredClone(stored), { status: item.status });
+      ran = true;
+    } else if (step === 'done') {
+      item.status = stored.status;
+      out.send({ type: 'response.output_item.done', output_index: outputIndex, item: structuredClone(item) });
+    } else if (!ran || stored.status === 'completed') {
+      item.status = step;
+      out.send({ type: `response.${item.type}.${step}`, item_id: item.id, output_index: outputIndex });
+    }
+  }
+}

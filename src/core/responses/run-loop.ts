@@ -1,0 +1,219 @@
+import { type ApiError, toApiError } from '../../common/api-error';
+import { pace } from '../../common/pace';
+import type { Engine, EngineChunk, GenerateRequest, LoadProgress } from '../../engine/types';
+import { CitationFilter, type FileSearchBackend, runFileSearchCall } from '../hosted';
+import { newId } from '../plumbing/ids';
+import { untilAborted } from '../plumbing/json-hold';
+import { strictOutputErrorPaced } from '../validation/strict-output';
+import { fitTurns } from './fit-turns';
+import { type HostedTurn, LoopState, type PassOutcome } from './loop-state';
+import type { PreparedCreate } from './request/prepare-create';
+import type { ResponseRun } from './response-run';
+
+/**
+ * The run stage of `POST /v1/responses`: the engine passes of one response, and the hosted tool
+ * calls between them. A pass streams into the run; a call to a hosted tool (by its model-facing
+ * name) is not surfaced as `function_call` but run here, its item streamed, and its result handed
+ * to the next pass. The loop ends at a pass that made no hosted call (a message, or client function
+ * calls), at `max_output_tokens` (`incomplete`), or at {@link MAX_ENGINE_PASSES}.
+ */
+
+/** What the loop runs hosted tools with. */
+export interface LoopDeps {
+  engine: Engine;
+  fileSearch?: FileSearchBackend;
+}
+
+/**
+ * How the run stage left the run: `closed` (every item done, usage set, the terminal event still to
+ * send once the persist stage has appended to the conversation), or `settled` (failed or cancelled
+ * already, with the error that failed it, if any).
+ */
+export type RunOutcome = { kind: 'closed' } | { kind: 'settled'; error: ApiError | null };
+
+/** Loads the model and runs the passes, leaving the run {@link RunOutcome closed} or settled. */
+export async function drive(
+  run: ResponseRun,
+  prepared: PreparedCreate,
+  deps: LoopDeps,
+  signal: AbortSignal,
+  onProgress: ((p: LoadProgress) => void) | undefined,
+): Promise<RunOutcome> {
+  const settled = (error: ApiError | null = null): RunOutcome => ({ kind: 'settled', error });
+  try {
+    // A load failure fails the response with the load's own error (model_download_failed, …).
+    await untilAborted(deps.engine.load(prepared.generate.model, onProgress), signal);
+    if (signal.aborted) {
+      run.cancel();
+      return settled();
+    }
+    const state = new LoopState(prepared);
+    const end = await runPasses(run, state, deps, signal);
+    if (signal.aborted) {
+      run.cancel();
+      return settled();
+    }
+    if (!end) {
+      run.fail(toApiError(new Error('The model stopped without finishing its response.')));
+      return settled();
+    }
+    if (end.reason !== 'length') {
+      const problem = await strictOutputErrorPaced(prepared.generate.format, run.response);
+      if (problem) throw problem;
+      await pace();
+    }
+    run.close(end.reason, state.total);
+    return { kind: 'closed' };
+  } catch (err) {
+    return settled(failOrCancel(run, err, signal));
+  }
+}
+
+/**
+ * Ends `run` after `err`: cancelled when `signal` says the run was stopped (an abort surfaces as
+ * whatever the engine or the tool threw), else failed with the error, which it returns.
+ */
+export function failOrCancel(run: ResponseRun, err: unknown, signal: AbortSignal): ApiError | null {
+  if (signal.aborted) {
+    run.cancel();
+    return null;
+  }
+  const apiError = toApiError(err);
+  run.fail(apiError);
+  return apiError;
+}
+
+/** Runs passes until one ends the response; null when the engine stopped without a `done`. */
+async function runPasses(
+  run: ResponseRun,
+  state: LoopState,
+  deps: LoopDeps,
+  signal: AbortSignal,
+): Promise<PassOutcome | null> {
+  for (;;) {
+    const req = state.nextRequest();
+    const outcome = await onePass(run, state, req, deps, signal);
+    if (!outcome || signal.aborted) return null;
+    // The results must fit the next pass's context; the next pass offers at most the same tools.
+    if (outcome.hosted.length > 0) await fitTurns(outcome, state, req, deps.engine, signal);
+    state.record(outcome);
+    if (outcome.reason === 'length' || outcome.functionCalls > 0 || outcome.hosted.length === 0)
+      return outcome;
+    // The tools ran; the next pass reads their results, in items of its own. Out of output
+    // budget, it cannot write a word.
+    run.closeItems();
+    const left = state.outputLeft;
+    if (left !== null && left <= 0) return { ...outcome, reason: 'length' };
+  }
+}
+
+/**
+ * One engine pass. Text goes through the citation filter once a search has handed out markers;
+ * hosted calls run as they arrive (so their items sit where the model made them), up to
+ * `max_tool_calls` (calls past it, or made when no hosted tool was offered, are ignored).
+ */
+async function onePass(
+  run: ResponseRun,
+  state: LoopState,
+  req: GenerateRequest,
+  deps: LoopDeps,
+  signal: AbortSignal,
+): Promise<PassOutcome | null> {
+  const offered = new Set(req.tools.map((t) => t.name));
+  const outcome: Omit<PassOutcome, 'reason' | 'usage'> = {
+    text: '',
+    reasoning: '',
+    hosted: [],
+    functionCalls: 0,
+  };
+  // Renewed after each search: a filter knows the markers handed out before it was made.
+  let cited = state.sources.size > 0 ? new CitationFilter(state.sources) : null;
+  for await (const chunk of deps.engine.generate(req, signal)) {
+    if (signal.aborted) return null;
+    // An engine that never waits (the scripted one) would run the whole answer in one turn.
+    await pace();
+    if (chunk.type !== 'text') {
+      // Text held back as a possible marker goes out before whatever comes next.
+      const rest = cited?.flush();
+      if (rest) run.push({ type: 'text', delta: rest });
+    }
+    switch (chunk.type) {
+      case 'done':
+        return { ...outcome, reason: chunk.finishReason, usage: chunk.usage };
+      case 'tool_call':
+        if (!state.isHosted(chunk.name)) {
+          outcome.functionCalls += 1;
+          break;
+        }
+        // Calls past max_tool_calls, or to a tool this pass was not offered, are ignored.
+        if (!offered.has(chunk.name) || state.hostedCalls >= state.maxHostedCalls) continue;
+        state.hostedCalls += 1;
+        outcome.hosted.push(await runHostedCall(run, chunk, state, deps, signal));
+        if (signal.aborted) return null;
+        cited = new CitationFilter(state.sources);
+        continue;
+      case 'reasoning':
+        outcome.reasoning += chunk.delta;
+        break;
+      case 'text':
+        outcome.text += chunk.delta;
+        if (cited) {
+          pushCited(run, cited, chunk);
+          continue;
+        }
+        break;
+    }
+    run.push(chunk);
+  }
+  return null;
+}
+
+/**
+ * Runs one hosted call the model made (its item streams as it runs) and returns it with the tool
+ * result for the next pass. One case per hosted tool: `file_search` today.
+ */
+async function runHostedCall(
+  run: ResponseRun,
+  chunk: EngineChunk & { type: 'tool_call' },
+  state: LoopState,
+  deps: LoopDeps,
+  signal: AbortSignal,
+): Promise<HostedTurn> {
+  const id = newId('fs');
+  const setup = {
+    tool: state.fileSearchTool,
+    backend: requireBackend(deps),
+    includeResults: state.includeResults,
+  };
+  const found = await runFileSearchCall(run.hostedOutput(), chunk.arguments, setup, {
+    id,
+    signal,
+    sources: state.sources,
+  });
+  return {
+    call: { id, type: 'function', function: { name: chunk.name, arguments: chunk.arguments } },
+    result: found.text,
+    parts: found.excerpts,
+    shorter: found.shorter,
+  };
+}
+
+/** A text chunk through the citation filter: its text streams, its markers become annotations. */
+function pushCited(run: ResponseRun, filter: CitationFilter, chunk: EngineChunk & { type: 'text' }): void {
+  let logprobs = chunk.logprobs;
+  for (const piece of filter.push(chunk.delta)) {
+    if (piece.type === 'cite') {
+      run.cite(piece.source);
+      continue;
+    }
+    // Logprobs ride on the chunk's first text out; a marker's own tokens are cut with it.
+    run.push({ type: 'text', delta: piece.text, ...(logprobs && { logprobs }) });
+    logprobs = undefined;
+  }
+}
+
+function requireBackend(deps: LoopDeps): FileSearchBackend {
+  // prepareCreate refuses a file_search tool without a backend; this is the same rule, held here.
+  if (!deps.fileSearch) throw new Error('file_search ran without a vector store backend.');
+  return deps.fileSearch;
+}
