@@ -37,4 +37,36 @@ describe('input_tokens: exact or estimate', () => {
     const res = await call('POST', '/responses/input_tokens', { model: 'scripted', input: 'a b c' });
     expect(res.headers.get('intab-token-count')).toBe('exact');
   });
+
+  it('counts with the request prompt shape (tool choice, format, effort), as generation renders it', async () => {
+    const engine = new ScriptedEngine();
+    const shapes: unknown[] = [];
+    const count = engine.countTokens.bind(engine);
+    engine.countTokens = async (model, messages, tools, opts) => {
+      shapes.push(opts?.shape);
+      return count(model, messages, tools, opts);
+    };
+    const { call } = makeRig({ engine });
+    const body = {
+      model: 'scripted',
+      input: 'answer in JSON',
+      reasoning: { effort: 'none' },
+      text: { format: { type: 'json_object' } },
+      tools: [{ type: 'function', name: 'f', parameters: { type: 'object', properties: {} } }],
+      tool_choice: 'none',
+    };
+    expect((await call('POST', '/responses/input_tokens', body)).status).toBe(200);
+    expect(shapes.at(-1)).toEqual({
+      toolChoice: 'none',
+      format: { type: 'json_object' },
+      reasoningEffort: 'none',
+    });
+    shapes.length = 0;
+    expect((await call('POST', '/responses', { ...body, truncation: 'auto' })).status).toBe(200);
+    expect(shapes[0]).toEqual({
+      toolChoice: 'none',
+      format: { type: 'json_object' },
+      reasoningEffort: 'none',
+    });
+  });
 });

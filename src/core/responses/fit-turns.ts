@@ -1,5 +1,5 @@
 import { pace } from '../../common/pace';
-import type { Engine, GenerateRequest } from '../../engine/types';
+import { type Engine, type GenerateRequest, promptShape } from '../../engine/types';
 import { ANSWER_RESERVE_TOKENS } from '../hosted';
 import type { LoopState, PassOutcome } from './loop-state';
 
@@ -28,7 +28,9 @@ export async function fitTurns(
   const budget = window - Math.min(ANSWER_RESERVE_TOKENS, Math.floor(window / 8));
   let keep = Math.max(0, ...outcome.hosted.map((h) => h.parts));
   for (;;) {
-    const count = await engine.countTokens(req.model, state.withTurns(outcome), req.tools);
+    const count = await engine.countTokens(req.model, state.withTurns(outcome), req.tools, {
+      shape: promptShape(req),
+    });
     if (count <= budget || keep === 0 || signal.aborted) return;
     keep = Math.floor(keep / 2);
     for (const turn of outcome.hosted) turn.result = turn.shorter(keep);

@@ -1,5 +1,5 @@
 import { clip, invalidRequest, notFound } from '../../common/api-error';
-import type { Engine } from '../../engine/types';
+import { type Engine, promptShape } from '../../engine/types';
 import type { ResponseStore, StoredResponse } from '../../store/types';
 import type { FileSearchBackend } from '../hosted';
 import { jsonResponse, readJsonObject } from '../plumbing/http';
@@ -172,7 +172,8 @@ export async function countInputTokens(
     prepared.model.id,
     prepared.generate.messages,
     prepared.generate.tools,
-    { exact: true },
+    // The tool choice, format and effort render into the prompt as they will at generation.
+    { exact: true, shape: promptShape(prepared.generate) },
   );
   // OpenAI's body has no room to say so; a header tells an estimate (no tokenizer loaded yet) apart.
   const exact = (await deps.engine.countsExactly?.(prepared.model.id)) ?? true;

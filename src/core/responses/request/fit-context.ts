@@ -9,7 +9,7 @@
  */
 import { ApiError, invalidRequest } from '../../../common/api-error';
 import { pace } from '../../../common/pace';
-import type { ChatMessage, Engine, FunctionToolSpec, ModelInfo } from '../../../engine/types';
+import type { ChatMessage, Engine, FunctionToolSpec, ModelInfo, PromptShape } from '../../../engine/types';
 
 /** What {@link fitContext} needs besides the messages. */
 export interface FitOptions {
@@ -19,6 +19,8 @@ export interface FitOptions {
   engine: Engine;
   /** The request's signal: an abandoned request stops counting (a 499 nobody reads). */
   signal?: AbortSignal;
+  /** Tool choice, format and effort: whole-prompt counts render what the generation will (issue 28). */
+  shape?: PromptShape;
 }
 
 /**
@@ -32,13 +34,15 @@ export interface FitOptions {
 export async function fitContext(messages: ChatMessage[], opts: FitOptions): Promise<ChatMessage[]> {
   const { model, engine, tools } = opts;
   const budget = model.contextWindow;
-  const count = await engine.countTokens(model.id, messages, tools);
+  const count = await engine.countTokens(model.id, messages, tools, { shape: opts.shape });
   if (count <= budget) return messages;
   if (opts.truncation === 'disabled') throw overflow(count, budget, '');
   const groups = droppableGroups(messages);
   const countOf = async (dropped: number): Promise<number> => {
     stopIfAborted(opts.signal);
-    const n = await engine.countTokens(model.id, keepAfter(messages, groups, dropped), tools);
+    const n = await engine.countTokens(model.id, keepAfter(messages, groups, dropped), tools, {
+      shape: opts.shape,
+    });
     await pace();
     return n;
   };

@@ -131,6 +131,11 @@ export async function prepareCreate(
       truncation,
       engine: deps.engine,
       signal: deps.signal,
+      shape: {
+        toolChoice: toolChoice.choice,
+        format: toFormat(body),
+        reasoningEffort: body.reasoning?.effort ?? null,
+      },
     });
   }
 
