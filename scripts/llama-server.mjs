@@ -153,6 +153,49 @@ function paths(dir) {
 export async function ensureLlamaServer() {
   const hit = cached();
   if (hit) return { ...hit, built: false, buildMs: 0 };
+  mkdirSync(CACHE_DIR, { recursive: true });
+  // One build per machine: test files that start together wait for the first one's build.
+  const deadline = Date.now() + BUILD_WAIT_MS;
+  while (!takeLock()) {
+    if (Date.now() > deadline)
+      throw new Error(`llama-server: another build held ${LOCK} for ${BUILD_WAIT_MS} ms`);
+    await new Promise((r) => setTimeout(r, 2_000));
+    const done = cached();
+    if (done) return { ...done, built: false, buildMs: 0 };
+  }
+  try {
+    return await build();
+  } finally {
+    rmSync(LOCK, { recursive: true, force: true });
+  }
+}
+
+/** Bound on waiting for another process's build (a loaded 2-core machine takes ~14 min). */
+const BUILD_WAIT_MS = 30 * 60_000;
+const LOCK = join(CACHE_DIR, `llama-server-${SOURCE_VERSION}.lock`);
+
+/** Takes the build lock; a lock whose holder died is taken over. */
+function takeLock() {
+  try {
+    mkdirSync(LOCK);
+    writeFileSync(join(LOCK, 'pid'), String(process.pid));
+    return true;
+  } catch {
+    let pid = 0;
+    try {
+      pid = Number(readFileSync(join(LOCK, 'pid'), 'utf8'));
+      process.kill(pid, 0);
+      return false;
+    } catch (err) {
+      // No pid file yet (the holder is between mkdir and write) or a live holder: wait.
+      if (!pid || err?.code === 'EPERM') return false;
+      rmSync(LOCK, { recursive: true, force: true });
+      return false;
+    }
+  }
+}
+
+async function build() {
   const t0 = Date.now();
   ensureBuildTools();
   mkdirSync(CACHE_DIR, { recursive: true });

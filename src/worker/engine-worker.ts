@@ -13,6 +13,8 @@ import {
   EngineChoice,
   lazyWebLLMEngine,
   lazyWllamaEngine,
+  RemoteEngine,
+  type RemoteServerSpec,
   ScriptedEngine,
 } from '../engine/index';
 import { openIdbStore } from '../store/index';
@@ -43,7 +45,18 @@ const choice = new EngineChoice({
   webllm,
   wllama,
 });
-const engine = new CompositeEngine([new ScriptedEngine(), choice, webllm, wllama]);
+// Remote servers (startIntab({ remote })) come in a message posted before any port: their keys must
+// not ride in the worker's name. Their models are listed after every local engine's, so an id that
+// a local engine also serves runs locally. A flag in the name says whether to wait for them.
+let remoteServers: (servers: RemoteServerSpec[]) => void = () => {};
+const remote = new RemoteEngine({
+  pendingServers: options.remote
+    ? new Promise((resolve) => {
+        remoteServers = resolve;
+      })
+    : undefined,
+});
+const engine = new CompositeEngine([new ScriptedEngine(), choice, webllm, wllama, remote]);
 // The core holds `GET /v1/models` (and so the page's `ready`) until the engines' lists are complete,
 // bounded by CompositeEngine; the wllama engine starts now when the page registered GGUF models.
 void engine.init().then(() => {
@@ -114,11 +127,23 @@ const api = createEngineApi({
       cached: added.cached,
     };
   },
+  addRemote: async (spec) =>
+    (await remote.addServer(spec)).map((m) => ({
+      id: m.id,
+      object: 'model' as const,
+      created: m.created,
+      owned_by: m.owned_by,
+      engine: 'remote',
+    })),
 });
 
 self.addEventListener('message', (event: MessageEvent) => {
+  if (isMessage<Extract<PageToWorkerMessage, { type: 'remote' }>>(event.data, 'remote')) {
+    remoteServers(Array.isArray(event.data.servers) ? event.data.servers : []);
+    return;
+  }
   const port = event.ports[0];
-  if (!isMessage<PageToWorkerMessage>(event.data, 'connect') || !port) return;
+  if (!isMessage<Extract<PageToWorkerMessage, { type: 'connect' }>>(event.data, 'connect') || !port) return;
   Comlink.expose(api, port);
   // Chromium ≥ 123 fires `close` on an entangled port whose peer went away; elsewhere the port just
   // lingers until GC. Closing releases comlink's listener either way.

@@ -24,9 +24,18 @@ export type WllamaOptions = WllamaBounds & {
   models?: WllamaModelSpec[];
 };
 
+/**
+ * That the page has remote servers for the engine worker: they follow as a `remote` message (keys
+ * must not ride in the worker's name), and the remote engine's list waits for it.
+ */
+export interface RemoteFlag {
+  servers: number;
+}
+
 /** Everything the engine worker takes from the page at start-up. */
 export interface EngineWorkerOptions {
   store?: StoreOptions;
+  remote?: RemoteFlag;
   webllm?: WebLLMOptions;
   server?: ServerOptions;
   wllama?: WllamaOptions;
@@ -64,9 +73,11 @@ export function workerOptions(name: string): {
   webllm: WebLLMOptions;
   server: ServerOptions;
   wllama?: WllamaOptions;
+  remote?: RemoteFlag;
 } {
   const json = name.startsWith(`${PREFIX} `) ? name.slice(PREFIX.length + 1) : '';
-  let parsed: { store?: unknown; webllm?: unknown; server?: unknown; wllama?: unknown } = {};
+  let parsed: { store?: unknown; webllm?: unknown; server?: unknown; wllama?: unknown; remote?: unknown } =
+    {};
   try {
     parsed = json ? JSON.parse(json) : {};
   } catch {}
@@ -75,6 +86,7 @@ export function workerOptions(name: string): {
     webllm: webllmOptions(parsed.webllm),
     server: serverOptions(parsed.server),
     wllama: wllamaOptions(parsed.wllama),
+    remote: remoteFlag(parsed.remote),
   };
 }
 
@@ -134,4 +146,9 @@ function wllamaOptions(wllama: unknown): WllamaOptions | undefined {
     if (typeof v === 'number' && v >= 0) out[key] = v;
   }
   return out;
+}
+
+function remoteFlag(remote: unknown): RemoteFlag | undefined {
+  const n = (remote as { servers?: unknown } | null)?.servers;
+  return typeof n === 'number' && n > 0 ? { servers: n } : undefined;
 }

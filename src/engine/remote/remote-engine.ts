@@ -25,6 +25,11 @@ import { sseData } from './remote-sse';
 export interface RemoteEngineOptions {
   /** Servers known from start-up (`startIntab({ remote })`). */
   servers?: RemoteServerSpec[];
+  /**
+   * Start-up servers that arrive later (the engine worker gets them in a message, not in its name):
+   * {@link RemoteEngine.init} waits for them.
+   */
+  pendingServers?: Promise<RemoteServerSpec[]>;
   /** The fetch to use; default the global one (tests pass a fake). */
   fetch?: FetchLike;
   /** Bound on silence inside a stream; default {@link REMOTE_STALL_MS}. */
@@ -51,11 +56,20 @@ export class RemoteEngine implements Engine {
   constructor(private readonly opts: RemoteEngineOptions = {}) {
     // Bound to globalThis: a worker's fetch called detached throws "Illegal invocation".
     this.fetch = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    for (const spec of opts.servers ?? []) {
-      const added = this.addServer(spec);
-      added.catch((err: unknown) => this.failures.push(err instanceof Error ? err.message : String(err)));
-      this.pending.push(added);
-    }
+    this.addStartupServers(opts.servers ?? []);
+    if (opts.pendingServers)
+      this.pending.push(opts.pendingServers.then((specs) => this.addStartupServers(specs)));
+  }
+
+  /** Lists start-up servers; one that fails is named by {@link missingReason}, the others serve. */
+  private addStartupServers(specs: RemoteServerSpec[]): Promise<unknown> {
+    const added = specs.map((spec) =>
+      this.addServer(spec).catch((err: unknown) => {
+        this.failures.push(err instanceof Error ? err.message : String(err));
+      }),
+    );
+    this.pending.push(...added);
+    return Promise.all(added);
   }
 
   /**
@@ -74,7 +88,12 @@ export class RemoteEngine implements Engine {
 
   /** Settles once the start-up servers' lists are in; rejects naming those that failed. */
   async init(): Promise<void> {
-    await Promise.allSettled(this.pending);
+    // Settling one may push more (the pending start-up servers), so wait until none is new.
+    for (let seen = 0; seen < this.pending.length; ) {
+      const batch = this.pending.slice(seen);
+      seen = this.pending.length;
+      await Promise.allSettled(batch);
+    }
     if (this.failures.length > 0) throw new Error(this.failures.join(' '));
   }
 
