@@ -18,7 +18,7 @@ import { chatBody } from './remote-body';
 import { ChunkMapper } from './remote-chunks';
 import { offline, quote, upstreamError } from './remote-errors';
 import { type FetchLike, readJson, remoteFetch } from './remote-fetch';
-import { listRemoteModels, type RemoteModel } from './remote-models';
+import { listRemoteModels, type RemoteModel, remoteModel } from './remote-models';
 import { normalizeServer, REMOTE_STALL_MS, type RemoteServerSpec } from './remote-options';
 import { sseData } from './remote-sse';
 
@@ -81,7 +81,10 @@ export class RemoteEngine implements Engine {
    */
   async addServer(spec: RemoteServerSpec): Promise<ModelInfo[]> {
     const server = normalizeServer(spec);
-    const models = await listRemoteModels(server, this.fetch);
+    // Models given up front are listed at once (synchronously, before any await).
+    const models = server.models
+      ? server.models.map((m) => remoteModel(server, m))
+      : await listRemoteModels(server, this.fetch);
     for (const m of models) this.listed.set(m.info.id, m);
     return models.map((m) => m.info);
   }
