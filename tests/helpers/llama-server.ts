@@ -30,7 +30,12 @@ export interface LlamaServerOptions {
   /** Which test model; default the tiny one. */
   model?: 'tiny' | 'bench';
   threads?: number;
+  /** The id the server lists its model under; default {@link LLAMA_MODEL_ID}. */
+  alias?: string;
 }
+
+/** The id llama-server lists the test model under. */
+export const LLAMA_MODEL_ID = 'intab-tiny';
 
 export interface LlamaServer {
   /** `http://127.0.0.1:PORT` */
@@ -76,7 +81,7 @@ export async function startLlamaServer(opts: LlamaServerOptions = {}): Promise<L
     '-t',
     String(opts.threads ?? 1),
   ];
-  args.push('-np', String(opts.slots ?? 1), '--no-webui', '--slots');
+  args.push('-a', opts.alias ?? LLAMA_MODEL_ID, '-np', String(opts.slots ?? 1), '--no-webui', '--slots');
   if (opts.apiKey) args.push('--api-key', opts.apiKey);
   if (opts.embeddings) args.push('--embeddings', '--pooling', 'mean');
   if (opts.toolTemplate) args.push('--jinja', '--chat-template-file', template);
