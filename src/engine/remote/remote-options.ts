@@ -12,6 +12,12 @@ export interface RemoteModelSpec {
   model?: string;
   /** Context window in tokens, when known; default {@link REMOTE_DEFAULT_CONTEXT}. */
   contextWindow?: number;
+  /**
+   * web-llm's id for the same model: "local where possible, else remote". The id is then served by
+   * web-llm where WebGPU can run that build, and by this server elsewhere (the engine choice that
+   * picks web-llm or wllama decides, once per model).
+   */
+  webllm?: string;
 }
 
 /**
