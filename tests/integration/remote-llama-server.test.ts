@@ -197,6 +197,73 @@ describe('remote engine → llama-server, through the openai SDK', () => {
     expect(items.data.map((i) => i.type)).toEqual(['message', 'message', 'message', 'message']);
   });
 
+  it('a tool call and its result round trip (Hermes template, tool_choice required)', async () => {
+    const tools: OpenAI.Responses.FunctionTool[] = [
+      {
+        type: 'function',
+        name: 'get_weather',
+        description: 'Weather in a city',
+        strict: true,
+        parameters: {
+          type: 'object',
+          properties: { city: { type: 'string', enum: ['Paris', 'Oslo'] } },
+          required: ['city'],
+          additionalProperties: false,
+        },
+      },
+    ];
+    const r1 = await client.responses.create({
+      model: MODEL,
+      input: 'What is the weather in Paris?',
+      tools,
+      tool_choice: 'required',
+      max_output_tokens: 60,
+    });
+    const call = r1.output.find((o) => o.type === 'function_call');
+    expect(call).toMatchObject({ type: 'function_call', name: 'get_weather', status: 'completed' });
+    expect(['Paris', 'Oslo']).toContain(JSON.parse((call as { arguments: string }).arguments).city);
+    const r2 = await client.responses.create({
+      model: MODEL,
+      previous_response_id: r1.id,
+      input: [
+        {
+          type: 'function_call_output',
+          call_id: (call as { call_id: string }).call_id,
+          output: '{"temp":21}',
+        },
+      ],
+      tools,
+      tool_choice: 'none',
+      max_output_tokens: 5,
+    });
+    expect(r2.output.some((o) => o.type === 'message')).toBe(true);
+    expect(r2.usage?.input_tokens).toBeGreaterThan(r1.usage?.input_tokens ?? 0);
+  });
+
+  it('a named tool_choice is obeyed (sent as that one tool, required)', async () => {
+    const tool = (name: string): OpenAI.Responses.FunctionTool => ({
+      type: 'function',
+      name,
+      strict: true,
+      parameters: {
+        type: 'object',
+        properties: { n: { type: 'integer', enum: [1, 2] } },
+        required: ['n'],
+        additionalProperties: false,
+      },
+    });
+    const r = await client.responses.create({
+      model: MODEL,
+      input: 'Call one',
+      tools: [tool('alpha'), tool('beta')],
+      tool_choice: { type: 'function', name: 'beta' },
+      max_output_tokens: 60,
+    });
+    expect(
+      r.output.filter((o) => o.type === 'function_call').map((o) => (o as { name: string }).name),
+    ).toEqual(['beta']);
+  });
+
   it('replays a stored remote response as the same events', async () => {
     const r = await client.responses.create({ model: MODEL, input: 'Replay me', max_output_tokens: 5 });
     const replay = await client.responses.retrieve(r.id, { stream: true });
