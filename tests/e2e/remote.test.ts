@@ -44,14 +44,14 @@ describe('remote engine through the real service worker', () => {
     const { response, error } = await app.page.evaluate(sdkCreate, {
       model: LLAMA_MODEL_ID,
       input: 'Hello',
-      max_output_tokens: 6,
+      max_output_tokens: 16,
     });
     expect(error).toBeNull();
     expect(['completed', 'incomplete']).toContain(response?.status);
     const s = await app.page.evaluate(streamTypes, {
       model: LLAMA_MODEL_ID,
       input: 'Hello',
-      max_output_tokens: 6,
+      max_output_tokens: 16,
     });
     expect(s.types[0]).toBe('response.created');
     expect(['response.completed', 'response.incomplete']).toContain(s.types.at(-1));

@@ -54,7 +54,7 @@ describe('remote engine failures against a real llama-server', () => {
       servers: [{ baseURL: llama.baseURL, apiKey: WRONG, models: [LLAMA_MODEL_ID] }],
     });
     const err = await apiError(
-      client.responses.create({ model: LLAMA_MODEL_ID, input: 'hi', max_output_tokens: 2 }),
+      client.responses.create({ model: LLAMA_MODEL_ID, input: 'hi', max_output_tokens: 16 }),
     );
     expect(err.status).toBe(401);
     expect(err.message).toContain('refused the API key');
@@ -66,7 +66,9 @@ describe('remote engine failures against a real llama-server', () => {
     const baseURL = `http://127.0.0.1:${await freePort()}/v1`;
     const { client } = rigFor({ servers: [{ baseURL, apiKey: KEY, models: ['gone'] }] });
     const t0 = performance.now();
-    const err = await apiError(client.responses.create({ model: 'gone', input: 'hi', max_output_tokens: 2 }));
+    const err = await apiError(
+      client.responses.create({ model: 'gone', input: 'hi', max_output_tokens: 16 }),
+    );
     expect(err.status).toBe(502);
     expect(err.message).toContain(baseURL);
     expect(err.message).not.toContain(KEY);

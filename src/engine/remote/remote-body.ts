@@ -74,7 +74,8 @@ export function chatBody(req: GenerateRequest, upstreamModel: string): ChatCompl
   const choice = req.toolChoice;
   const named = typeof choice === 'object' ? choice.name : null;
   const tools = named ? req.tools.filter((t) => t.name === named) : req.tools;
-  if (tools.length > 0 && choice !== 'none') {
+  // Sent with `none` too: the template shows the tools the earlier turns called.
+  if (tools.length > 0) {
     body.tools = tools.map((t) => ({
       type: 'function',
       function: {
