@@ -24,10 +24,7 @@ export async function idbDump(): Promise<string> {
 }
 
 /** `intab.addRemote(spec)`: the listed models, or the error's status and message. */
-export async function addRemote(spec: {
-  baseURL: string;
-  apiKey?: string;
-}): Promise<{
+export async function addRemote(spec: { baseURL: string; apiKey?: string }): Promise<{
   models: { id: string; engine?: string }[] | null;
   error: { status: number | null; message: string } | null;
 }> {
