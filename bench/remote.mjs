@@ -83,8 +83,11 @@ export async function measureRemote({ runs, log, root, stats }) {
     const ratios = [];
     const overheads = [];
     for (let i = 0; i < runs; i++) {
-      const d = await timeDirect();
-      const m = await timeIntab();
+      // Each side goes first every other pair, so a drift in the machine's load cancels out.
+      const [d, m] =
+        i % 2 === 0
+          ? [await timeDirect(), await timeIntab()]
+          : [await timeIntab(), await timeDirect()].reverse();
       if (d.tokens !== m.tokens) log(`remote: token counts differ (direct ${d.tokens}, intab ${m.tokens})`);
       ratios.push(m.tokens / m.ms / (d.tokens / d.ms));
       overheads.push(m.first - d.first);
