@@ -1,5 +1,5 @@
 /** RemoteEngine: errors that say who failed, redirects, abort, model listing, embeddings. */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RemoteEngine } from '../../../src/engine/remote';
 import { fakeChatServer } from '../../helpers/fake-chat-server';
 import { collect, failure, KEY, rig, stop } from '../../helpers/remote-rig';
@@ -152,5 +152,34 @@ describe('RemoteEngine: abort, models, embeddings', () => {
     await expect(() =>
       new RemoteEngine({ servers: [] }).addServer({ baseURL: 'file:///etc' }),
     ).rejects.toThrow(/http/);
+  });
+});
+
+describe('RemoteEngine in a browser context', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('an unreachable server names CORS as the likely cause where a browser would have blocked it', async () => {
+    vi.stubGlobal('document', {});
+    const { engine } = rig({ throws: new TypeError('Failed to fetch') });
+    const err = await failure(collect(engine));
+    expect(err.status).toBe(502);
+    expect(err.message).toContain('CORS');
+  });
+
+  it('offline, a remote model fails at once before any header, and no request is made', async () => {
+    vi.stubGlobal('navigator', { onLine: false });
+    const { fake, engine } = rig({ chunks: [stop] });
+    const err = await failure(engine.preflight('m'));
+    expect([err.status, err.code]).toEqual([503, 'upstream_offline']);
+    await failure(collect(engine));
+    expect(fake.calls).toHaveLength(0);
+  });
+
+  it("a redirect to intab's own origin is never followed, even within baseURL's origin", async () => {
+    vi.stubGlobal('location', { origin: 'http://llm.test' });
+    const { fake, engine } = rig({ status: 302, headers: { location: '/elsewhere' }, body: '' });
+    const err = await failure(collect(engine));
+    expect(err.status).toBe(502);
+    expect(fake.calls).toHaveLength(1);
   });
 });
