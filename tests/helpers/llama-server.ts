@@ -30,6 +30,8 @@ export interface LlamaServerOptions {
   /** Which test model; default the tiny one. */
   model?: 'tiny' | 'bench';
   threads?: number;
+  /** The server's own cap on tokens per answer (`-n`), for requests that send no `max_tokens`. */
+  predict?: number;
   /** The id the server lists its model under; default {@link LLAMA_MODEL_ID}. */
   alias?: string;
 }
@@ -83,6 +85,7 @@ export async function startLlamaServer(opts: LlamaServerOptions = {}): Promise<L
   ];
   args.push('-a', opts.alias ?? LLAMA_MODEL_ID, '-np', String(opts.slots ?? 1), '--no-webui', '--slots');
   if (opts.apiKey) args.push('--api-key', opts.apiKey);
+  if (opts.predict) args.push('-n', String(opts.predict));
   if (opts.embeddings) args.push('--embeddings', '--pooling', 'mean');
   if (opts.toolTemplate) args.push('--jinja', '--chat-template-file', template);
   const proc = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
