@@ -75,7 +75,8 @@ const log = (msg) => process.stderr.write(`[llama-server] ${msg}\n`);
  * buffer would overflow); throws with the log's tail on failure.
  */
 function run(cmd, args, opts = {}) {
-  const logFile = opts.logFile ?? join(tmpdir(), `intab-llama-${process.pid}.log`);
+  // Inside the build's own temporary folder, which goes with it.
+  const logFile = join(opts.cwd ?? buildDir, 'command.log');
   const fd = openSync(logFile, 'w');
   try {
     const r = spawnSync(cmd, args, {
@@ -94,6 +95,9 @@ function run(cmd, args, opts = {}) {
     closeSync(fd);
   }
 }
+
+/** The running build's temporary folder (command logs go there). */
+let buildDir = tmpdir();
 
 const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 
@@ -197,10 +201,11 @@ function takeLock() {
 
 async function build() {
   const t0 = Date.now();
-  ensureBuildTools();
   mkdirSync(CACHE_DIR, { recursive: true });
   const work = mkdtempSync(join(tmpdir(), 'intab-llama-'));
+  buildDir = work;
   try {
+    ensureBuildTools();
     log(`fetching ${SOURCE_PACKAGE}@${SOURCE_VERSION} from npm`);
     const packed = JSON.parse(
       run('npm', ['pack', `${SOURCE_PACKAGE}@${SOURCE_VERSION}`, '--json', '--silent'], {
