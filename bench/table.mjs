@@ -37,6 +37,8 @@ export function table(r) {
       'ms',
       '<= 5',
     ],
+    ['remote_vs_direct (tok/s ratio)', r.remote_vs_direct, '', '>= 0.97'],
+    ['remote_first_token_overhead_ms', r.remote_first_token_overhead_ms, 'ms', '<= 5'],
   ]
     .filter(([, s]) => s)
     .map(([name, s, unit, target]) => [

@@ -3,6 +3,7 @@
  * page's own calls and one per service-worker connection.
  */
 import * as Comlink from 'comlink';
+import type { RemoteServerSpec } from '../engine/remote/remote-options';
 import type { EngineApi, PageToWorkerMessage } from '../worker/protocol';
 import { type EngineWorkerOptions, engineWorkerName } from '../worker/worker-options';
 import { describeWorkerFailure } from './worker-failure';
@@ -24,6 +25,11 @@ export interface EngineWorkerStart {
   url?: string | URL;
   /** Each failure, as one error naming the script and the cause (a bare `Event` says neither). */
   onError?: (err: Error) => void;
+  /**
+   * Remote servers, posted to the worker before any port (they hold keys, which must not ride in
+   * the worker's name); `options.remote` tells the worker to wait for them.
+   */
+  remote?: RemoteServerSpec[];
 }
 
 /**
@@ -50,6 +56,8 @@ export function startEngineWorker(
     const report = start.onError ?? ((err: Error) => console.error(`[intab] ${err.message}`));
     void describeWorkerFailure(url, event).then(report);
   });
+  if (start.remote?.length)
+    worker.postMessage({ type: 'remote', servers: start.remote } satisfies PageToWorkerMessage);
   const connect = (): MessagePort => {
     const { port1, port2 } = new MessageChannel();
     worker.postMessage({ type: 'connect' } satisfies PageToWorkerMessage, [port1]);

@@ -25,6 +25,9 @@ export const ACCEPT_MS = 3_000;
 /** Bound on `gpuStatus`, the same as the leader's own call gets. */
 export const GPU_STATUS_MS = 10_000;
 
+/** Bound on `addRemote`: the worker's own bound on listing the server's models, plus slack. */
+const ADD_REMOTE_MS = 15_000;
+
 /**
  * Runs one call on the local engine worker. `loadModel` has no bound: a download of GBs of weights
  * takes as long as it takes, and a dead worker's tab is noticed through the election instead.
@@ -42,6 +45,9 @@ export async function runCall(
       return await withDeadline(api.gpuStatus(), GPU_STATUS_MS, 'The engine worker');
     if (call.method === 'addModel')
       return await withDeadline(api.addModel(call.spec), GPU_STATUS_MS, 'The engine worker');
+    // Listing a server's models is itself bounded (REMOTE_MODEL_LIST_MS) inside the worker.
+    if (call.method === 'addRemote')
+      return await withDeadline(api.addRemote(call.spec), ADD_REMOTE_MS, 'The engine worker');
     return await api.loadModel(call.modelId, onProgress ? Comlink.proxy(onProgress) : undefined);
   } catch (err) {
     throw toApiError(err);

@@ -5,6 +5,7 @@
 
 import { Workbox } from 'workbox-window';
 import { serviceUnavailable } from '../common/api-error';
+import type { RemoteServerSpec } from '../engine/remote/remote-options';
 import type { LoadProgress } from '../engine/types';
 import { withDeadline } from '../worker/deadline';
 import {
@@ -51,6 +52,16 @@ export interface IntabClient {
    * const [file] = input.files; await intab.addModel({ id: 'my-model', files: [file] });
    */
   addModel(spec: AddModelSpec): Promise<ModelListing>;
+  /**
+   * Adds an OpenAI-compatible server (vLLM, SGLang, Ollama, LM Studio, llama-server, OpenAI) from
+   * now on (until the engine worker restarts): its models (`models`, or its `GET /v1/models`) are
+   * listed with `engine: 'remote'` and served by forwarding each pass to `{baseURL}/chat/completions`.
+   * The key stays in the engine worker's memory: never stored, never echoed, sent to `baseURL` only.
+   *
+   * @example
+   * const models = await intab.addRemote({ baseURL: 'http://127.0.0.1:8080/v1', apiKey: 'sk-…' });
+   */
+  addRemote(spec: RemoteServerSpec): Promise<ModelListing[]>;
   /** Whether this tab runs the origin's engine worker (it won the leader election). */
   isLeader(): boolean;
 }
@@ -105,6 +116,12 @@ export interface StartIntabOptions {
    * searches with a 400 that says so.
    */
   fileSearch?: FileSearchOptions;
+  /**
+   * OpenAI-compatible servers whose models intab serves next to the local ones:
+   * `{ baseURL, apiKey?, headers?, models? }` (models default to the server's `GET /v1/models`).
+   * A local engine serving the same id wins; see {@link IntabClient.addRemote}.
+   */
+  remote?: RemoteServerSpec | RemoteServerSpec[];
 }
 
 let started: IntabClient | undefined;
@@ -140,7 +157,9 @@ export function startIntab(opts: StartIntabOptions = {}): IntabClient {
   // Runs a microtask or more after this function returns, so `broker` below is set by then.
   const election = electLeader(navigator.locks, async () => {
     await runLocksReleased(navigator.locks, RUN_LOCK_DRAIN_MS);
+    const remote = opts.remote ? (Array.isArray(opts.remote) ? opts.remote : [opts.remote]) : [];
     const options = {
+      remote: remote.length > 0 ? { servers: remote.length } : undefined,
       store: opts.store,
       webllm: opts.webllm,
       server: opts.server,
@@ -153,6 +172,7 @@ export function startIntab(opts: StartIntabOptions = {}): IntabClient {
       start: () =>
         startEngineWorker(options, {
           url: opts.workerUrl,
+          remote,
           onError: (err) => (settled ? console.error(`[intab] ${err.message}`) : engineFailed(err)),
         }),
       stuckMs: opts.stuckWorkerMs,
@@ -207,6 +227,9 @@ export function startIntab(opts: StartIntabOptions = {}): IntabClient {
     async addModel(spec) {
       const resolved = spec.url ? { ...spec, url: new URL(spec.url, location.href).href } : spec;
       return (await route({ method: 'addModel', spec: resolved })) as ModelListing;
+    },
+    async addRemote(spec) {
+      return (await route({ method: 'addRemote', spec })) as ModelListing[];
     },
     isLeader: () => election.isLeader,
   };

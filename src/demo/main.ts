@@ -10,6 +10,7 @@ import { byId, el, errorMessage } from './dom';
 import { showGpuStatus } from './gpu-status';
 import { createHints } from './hints';
 import { createModelPicker, listModelIds } from './model-picker';
+import { createRemoteForm } from './remote-form';
 import { createStoragePanel } from './storage-panel';
 import './style.css';
 
@@ -79,6 +80,9 @@ byId('app').replaceChildren(
   el('div', { className: 'layout' }, [
     el('div', { className: 'main-column' }, [
       el('section', { className: 'panel' }, [picker.root]),
+      el('section', { className: 'panel' }, [
+        createRemoteForm(intab, async () => picker.setModels(await listModelIds(client))),
+      ]),
       chat.root,
     ]),
     el('aside', { className: 'side-column' }, [

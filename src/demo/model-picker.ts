@@ -31,6 +31,7 @@ const GROUPS: Array<[engine: string, label: string]> = [
   ['wllama', 'llama.cpp (GGUF, CPU, any browser)'],
   ['auto', 'llama.cpp or WebGPU, whichever this machine runs'],
   ['web-llm', 'WebGPU (web-llm, downloads weights)'],
+  ['remote', 'Remote server (runs off this device)'],
 ];
 
 /**
@@ -123,7 +124,12 @@ export function createModelPicker(
         { attrs: { label } },
         [...list]
           .sort((a, b) => a.id.localeCompare(b.id))
-          .map((m) => el('option', { text: opts.labels?.[m.id] ?? m.id, attrs: { value: m.id } })),
+          .map((m) =>
+            el('option', {
+              text: opts.labels?.[m.id] ?? (m.engine === 'remote' ? `${m.id} (remote)` : m.id),
+              attrs: { value: m.id },
+            }),
+          ),
       );
     select.replaceChildren(group('No download', [{ id: SCRIPTED_MODEL }]));
     for (const [engine, label] of GROUPS) {

@@ -1,7 +1,9 @@
 /**
- * One model id, two engines: a model an app offers both as a web-llm build and as a GGUF is served
+ * One model id, several engines: a model an app offers both as a web-llm build and as a GGUF is served
  * by web-llm where WebGPU can run it and by llama.cpp (wllama) everywhere else, under the one id the
- * app uses. The choice is made once per model, on first use, and `/v1/models` then names the engine.
+ * app uses; a model offered as a web-llm build and on a remote server runs locally where WebGPU can
+ * run it, else remotely. The choice is made once per model, on first use, and `/v1/models` then
+ * names the engine.
  */
 import { modelNotFound } from '../common/api-error';
 import type {
@@ -17,20 +19,30 @@ import type {
 } from './types';
 import { webGpuHas } from './webllm/webllm-webgpu';
 
-/** A model id served by web-llm or wllama. */
+/** A model id served by web-llm, wllama or a remote server. */
 export interface ChoiceSpec {
-  /** The id requests use; the wllama engine serves its GGUF under this id too. */
+  /** The id requests use; the wllama engine (or the remote one) serves the model under this id too. */
   id: string;
   /** web-llm's id for the same model (e.g. `Qwen3-0.6B-q4f16_1-MLC`). */
   webllm: string;
-  /** `auto` (default): web-llm when WebGPU has what the build needs, else wllama. */
-  engine?: 'auto' | 'web-llm' | 'wllama';
+  /**
+   * Where the model runs when web-llm cannot: `wllama` (default: its GGUF, under `id`) or `remote`
+   * (the remote engine's model `id`).
+   */
+  fallback?: 'wllama' | 'remote';
+  /** `auto` (default): web-llm when WebGPU has what the build needs, else the fallback. */
+  engine?: 'auto' | 'web-llm' | 'wllama' | 'remote';
 }
 
+type Chosen = 'web-llm' | 'wllama' | 'remote';
+
 export interface EngineChoiceOptions {
+  /** The specs; the array may grow later (remote servers arrive after start-up). */
   specs: ChoiceSpec[];
   webllm: Engine;
   wllama: Engine;
+  /** Serves specs whose fallback is `remote`. */
+  remote?: Engine;
   /** Whether WebGPU can run a build needing `features`. Default: asks `navigator.gpu`. */
   hasWebGpu?: (features: string[]) => Promise<boolean>;
 }
@@ -41,14 +53,16 @@ export interface EngineChoiceOptions {
  * new CompositeEngine([new ScriptedEngine(), choice, webllm, wllama]);
  */
 export class EngineChoice implements Engine {
-  private readonly chosen = new Map<string, Promise<'web-llm' | 'wllama'>>();
-  private readonly decided = new Map<string, 'web-llm' | 'wllama'>();
+  private readonly chosen = new Map<string, Promise<Chosen>>();
+  private readonly decided = new Map<string, Chosen>();
 
   constructor(private readonly opts: EngineChoiceOptions) {}
 
   models(): ModelInfo[] {
     return this.opts.specs.flatMap((spec) => {
-      const base = this.opts.wllama.models().find((m) => m.id === spec.id);
+      const base = this.fallback(spec)
+        .models()
+        .find((m) => m.id === spec.id);
       if (!base) return [];
       const engine = this.decided.get(spec.id);
       if (engine !== 'web-llm') return [{ ...base, engine: engine ?? 'auto' }];
@@ -64,7 +78,7 @@ export class EngineChoice implements Engine {
    * @example
    * await choice.engineFor('qwen'); // 'wllama' on a machine without WebGPU
    */
-  engineFor(modelId: string): Promise<'web-llm' | 'wllama'> {
+  engineFor(modelId: string): Promise<Chosen> {
     const spec = this.opts.specs.find((s) => s.id === modelId);
     if (!spec) return Promise.reject(modelNotFound(modelId));
     let pick = this.chosen.get(modelId);
@@ -73,7 +87,7 @@ export class EngineChoice implements Engine {
         const want = spec.engine ?? 'auto';
         if (want !== 'auto') return want;
         const features = /q\d+f16/.test(spec.webllm) ? ['shader-f16'] : [];
-        return (await (this.opts.hasWebGpu ?? webGpuHas)(features)) ? 'web-llm' : 'wllama';
+        return (await (this.opts.hasWebGpu ?? webGpuHas)(features)) ? 'web-llm' : (spec.fallback ?? 'wllama');
       })().then((engine) => {
         this.decided.set(modelId, engine);
         return engine;
@@ -127,8 +141,13 @@ export class EngineChoice implements Engine {
   private async route(modelId: string): Promise<[Engine, string]> {
     const spec = this.opts.specs.find((s) => s.id === modelId);
     if (!spec) throw modelNotFound(modelId);
-    return (await this.engineFor(modelId)) === 'web-llm'
-      ? [this.opts.webllm, spec.webllm]
-      : [this.opts.wllama, spec.id];
+    const chosen = await this.engineFor(modelId);
+    if (chosen === 'web-llm') return [this.opts.webllm, spec.webllm];
+    return [chosen === 'remote' && this.opts.remote ? this.opts.remote : this.opts.wllama, spec.id];
+  }
+
+  /** The engine that lists `spec` before (or without) web-llm. */
+  private fallback(spec: ChoiceSpec): Engine {
+    return spec.fallback === 'remote' && this.opts.remote ? this.opts.remote : this.opts.wllama;
   }
 }

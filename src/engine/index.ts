@@ -10,6 +10,7 @@ export { CompositeEngine } from './composite-engine';
 export { type ChoiceSpec, EngineChoice } from './engine-choice';
 export { LazyEngine } from './lazy-engine';
 export { lazyWebLLMEngine, lazyWllamaEngine } from './lazy-engines';
+export { RemoteEngine, type RemoteModelSpec, type RemoteServerSpec } from './remote';
 export {
   messageText,
   SCRIPTED_CONTEXT_WINDOW,

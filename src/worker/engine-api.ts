@@ -3,6 +3,7 @@
  * fake server. Everything crossing the port is plain data: errors become {@link ApiErrorData}.
  */
 import { serviceUnavailable, toApiErrorData, toErrorResponse } from '../common/api-error';
+import type { RemoteServerSpec } from '../engine/remote/remote-options';
 import type { LoadProgress } from '../engine/types';
 import type {
   AddModelSpec,
@@ -22,6 +23,8 @@ export interface EngineApiDeps {
   gpuStatus: () => Promise<GpuStatus>;
   /** Registers a GGUF model (see {@link EngineApi.addModel}); absent: the worker serves none. */
   addModel?: (spec: AddModelSpec) => Promise<ModelListing>;
+  /** Adds a remote server (see {@link EngineApi.addRemote}); absent: the worker has no remote engine. */
+  addRemote?: (spec: RemoteServerSpec) => Promise<ModelListing[]>;
   /** Move bodies as transferred streams (default: when the realm can); false forces the pull fallback. */
   transferStreams?: boolean;
 }
@@ -78,6 +81,15 @@ export function createEngineApi(deps: EngineApiDeps): EngineApi {
       try {
         if (!deps.addModel) throw serviceUnavailable('This engine worker serves no GGUF models.');
         return await deps.addModel(spec);
+      } catch (err) {
+        throw toApiErrorData(err);
+      }
+    },
+
+    async addRemote(spec) {
+      try {
+        if (!deps.addRemote) throw serviceUnavailable('This engine worker has no remote engine.');
+        return await deps.addRemote(spec);
       } catch (err) {
         throw toApiErrorData(err);
       }

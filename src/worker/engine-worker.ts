@@ -9,10 +9,13 @@
 import * as Comlink from 'comlink';
 import { createResponsesServer } from '../core/index';
 import {
+  type ChoiceSpec,
   CompositeEngine,
   EngineChoice,
   lazyWebLLMEngine,
   lazyWllamaEngine,
+  RemoteEngine,
+  type RemoteServerSpec,
   ScriptedEngine,
 } from '../engine/index';
 import { openIdbStore } from '../store/index';
@@ -35,15 +38,32 @@ const WLLAMA_WASM_URL = new URL('@wllama/wllama/esm/wasm/wllama.wasm', import.me
 const options = workerOptions(self.name);
 const wllama = lazyWllamaEngine({ ...options.wllama, wasmUrl: WLLAMA_WASM_URL });
 const webllm = lazyWebLLMEngine(options.webllm);
-// GGUF models that name their web-llm build are served by whichever engine suits this machine.
-const choice = new EngineChoice({
-  specs: (options.wllama?.models ?? []).flatMap((m) =>
-    m.webllm ? [{ id: m.id, webllm: m.webllm, engine: m.engine }] : [],
-  ),
-  webllm,
-  wllama,
+// Remote servers (startIntab({ remote })) come in a message posted before any port: their keys must
+// not ride in the worker's name. Their models are listed after every local engine's, so an id that
+// a local engine also serves runs locally. A flag in the name says whether to wait for them.
+let remoteServers: (servers: RemoteServerSpec[]) => void = () => {};
+const remote = new RemoteEngine({
+  pendingServers: options.remote
+    ? new Promise((resolve) => {
+        remoteServers = resolve;
+      })
+    : undefined,
 });
-const engine = new CompositeEngine([new ScriptedEngine(), choice, webllm, wllama]);
+// GGUF models that name their web-llm build are served by whichever engine suits this machine, and
+// so are remote models that name one ("local where possible, else remote").
+const choiceSpecs: ChoiceSpec[] = (options.wllama?.models ?? []).flatMap((m) =>
+  m.webllm ? [{ id: m.id, webllm: m.webllm, engine: m.engine }] : [],
+);
+const choice = new EngineChoice({ specs: choiceSpecs, webllm, wllama, remote });
+
+/** Adds a remote server's models that name a web-llm build to the engine choice. */
+function chooseLocally(spec: RemoteServerSpec): void {
+  for (const m of spec.models ?? []) {
+    if (typeof m === 'object' && typeof m?.webllm === 'string' && !choiceSpecs.some((s) => s.id === m.id))
+      choiceSpecs.push({ id: m.id, webllm: m.webllm, fallback: 'remote' });
+  }
+}
+const engine = new CompositeEngine([new ScriptedEngine(), choice, webllm, wllama, remote]);
 // The core holds `GET /v1/models` (and so the page's `ready`) until the engines' lists are complete,
 // bounded by CompositeEngine; the wllama engine starts now when the page registered GGUF models.
 void engine.init().then(() => {
@@ -115,11 +135,28 @@ const api = createEngineApi({
       cached: added.cached,
     };
   },
+  addRemote: async (spec) => {
+    const added = await remote.addServer(spec);
+    chooseLocally(spec);
+    return added.map((m) => ({
+      id: m.id,
+      object: 'model' as const,
+      created: m.created,
+      owned_by: m.owned_by,
+      engine: 'remote',
+    }));
+  },
 });
 
 self.addEventListener('message', (event: MessageEvent) => {
+  if (isMessage<Extract<PageToWorkerMessage, { type: 'remote' }>>(event.data, 'remote')) {
+    const servers = Array.isArray(event.data.servers) ? event.data.servers : [];
+    for (const spec of servers) chooseLocally(spec);
+    remoteServers(servers);
+    return;
+  }
   const port = event.ports[0];
-  if (!isMessage<PageToWorkerMessage>(event.data, 'connect') || !port) return;
+  if (!isMessage<Extract<PageToWorkerMessage, { type: 'connect' }>>(event.data, 'connect') || !port) return;
   Comlink.expose(api, port);
   // Chromium ≥ 123 fires `close` on an entangled port whose peer went away; elsewhere the port just
   // lingers until GC. Closing releases comlink's listener either way.

@@ -5,6 +5,7 @@
  * service worker too, so it must stay free of DOM and of service-worker globals.
  */
 import type { ApiErrorData } from '../common/api-error';
+import type { RemoteServerSpec } from '../engine/remote/remote-options';
 import type { LoadProgress } from '../engine/types';
 import type { WllamaModelSpec } from '../engine/wllama/wllama-model-spec';
 
@@ -89,6 +90,11 @@ export interface EngineApi {
    * does, so its protocol is unchanged.
    */
   addModel(spec: AddModelSpec): Promise<ModelListing>;
+  /**
+   * Adds an OpenAI-compatible server to the remote engine (until the engine worker restarts) and
+   * answers its models' `/v1/models` entries. Its key stays in the worker's memory only.
+   */
+  addRemote(spec: RemoteServerSpec): Promise<ModelListing[]>;
 }
 
 /** A GGUF model to serve: `files` (the user's pick; a File travels by reference) or `url`. */
@@ -122,8 +128,13 @@ export type PageToSwMessage =
   | { type: 'claim' }
   | { type: 'leaving' };
 
-/** Page → engine worker: expose the API on `event.ports[0]`. */
-export type PageToWorkerMessage = { type: 'connect' };
+/**
+ * Page → engine worker: `connect` exposes the API on `event.ports[0]`; `remote` hands over the
+ * remote servers of `startIntab({ remote })`, posted before any `connect`. They travel as a message,
+ * not in the worker's name with the other options: a name is visible to every script and tool that
+ * lists workers, and the servers' keys are secrets.
+ */
+export type PageToWorkerMessage = { type: 'connect' } | { type: 'remote'; servers: RemoteServerSpec[] };
 
 /** The Web Lock whose holder is the leader: the one tab of the origin that runs the engine worker. */
 export const LEADER_LOCK = 'intab:engine-leader';
@@ -135,6 +146,7 @@ export const LEADER_CHANNEL = 'intab:engine';
 export type RelayedCall =
   | { method: 'gpuStatus' }
   | { method: 'addModel'; spec: AddModelSpec }
+  | { method: 'addRemote'; spec: RemoteServerSpec }
   | {
       method: 'loadModel';
       modelId: string /** Whether the caller wants `progress` messages. */;

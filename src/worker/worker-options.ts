@@ -29,9 +29,18 @@ export type WllamaOptions = WllamaBounds & {
   models?: WllamaModelSpec[];
 };
 
+/**
+ * That the page has remote servers for the engine worker: they follow as a `remote` message (keys
+ * must not ride in the worker's name), and the remote engine's list waits for it.
+ */
+export interface RemoteFlag {
+  servers: number;
+}
+
 /** Everything the engine worker takes from the page at start-up. */
 export interface EngineWorkerOptions {
   store?: StoreOptions;
+  remote?: RemoteFlag;
   webllm?: WebLLMOptions;
   server?: ServerOptions;
   wllama?: WllamaOptions;
@@ -71,6 +80,7 @@ export function workerOptions(name: string): {
   server: ServerOptions;
   wllama?: WllamaOptions;
   fileSearch?: FileSearchOptions;
+  remote?: RemoteFlag;
 } {
   const json = name.startsWith(`${PREFIX} `) ? name.slice(PREFIX.length + 1) : '';
   let parsed: {
@@ -79,6 +89,7 @@ export function workerOptions(name: string): {
     server?: unknown;
     wllama?: unknown;
     fileSearch?: unknown;
+    remote?: unknown;
   } = {};
   try {
     parsed = json ? JSON.parse(json) : {};
@@ -89,6 +100,7 @@ export function workerOptions(name: string): {
     server: serverOptions(parsed.server),
     wllama: wllamaOptions(parsed.wllama),
     fileSearch: fileSearchOptions(parsed.fileSearch),
+    remote: remoteFlag(parsed.remote),
   };
 }
 
@@ -153,4 +165,9 @@ function wllamaOptions(wllama: unknown): WllamaOptions | undefined {
     if (typeof v === 'number' && v >= 0) out[key] = v;
   }
   return out;
+}
+
+function remoteFlag(remote: unknown): RemoteFlag | undefined {
+  const n = (remote as { servers?: unknown } | null)?.servers;
+  return typeof n === 'number' && n > 0 ? { servers: n } : undefined;
 }

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { CompositeEngine } from '../../src/engine/composite-engine';
 import { ScriptedEngine } from '../../src/engine/scripted/scripted-engine';
+import type { Engine } from '../../src/engine/types';
 import { makeRig } from '../helpers/server';
 import { QWEN3, setup } from '../helpers/webllm-fakes';
 
@@ -39,7 +40,7 @@ describe('input_tokens: exact or estimate', () => {
   });
 
   it('counts with the request prompt shape (tool choice, format, effort), as generation renders it', async () => {
-    const engine = new ScriptedEngine();
+    const engine: Engine = new ScriptedEngine();
     const shapes: unknown[] = [];
     const count = engine.countTokens.bind(engine);
     engine.countTokens = async (model, messages, tools, opts) => {
