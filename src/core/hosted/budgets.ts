@@ -17,6 +17,13 @@ export const DEFAULT_FILE_SEARCH_RESULTS = 20;
 /** The most queries one `file_search` call runs; more are dropped (the model-facing schema says so too). */
 export const MAX_FILE_SEARCH_QUERIES = 5;
 
+/**
+ * The longest query the model-facing `file_search` schema allows (`maxLength`): a grammar-held call
+ * (llama.cpp) then always closes its strings, so a model that babbles cannot spend the whole
+ * `max_output_tokens` inside one query and lose the call.
+ */
+export const MAX_FILE_SEARCH_QUERY_CHARS = 128;
+
 /** How deep `filters` may nest `and`/`or`: deeper is a 400, never a deep recursion. */
 export const MAX_FILTER_DEPTH = 8;
 
