@@ -4,6 +4,7 @@
  *   `file_search` tool over a vector store of 10k chunks, minus the same request without the tool, in
  *   Node (V8, as the engine worker) over the core loaded through Vite; the store is searched warm
  *   (its vectors in memory, as for a running response) and the first, cold search is reported apart;
+ * - `ingest_ms_per_mb_in_chromium`: upload → vector store file `completed` through the service worker;
  * - `pdf_text_ms_per_page`: a 100-page text PDF (40 lines a page) as `input_file.file_data`, read by
  *   pdf.js in the engine worker in Chromium through the real service worker
  *   (`POST /v1/responses/input_tokens`: the same preparation as create), minus the same request
@@ -216,4 +217,57 @@ export async function measurePdfText({ root, page, runs, stats, log }) {
     pdf_request_ms: stats(pdfMs, 1),
     text_request_ms: stats(textMs, 1),
   };
+}
+
+/**
+ * `ingest_ms_per_mb` as a page sees it in Chromium: `{median, p90, runs, mb}` of the time from
+ * `POST /v1/files` (multipart, ~1 MB of text) through the real service worker until the vector store
+ * file reads `completed` (o200k chunking at 800/400, `scripted` embeddings, IndexedDB writes), per MB.
+ * The first run (o200k's tables load with it) is reported apart.
+ *
+ * @example
+ * results.ingest_ms_per_mb_in_chromium = await measureIngestInPage({ page, runs: 3, stats, log });
+ */
+export async function measureIngestInPage({ page, runs, stats, log }) {
+  log('ingest_ms_per_mb in Chromium: upload → completed …');
+  const body = text(180_000); // ~1 MB
+  const { samples, first, mb } = await page.evaluate(
+    async ({ body, runs }) => {
+      const json = async (method, path, payload) => {
+        const res = await fetch(`/v1${path}`, {
+          method,
+          headers: payload instanceof FormData ? {} : { 'content-type': 'application/json' },
+          body: payload instanceof FormData ? payload : payload && JSON.stringify(payload),
+        });
+        const out = await res.json();
+        if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(out)}`);
+        return out;
+      };
+      const mb = new TextEncoder().encode(body).byteLength / 2 ** 20;
+      const once = async () => {
+        const vs = await json('POST', '/vector_stores', {});
+        const t0 = performance.now();
+        const form = new FormData();
+        form.append('purpose', 'assistants');
+        form.append('file', new File([body], 'manual.txt', { type: 'text/plain' }));
+        const file = await json('POST', '/files', form);
+        let vsFile = await json('POST', `/vector_stores/${vs.id}/files`, { file_id: file.id });
+        for (let i = 0; vsFile.status === 'in_progress' && i < 6_000; i++) {
+          await new Promise((r) => setTimeout(r, 10));
+          vsFile = await json('GET', `/vector_stores/${vs.id}/files/${file.id}`);
+        }
+        if (vsFile.status !== 'completed') throw new Error(`ingestion ended ${vsFile.status}`);
+        const ms = performance.now() - t0;
+        await json('DELETE', `/vector_stores/${vs.id}`);
+        await json('DELETE', `/files/${file.id}`);
+        return ms / mb;
+      };
+      const first = await once();
+      const samples = [];
+      for (let i = 0; i < runs; i++) samples.push(await once());
+      return { samples, first, mb };
+    },
+    { body, runs },
+  );
+  return { ...stats(samples, 0), mb: Number(mb.toFixed(2)), first_run_ms_per_mb: Math.round(first) };
 }

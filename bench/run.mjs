@@ -21,7 +21,7 @@ import { chromium } from 'playwright-core';
 import { build, preview } from 'vite';
 import { ensureTestModel } from '../scripts/build-test-gguf.mjs';
 import { measureBlocks } from './blocks.mjs';
-import { measureFileSearchTurn, measurePdfText } from './file-search.mjs';
+import { measureFileSearchTurn, measureIngestInPage, measurePdfText } from './file-search.mjs';
 import { table } from './table.mjs';
 import { measureVectorFigures } from './vector-scan.mjs';
 import { measureNative, measureScriptedBytes, measureWllama, scriptBytesPlugin } from './wllama.mjs';
@@ -221,6 +221,7 @@ async function main() {
     if (runs('vector')) Object.assign(results, await measureVectorFigures({ root, runs: RUNS, stats, log }));
     if (runs('hosted')) {
       results.pdf_text_ms_per_page = await measurePdfText({ root, page, runs: RUNS, stats, log });
+      results.ingest_ms_per_mb_in_chromium = await measureIngestInPage({ page, runs: 3, stats, log });
       results.file_search_turn_ms = await measureFileSearchTurn({ root, runs: RUNS, stats, log });
     }
     results.environment = {
