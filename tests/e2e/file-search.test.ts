@@ -146,7 +146,8 @@ describe('file_search through the service worker', () => {
     expect(last.response.output[0]).toEqual(done.item);
     // The forced call is never surfaced as a client function call.
     expect(last.response.output.some((o) => o.type === 'function_call')).toBe(false);
-  });
+    // Real llama.cpp on 2 shared cores: ~400 tokens over two passes take up to a minute.
+  }, 180_000);
 
   it('left no errors in the page', () => {
     expect(app.pageErrors).toEqual([]);
