@@ -11,7 +11,12 @@
  */
 export const MAX_ENGINE_PASSES = 8;
 
-/** `file_search`'s `max_num_results` when the tool leaves it out: OpenAI echoes 20 (*to confirm*). */
+/**
+ * `file_search`'s `max_num_results` when the tool leaves it out. The `openai` package documents 20
+ * for the Assistants file_search tool ("The default is 20 for `gpt-4*` models and 5 for
+ * `gpt-3.5-turbo`", `resources/beta/assistants.d.ts`); the Responses `FileSearchTool` states no
+ * default, so intab uses the same 20.
+ */
 export const DEFAULT_FILE_SEARCH_RESULTS = 20;
 
 /** The most queries one `file_search` call runs; more are dropped (the model-facing schema says so too). */
