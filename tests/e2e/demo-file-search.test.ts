@@ -20,7 +20,7 @@ const TEXT =
   'The sky is blue. <img src=x onerror="window.__fsXss=2"><b>bold</b><script>window.__fsXss=3</script>';
 
 /** The tag names of every element in the document (or under `selector`), counted. */
-const tagCounts = (selector?: string) => {
+const tagCounts = (selector: string | null) => {
   const root = selector ? document.querySelector(selector) : document;
   const counts: Record<string, number> = {};
   for (const node of root?.getElementsByTagName('*') ?? [])
@@ -37,7 +37,7 @@ describe('the demo shows file_search output as text', () => {
     expect(uploaded.batchStatus).toBe('completed');
     expect(Object.keys(uploaded.fileIds)).toEqual([NAME]);
 
-    const before = await page.evaluate(tagCounts);
+    const before = await page.evaluate(tagCounts, null);
     const chatBefore = await page.evaluate(tagCounts, MESSAGES);
     await page.getByTestId('chat-input').fill('!file_search blue sky');
     await page.getByTestId('send').click();
@@ -54,7 +54,7 @@ describe('the demo shows file_search output as text', () => {
     expect(await reply.locator('.msg__meta').allTextContents()).toContain(`Sources: ${NAME}`);
 
     // No element the markup names exists, no handler attribute anywhere, nothing ran.
-    const after = await page.evaluate(tagCounts);
+    const after = await page.evaluate(tagCounts, null);
     const chatAfter = await page.evaluate(tagCounts, MESSAGES);
     for (const tag of ['IMG', 'B', 'SCRIPT']) expect(after[tag] ?? 0).toBe(before[tag] ?? 0);
     expect(await page.locator('[onerror]').count()).toBe(0);

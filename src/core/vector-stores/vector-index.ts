@@ -1,13 +1,16 @@
 import type MiniSearch from 'minisearch';
 import type { StoredVectorStore, StoredVectorStoreFile, VectorStoreStore } from '../../store/vector-stores';
-import { INDEX_CACHE_STORES } from './budgets';
+import { INDEX_CACHE_STORES, INT8_ABOVE_CHUNKS } from './budgets';
+import { type Int8Rows, quantizeRows } from './int8-rows';
 
 /** One indexed file of a loaded store: its chunks, their vectors, and where its rows start. */
 export interface IndexedFile {
   file: StoredVectorStoreFile;
   chunks: string[];
-  /** `chunks.length` rows of `dimensions` floats, normalised. */
+  /** `chunks.length` rows of `dimensions` floats, normalised; empty when {@link int8} holds them. */
   vectors: Float32Array;
+  /** The same rows as int8, in a store of more than {@link INT8_ABOVE_CHUNKS} chunks. */
+  int8?: Int8Rows;
   /** The store-wide row number of this file's first chunk. */
   offset: number;
 }
@@ -49,11 +52,18 @@ export class IndexCache {
     const snapshot = await this.vs.readIndex(vectorStoreId);
     if (!snapshot) return undefined;
     let rows = 0;
-    const files = snapshot.files.map(({ file, chunks, vectors }) => {
+    const files: IndexedFile[] = snapshot.files.map(({ file, chunks, vectors }) => {
       const entry = { file, chunks, vectors: new Float32Array(vectors.data), offset: rows };
       rows += chunks.length;
       return entry;
     });
+    if (rows > INT8_ABOVE_CHUNKS) {
+      // Big stores stay in memory as int8; the float32 rows read from IndexedDB are let go.
+      for (const [i, entry] of files.entries()) {
+        entry.int8 = await quantizeRows(entry.vectors, snapshot.files[i]?.vectors.dimensions ?? 0);
+        entry.vectors = new Float32Array(0);
+      }
+    }
     const loaded: LoadedIndex = { store: snapshot.store, files, rows };
     this.entries.delete(vectorStoreId);
     this.entries.set(vectorStoreId, loaded);
