@@ -44,7 +44,7 @@ export async function measureInt8Scan({ root, runs, stats, log }) {
   });
   try {
     const { topRows } = await vite.ssrLoadModule('/src/core/vector-stores/scan.ts');
-    const { quantizeRows, int8Bytes } = await vite.ssrLoadModule('/src/core/vector-stores/int8-rows.ts');
+    const { quantizeRows, int8Bytes } = await vite.ssrLoadModule('/src/core/vector-stores/vector-index.ts');
     const out = {};
     for (const [rows, dims] of SIZES) {
       log(`int8 vector scan ${rows} × ${dims} …`);

@@ -55,7 +55,7 @@ export const SCAN_SLICE = 1024;
 export const RRF_K = 60;
 /**
  * A store with more chunks than this keeps its vectors in worker memory as int8 (one scale per row:
- * about 4× less memory, see int8-rows.ts); smaller stores keep float32. IndexedDB holds float32 either
+ * about 4× less memory, see `Int8Rows` in vector-index.ts); smaller stores keep float32. IndexedDB holds float32 either
  * way, so the threshold can move without a migration.
  */
 export const INT8_ABOVE_CHUNKS = 50_000;

@@ -1,7 +1,6 @@
 import { pace } from '../../common/pace';
 import { SCAN_SLICE } from './budgets';
-import { dotInt8 } from './int8-rows';
-import type { IndexedFile } from './vector-index';
+import { dotInt8, type IndexedFile } from './vector-index';
 
 /** A row and its score, as rankings carry them. */
 export interface Scored {
@@ -11,7 +10,7 @@ export interface Scored {
 
 /**
  * The `n` rows most similar to `query` (cosine of normalised vectors, clamped to [0, 1]; over int8
- * rows in a big store, see int8-rows.ts), best first,
+ * rows in a big store, see `Int8Rows` in vector-index.ts), best first,
  * over the files `allowed` lets through: a brute-force scan, no ANN index. It yields to the event
  * loop every {@link SCAN_SLICE} rows that the turn has run long (see `pace`), so a 100k-chunk scan
  * never holds the worker in one step. Ties keep row order.

@@ -8,9 +8,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { INT8_ABOVE_CHUNKS } from '../../../src/core/vector-stores/budgets';
-import { dotInt8, int8Bytes, quantizeRows } from '../../../src/core/vector-stores/int8-rows';
 import { topRows } from '../../../src/core/vector-stores/scan';
-import { IndexCache, type IndexedFile } from '../../../src/core/vector-stores/vector-index';
+import {
+  dotInt8,
+  IndexCache,
+  type IndexedFile,
+  int8Bytes,
+  quantizeRows,
+} from '../../../src/core/vector-stores/vector-index';
 import { scriptedEmbedding } from '../../../src/engine/scripted/scripted-embedding';
 import type { VectorStoreStore } from '../../../src/store/vector-stores';
 
