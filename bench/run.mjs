@@ -23,6 +23,7 @@ import { ensureTestModel } from '../scripts/build-test-gguf.mjs';
 import { measureBlocks } from './blocks.mjs';
 import { measureFileSearchTurn, measureIngestInPage, measurePdfText } from './file-search.mjs';
 import { table } from './table.mjs';
+import { measureInt8Scan } from './vector-int8.mjs';
 import { measureVectorFigures } from './vector-scan.mjs';
 import { measureNative, measureScriptedBytes, measureWllama, scriptBytesPlugin } from './wllama.mjs';
 
@@ -223,6 +224,7 @@ async function main() {
       results.pdf_text_ms_per_page = await measurePdfText({ root, page, runs: RUNS, stats, log });
       results.ingest_ms_per_mb_in_chromium = await measureIngestInPage({ page, runs: 3, stats, log });
       results.file_search_turn_ms = await measureFileSearchTurn({ root, runs: RUNS, stats, log });
+      results.vector_scan_int8_ms = await measureInt8Scan({ root, runs: RUNS, stats, log });
     }
     results.environment = {
       chromium: browser.version(),
