@@ -25,6 +25,11 @@ export function table(r) {
     ['vector_scan_ms 100k × 384', r.vector_scan_ms?.['100k_x_384'], 'ms', ''],
     ['vector_scan_ms 100k × 768', r.vector_scan_ms?.['100k_x_768'], 'ms', ''],
     ['ingest_ms_per_mb (scripted)', r.ingest_ms_per_mb, 'ms', ''],
+    ['ingest_ms_per_mb (scripted, Chromium, from upload)', r.ingest_ms_per_mb_in_chromium, 'ms', ''],
+    ['pdf_text_ms_per_page', r.pdf_text_ms_per_page, 'ms', ''],
+    ['file_search_turn_ms (10k chunks)', r.file_search_turn_ms, 'ms', '<= 50'],
+    ['vector_scan_int8_ms 100k × 384', r.vector_scan_int8_ms?.['100k_x_384'], 'ms', ''],
+    ['vector_scan_int8_ms 100k × 768', r.vector_scan_int8_ms?.['100k_x_768'], 'ms', ''],
     [
       'wllama_intab_vs_direct (decode tok/s ratio)',
       r.wllama_intab_vs_direct && { ...r.wllama_intab_vs_direct, p90: '' },

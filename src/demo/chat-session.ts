@@ -5,6 +5,7 @@
 import OpenAI from 'openai';
 import type { ChatView } from './chat-view';
 import { errorMessage } from './dom';
+import { citedFiles, fileSearchCallView } from './hosted-items';
 
 type ResponseStream = ReturnType<OpenAI['responses']['stream']>;
 
@@ -25,6 +26,15 @@ export function describeError(err: unknown): string {
   return `Error: ${errorMessage(err)}`;
 }
 
+/** Every annotation on the output's text parts, in order. */
+function annotationsOf(
+  output: OpenAI.Responses.ResponseOutputItem[],
+): OpenAI.Responses.ResponseOutputText['annotations'] {
+  return output.flatMap((o) =>
+    o.type === 'message' ? o.content.flatMap((c) => (c.type === 'output_text' ? c.annotations : [])) : [],
+  );
+}
+
 /**
  * Drives a `ChatView`: streams replies, remembers the last completed response, stops on request.
  * @example
@@ -34,6 +44,8 @@ export function describeError(err: unknown): string {
 export class ChatSession {
   #previousResponseId: string | null = null;
   #stream: ResponseStream | null = null;
+  /** True while a turn looks up its vector stores, before its stream exists. */
+  #starting = false;
 
   constructor(
     private readonly client: OpenAI,
@@ -41,11 +53,14 @@ export class ChatSession {
     private readonly currentModel: () => string,
     /** A cap on a model's reply, e.g. for a random-weight model that would babble to its context. */
     private readonly maxOutputTokens: (model: string) => number | undefined = () => undefined,
+    /** The vector stores a turn may search (`file_search`); none, no tool. */
+    private readonly vectorStoreIds: () => Promise<string[]> = async () => [],
   ) {}
 
   /** Sends one user turn and streams the reply into the view. Resolves when the turn has ended. */
   async send(text: string, instructions: string): Promise<void> {
-    if (this.#stream) return;
+    if (this.#stream || this.#starting) return;
+    this.#starting = true;
     const model = this.currentModel();
     this.view.addUser(text);
     this.view.setBusy(true);
@@ -59,9 +74,17 @@ export class ChatSession {
     };
 
     const cap = this.maxOutputTokens(model);
+    const stores = await this.vectorStoreIds().catch(() => []);
+    this.#starting = false;
     const stream = this.client.responses.stream({
       model,
       input: text,
+      ...(stores.length > 0
+        ? {
+            tools: [{ type: 'file_search' as const, vector_store_ids: stores }],
+            include: ['file_search_call.results' as const],
+          }
+        : {}),
       ...(cap ? { max_output_tokens: cap } : {}),
       ...(instructions ? { instructions } : {}),
       ...(this.#previousResponseId ? { previous_response_id: this.#previousResponseId } : {}),
@@ -76,9 +99,13 @@ export class ChatSession {
           case 'response.refusal.delta':
             reply.appendRefusal(event.delta);
             break;
+          case 'response.output_item.done':
+            if (event.item.type === 'file_search_call') reply.addHosted(fileSearchCallView(event.item));
+            break;
           case 'response.completed': {
             // Only a completed response becomes the memory: a stopped or failed turn is left out.
             this.#previousResponseId = event.response.id;
+            reply.setSources(citedFiles(annotationsOf(event.response.output)));
             const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
             const tokens = event.response.usage?.output_tokens;
             note = tokens === undefined ? `${seconds} s` : `${tokens} tokens · ${seconds} s`;

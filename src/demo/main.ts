@@ -27,9 +27,12 @@ const TEST_MODEL_ID = 'tiny-random';
 const testModel = typeof __INTAB_TEST_MODEL__ === 'string' ? __INTAB_TEST_MODEL__ : null;
 
 // First thing: a visitor's first load must install the runtime even if the UI below throws.
-const intab = startIntab(
-  testModel ? { wllama: { models: [{ id: TEST_MODEL_ID, url: testModel, contextSize: 2048 }] } } : {},
-);
+const intab = startIntab({
+  ...(testModel ? { wllama: { models: [{ id: TEST_MODEL_ID, url: testModel, contextSize: 2048 }] } } : {}),
+  // The demo's vector stores embed with `scripted`'s hashed bag of words: no download and no WebGPU,
+  // so file_search works in any browser. An app names a real embedding model here.
+  fileSearch: { embeddingModel: 'scripted' },
+});
 window.OpenAI = OpenAI;
 
 // The key is never checked in-tab; the SDK just refuses to run without one.
@@ -40,6 +43,15 @@ const client = new OpenAI({
   // A local runtime's errors are final; retrying them only delays the message.
   maxRetries: 0,
 });
+
+/**
+ * The vector stores a chat turn searches with `file_search`: the origin's ready ones (made from the
+ * console or by an app on this origin), the newest ten. None: the turn offers no tool.
+ */
+async function searchableStores(): Promise<string[]> {
+  const page = await client.vectorStores.list({ limit: 10 });
+  return page.data.filter((s) => s.status === 'completed').map((s) => s.id);
+}
 
 const runtimeStatus = el('p', {
   className: 'status',
@@ -65,6 +77,7 @@ const session = new ChatSession(
   chat,
   () => picker.model,
   (model) => (model === TEST_MODEL_ID ? 48 : undefined),
+  searchableStores,
 );
 const storage = createStoragePanel();
 

@@ -9,6 +9,10 @@ import { el } from './dom';
 export interface ReplyBubble {
   appendText(delta: string): void;
   appendRefusal(delta: string): void;
+  /** Shows a hosted tool's item (built from untrusted text with `el`) above the reply's text. */
+  addHosted(view: HTMLElement): void;
+  /** Lists the files the reply cites, as a muted line under it. */
+  setSources(filenames: string[]): void;
   /**
    * Ends the streaming look; `note` is a small muted line such as "12 tokens" or "stopped". A failed
    * reply with no text is removed, so the error line that follows is not preceded by an empty bubble.
@@ -41,6 +45,14 @@ export function createReplyBubble(
     },
     appendRefusal(delta) {
       follow(() => body.append(el('span', { className: 'msg__refusal', text: delta })));
+    },
+    addHosted(view) {
+      follow(() => item.insertBefore(view, body));
+    },
+    setSources(filenames) {
+      if (filenames.length === 0) return;
+      const line = el('span', { className: 'msg__meta', text: `Sources: ${filenames.join(', ')}` });
+      follow(() => item.append(line));
     },
     finish(note, failed = false) {
       item.classList.remove('msg--streaming');

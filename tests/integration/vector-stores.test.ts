@@ -115,7 +115,7 @@ describe('vector stores through the openai SDK', () => {
     const raw = await (
       await call('POST', `/vector_stores/${vs.id}/search`, { query: 'blue whales', rewrite_query: true })
     ).json();
-    expect(raw).toMatchObject({ object: 'vector_store.search_results.page', search_query: 'blue whales' });
+    expect(raw).toMatchObject({ object: 'vector_store.search_results.page', search_query: ['blue whales'] });
     expect(raw.has_more).toBe(false);
     expect(raw.data[0].file_id).toBe('file-whale');
   });

@@ -11,11 +11,23 @@
  */
 export const MAX_ENGINE_PASSES = 8;
 
-/** `file_search`'s `max_num_results` when the tool leaves it out: OpenAI echoes 20 (*to confirm*). */
+/**
+ * `file_search`'s `max_num_results` when the tool leaves it out. The `openai` package documents 20
+ * for the Assistants file_search tool ("The default is 20 for `gpt-4*` models and 5 for
+ * `gpt-3.5-turbo`", `resources/beta/assistants.d.ts`); the Responses `FileSearchTool` states no
+ * default, so intab uses the same 20.
+ */
 export const DEFAULT_FILE_SEARCH_RESULTS = 20;
 
 /** The most queries one `file_search` call runs; more are dropped (the model-facing schema says so too). */
 export const MAX_FILE_SEARCH_QUERIES = 5;
+
+/**
+ * The longest query the model-facing `file_search` schema allows (`maxLength`): a grammar-held call
+ * (llama.cpp) then always closes its strings, so a model that babbles cannot spend the whole
+ * `max_output_tokens` inside one query and lose the call.
+ */
+export const MAX_FILE_SEARCH_QUERY_CHARS = 128;
 
 /** How deep `filters` may nest `and`/`or`: deeper is a 400, never a deep recursion. */
 export const MAX_FILTER_DEPTH = 8;

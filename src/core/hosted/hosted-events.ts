@@ -3,8 +3,17 @@ import type { ResponseOutputItem } from 'openai/resources/responses/responses';
 /**
  * How a hosted tool's item goes out on the stream. Each kind has one row in
  * {@link HOSTED_EVENT_ORDER}: the names are OpenAI's (`ResponseStreamEvent` in the `openai`
- * package), the order is by analogy with the captured `web_search_call` sequence and is *to
- * confirm*, so it lives in this one table and nowhere else.
+ * package), the order is by analogy with the captured `web_search_call` sequence, so it lives in
+ * this one table and nowhere else.
+ *
+ * What was checked (issue 22's research notes): the `openai` package's doc comments give the three
+ * steps' meaning in this order ("Emitted when a file search call is initiated" → "…is currently
+ * searching" → "…is completed (results found)", `ResponseFileSearchCall{InProgress,Searching,
+ * Completed}Event`; the API reference, platform.openai.com/docs/api-reference/responses-streaming,
+ * words them the same), and third-party consumers and emulators of the stream use the same order
+ * (LiteLLM's `ResponsesAPIStreamEvents`, OpenAI-compatible proxies' tests). No captured OpenAI
+ * stream with a `file_search_call` was found in the searched corpora, so the row stays *to confirm*
+ * against a real capture; nothing found contradicts it.
  */
 
 /** What emitting a hosted item needs of the run; `ResponseRun.hostedOutput()` provides it. */

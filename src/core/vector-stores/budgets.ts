@@ -53,6 +53,12 @@ export const MAX_EXPIRY_DAYS = 365;
 export const SCAN_SLICE = 1024;
 /** Reciprocal rank fusion's constant (the `k` of 1 / (k + rank)), the usual 60. */
 export const RRF_K = 60;
+/**
+ * A store with more chunks than this keeps its vectors in worker memory as int8 (one scale per row:
+ * about 4× less memory, see `Int8Rows` in vector-index.ts); smaller stores keep float32. IndexedDB holds float32 either
+ * way, so the threshold can move without a migration.
+ */
+export const INT8_ABOVE_CHUNKS = 50_000;
 /** Stores whose vectors stay in worker memory between searches (a response's tool calls reuse them). */
 export const INDEX_CACHE_STORES = 8;
 /** How long a poll should wait before asking again, sent as `openai-poll-after-ms` on unfinished objects. */

@@ -1,6 +1,6 @@
 import { pace } from '../../common/pace';
 import { SCAN_SLICE } from './budgets';
-import type { IndexedFile } from './vector-index';
+import { dotInt8, type IndexedFile } from './vector-index';
 
 /** A row and its score, as rankings carry them. */
 export interface Scored {
@@ -9,7 +9,8 @@ export interface Scored {
 }
 
 /**
- * The `n` rows most similar to `query` (cosine of normalised vectors, clamped to [0, 1]), best first,
+ * The `n` rows most similar to `query` (cosine of normalised vectors, clamped to [0, 1]; over int8
+ * rows in a big store, see `Int8Rows` in vector-index.ts), best first,
  * over the files `allowed` lets through: a brute-force scan, no ANN index. It yields to the event
  * loop every {@link SCAN_SLICE} rows that the turn has run long (see `pace`), so a 100k-chunk scan
  * never holds the worker in one step. Ties keep row order.
@@ -30,9 +31,11 @@ export async function topRows(
   for (const file of files) {
     if (!allowed(file)) continue;
     const v = file.vectors;
-    if (v.length !== file.chunks.length * dims) continue; // built with other dimensions: never comparable
+    const int8 = file.int8;
+    // Built with other dimensions: never comparable.
+    if ((int8 ? int8.values.length : v.length) !== file.chunks.length * dims) continue;
     for (let c = 0; c < file.chunks.length; c++) {
-      const dot = dotAt(v, c * dims, query);
+      const dot = int8 ? dotInt8(int8, c, query) : dotAt(v, c * dims, query);
       top.offer(file.offset + c, dot < 0 ? 0 : dot > 1 ? 1 : dot);
       if (++sinceYield === SCAN_SLICE) {
         sinceYield = 0;

@@ -27,7 +27,7 @@ const searchSchema = z.strictObject({
  * `POST /v1/vector_stores/{id}/search`: the best chunks for `query` (one string or several), one
  * result per chunk, best first. `ranker` `none`, `auto` and `default-2024-11-15` all mean the same
  * local ranking (there is no re-ranker to skip); `rewrite_query: true` is accepted and the query used
- * as is, which `search_query` echoes.
+ * as is, which `search_query` echoes (as a list of strings).
  */
 export async function searchVectorStore(
   request: Request,
@@ -58,7 +58,9 @@ export async function searchVectorStore(
   }));
   return jsonResponse({
     object: 'vector_store.search_results.page',
-    search_query: body.query,
+    // Always an array: OpenAI's OpenAPI spec types the page's `search_query` as `string[]` (seen in
+    // the clients generated from it, e.g. async-openai's `VectorStoreSearchResultsPage`).
+    search_query: Array.isArray(body.query) ? body.query : [body.query],
     data,
     has_more: false,
     next_page: null,

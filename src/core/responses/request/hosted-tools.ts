@@ -6,6 +6,7 @@ import {
   DEFAULT_FILE_SEARCH_RESULTS,
   type FileSearchBackend,
   MAX_FILE_SEARCH_QUERIES,
+  MAX_FILE_SEARCH_QUERY_CHARS,
   MAX_FILTER_DEPTH,
 } from '../../hosted';
 import { parseOrThrow } from '../../plumbing/validate';
@@ -29,7 +30,12 @@ export const FILE_SEARCH_SPEC: FunctionToolSpec = {
   parameters: {
     type: 'object',
     properties: {
-      queries: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: MAX_FILE_SEARCH_QUERIES },
+      queries: {
+        type: 'array',
+        items: { type: 'string', maxLength: MAX_FILE_SEARCH_QUERY_CHARS },
+        minItems: 1,
+        maxItems: MAX_FILE_SEARCH_QUERIES,
+      },
     },
     required: ['queries'],
     additionalProperties: false,
