@@ -30,7 +30,7 @@ export class McpHistory {
         const r = it as unknown as { approval_request_id: string; approve: boolean; reason?: string | null };
         const req = this.requests.get(r.approval_request_id);
         if (r.approve || !req) return [];
-        const why = r.reason ? ` Their reason: ${r.reason}` : '';
+        const why = r.reason ? ` Their reason: ${JSON.stringify(r.reason)}.` : '';
         const text = `The user declined this call to ${req.name} on MCP server '${req.server_label}': it did not run.${why} Do not call it again for this; go on without it.`;
         return [{ role: 'tool', tool_call_id: req.id, name: req.name, content: text }];
       }
