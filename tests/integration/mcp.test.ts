@@ -376,6 +376,7 @@ describe('mcp: a server that cannot be listed fails the request with 424', () =>
       undefined,
     ],
     ['an HTTP 500', async () => (await server({ status: 500 })).url, /HTTP 500/, undefined],
+    ['an HTTP 401 (no OAuth flow is started)', async () => (await server({ status: 401 })).url, /HTTP 401/, undefined],
     [
       'a list that hangs',
       async () => (await server({ listDelayMs: 3000 })).url,
