@@ -45,6 +45,7 @@ export async function planMcp(
     throw invalidRequest('tools', 'The mcp tool is not available on this endpoint.', 'unsupported_value');
   const signal = deps.signal ?? new AbortController().signal;
   const servers = await listMcpServers(mcpRun, items, deps.connector, signal, () => newId('mcpl'));
+  checkApprovedTools(approved, servers, items, firstInput);
   const targets = mcpTargets(servers, deps.functionNames);
   const allowedLabels = new Set(
     toolChoice.choice === 'none'
@@ -75,4 +76,31 @@ export async function planMcp(
     forced = hit[0];
   }
   return { plan: { connector: deps.connector, servers, targets, approved }, specs, forced };
+}
+
+/**
+ * An approved call runs only a tool its server lists for this request (`allowed_tools` applied):
+ * approval never reaches a tool the request does not offer. Otherwise a 400 on the answer.
+ */
+function checkApprovedTools(
+  approved: readonly ApprovalRequestItem[],
+  servers: readonly McpServer[],
+  items: readonly ResponseItem[],
+  firstInput: number,
+): void {
+  for (const req of approved) {
+    const server = servers.find((s) => s.tool.server_label === req.server_label);
+    if (server?.tools.some((t) => t.name === req.name)) continue;
+    const at = items.findIndex(
+      (i, k) =>
+        k >= firstInput &&
+        i.type === 'mcp_approval_response' &&
+        (i as { approval_request_id?: string }).approval_request_id === req.id,
+    );
+    throw invalidRequest(
+      `input[${at - firstInput}].approval_request_id`,
+      `The tool '${clip(req.name)}' of approval request '${clip(req.id)}' is not offered by MCP server '${clip(req.server_label)}' in this request (see its allowed_tools).`,
+      'invalid_value',
+    );
+  }
 }
