@@ -56,9 +56,12 @@ export async function planMcp(
   for (const [name, target] of targets) {
     const only = toolChoice.mcpNames?.get(target.label);
     if (!allowedLabels.has(target.label) || (only && !only.has(target.info.name))) continue;
+    const about = servers.find((s) => s.tool.server_label === target.label)?.tool.server_description;
+    const own = target.info.description ?? '';
     specs.push({
       name,
-      description: target.info.description ?? null,
+      // The server's description (the request's own words) says what the tool belongs to.
+      description: about ? `${own}${own ? ' ' : ''}(MCP server '${target.label}': ${about})` : own || null,
       parameters: (target.info.input_schema as Record<string, unknown> | null) ?? { type: 'object' },
       strict: false,
     });
