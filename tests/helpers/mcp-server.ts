@@ -20,6 +20,8 @@ export interface McpServerOptions {
   protocolVersions?: string[];
   /** Answer every request with this HTTP status instead of serving it. */
   status?: number;
+  /** Answer every POST with a 307 to this URL. */
+  redirectTo?: string;
   /** Hold `tools/list` this long (ms) before answering. */
   listDelayMs?: number;
 }
@@ -110,6 +112,10 @@ export async function startMcpServer(opts: McpServerOptions = {}): Promise<Runni
       state.seen.push(Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])));
       if (req.method === 'OPTIONS') {
         res.writeHead(cors ? 204 : 405, cors ? CORS_HEADERS : {});
+        return res.end();
+      }
+      if (opts.redirectTo && req.method === 'POST') {
+        res.writeHead(307, { ...(cors ? CORS_HEADERS : {}), location: opts.redirectTo });
         return res.end();
       }
       if (opts.status) {

@@ -185,6 +185,15 @@ describe('mcp: a server that cannot be listed fails the request with 424', () =>
     ],
     ['an HTTP 500', async () => (await server({ status: 500 })).url, /HTTP 500/, undefined],
     [
+      'a redirect to another origin (not followed)',
+      async () => {
+        const other = await server();
+        return (await server({ redirectTo: other.url.replace('127.0.0.1', 'localhost') })).url;
+      },
+      /HTTP 307/,
+      undefined,
+    ],
+    [
       'an HTTP 401 (no OAuth flow is started)',
       async () => (await server({ status: 401 })).url,
       /HTTP 401/,
@@ -235,6 +244,21 @@ describe('mcp: secrets', () => {
       srv.seen.some((h) => h.authorization === 'Bearer tok-SECRET-1' && h['x-api-key'] === 'key-SECRET-2'),
     ).toBe(true);
     expect(r.tools[0]).toMatchObject({ authorization: '[redacted]', headers: { 'x-api-key': '[redacted]' } });
+    // A token in `authorization` wins over an Authorization among `headers`, whatever its case.
+    const before = srv.seen.length;
+    await client.responses.create({
+      model: 'scripted',
+      input: '!mcp test echo {"text":"t"}',
+      tools: [
+        mcp(srv.url, {
+          authorization: 'tok-SECRET-3',
+          headers: { Authorization: 'Basic x' },
+          require_approval: 'never',
+        }),
+      ],
+    });
+    expect(srv.seen.slice(before).map((h) => h.authorization)).toContain('Bearer tok-SECRET-3');
+    expect(srv.seen.slice(before).map((h) => h.authorization)).not.toContain('Basic x');
     const got = await (await call('GET', `/responses/${r.id}`)).text();
     expect(got).not.toContain('SECRET');
     const stored = JSON.stringify(await store.getResponse(r.id));

@@ -73,8 +73,10 @@ export function mcpConnector(opts: McpConnectorOptions = {}): McpConnector {
       const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
       const seen: { failure: McpFailure | null } = { failure: null };
       const url = new URL(address.url);
-      const headers: Record<string, string> = { ...(address.headers ?? {}) };
-      if (address.authorization) headers.authorization = `Bearer ${address.authorization}`;
+      // Header names are case-insensitive: the token replaces any Authorization among `headers`.
+      const merged = new Headers(address.headers ?? {});
+      if (address.authorization) merged.set('authorization', `Bearer ${address.authorization}`);
+      const headers = Object.fromEntries(merged.entries());
       const transport = new StreamableHTTPClientTransport(url, {
         requestInit: { headers, credentials: 'omit' },
         redirectPolicy: 'same-origin',
