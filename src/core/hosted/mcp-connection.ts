@@ -91,7 +91,13 @@ export function mcpConnector(opts: McpConnectorOptions = {}): McpConnector {
           throw signal.aborted ? err : classify(err, seen.failure, timeoutMs);
         }
       };
-      await guard(() => client.connect(transport, options));
+      try {
+        await guard(() => client.connect(transport, options));
+      } catch (err) {
+        // A half-open connection holds nothing once closed.
+        await client.close().catch(() => {});
+        throw err;
+      }
       return {
         listTools: () =>
           guard(async () => {
