@@ -225,4 +225,20 @@ describe('mcp: calls', () => {
     await expect(next).rejects.toMatchObject({ status: 400, param: 'input[1].approval_request_id' });
     expect(srv.counts.call).toBe(0);
   });
+
+  it('input_tokens counts the listed tools the model would be offered', async () => {
+    const srv = await server();
+    const { call } = makeRig();
+    const count = async (tools: unknown[]) =>
+      (
+        await (
+          await call('POST', '/responses/input_tokens', { model: 'scripted', input: 'hi', tools })
+        ).json()
+      ).input_tokens as number;
+    const none = await count([]);
+    const one = await count([mcp(srv.url, { allowed_tools: ['echo'] })]);
+    const all = await count([mcp(srv.url)]);
+    expect(none).toBeLessThan(one);
+    expect(one).toBeLessThan(all);
+  });
 });
