@@ -3,7 +3,7 @@ import { ApiError } from '../../common/api-error';
 import { MCP_MAX_OUTPUT_CHARS } from './budgets';
 import type { RunOutput } from './hosted-events';
 import { type McpConnector, McpFailure, type McpSession } from './mcp-connection';
-import { emitMcpItem } from './mcp-events';
+import { emitMcpItem, type McpItem } from './mcp-events';
 import { isAllowed, type McpToolInfo, offeredName } from './mcp-policy';
 import { contentText, pastMcpResult } from './mcp-results';
 
@@ -251,11 +251,12 @@ export async function emitApprovalRequest(
   name: string,
   args: string,
 ): Promise<void> {
-  await emitMcpItem(out, {
+  const item: McpItem & { server_label: string; name: string } = {
     id,
     type: 'mcp_approval_request',
     server_label: label,
     name,
     arguments: args,
-  } as never);
+  };
+  await emitMcpItem(out, item);
 }
