@@ -34,3 +34,19 @@ export const MAX_FILTER_DEPTH = 8;
 
 /** Room kept for the model's answer when tool results are fitted into its context: this many tokens, or an eighth of a smaller window. */
 export const ANSWER_RESERVE_TOKENS = 256;
+
+/**
+ * The longest one request to a remote MCP server may take (`initialize`, `tools/list`, one
+ * `tools/call`, each HTTP exchange with its body): past it the fetch is aborted and the list fails
+ * (424) or the call ends `failed` with an `http_error`. A hanging server cannot hold a response.
+ */
+export const MCP_REQUEST_TIMEOUT_MS = 30_000;
+
+/** The most bytes one answer of an MCP server may carry; a longer body is cut off and the exchange fails. */
+export const MCP_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+
+/** The most tools one `mcp_list_tools` keeps (and offers the model); a server listing more is cut here. */
+export const MCP_MAX_LISTED_TOOLS = 128;
+
+/** The most characters of one `mcp_call`'s output kept in its item and shown to the model. */
+export const MCP_MAX_OUTPUT_CHARS = 256 * 1024;

@@ -33,6 +33,19 @@ export const HOSTED_EVENT_ORDER = {
   file_search_call: ['added', 'in_progress', 'searching', 'run', 'completed', 'done'],
 } as const satisfies Record<string, readonly string[]>;
 
+/**
+ * The events of the `mcp` tool's items, in order (`mcp-events.ts` sends them). Names are OpenAI's;
+ * the order is the issue's expected one, *to confirm* against a capture. `arguments` is
+ * `response.mcp_call_arguments.delta` then `.done`; `ended` is `response.<kind>.completed`, or
+ * `.failed` when the call or listing failed. An `mcp_approval_request` has no event of its own:
+ * only `output_item.added` and `.done`.
+ */
+export const MCP_EVENT_ORDER = {
+  mcp_list_tools: ['added', 'in_progress', 'run', 'ended', 'done'],
+  mcp_call: ['added', 'in_progress', 'arguments', 'run', 'ended', 'done'],
+  mcp_approval_request: ['added', 'done'],
+} as const satisfies Record<string, readonly string[]>;
+
 export type HostedKind = keyof typeof HOSTED_EVENT_ORDER;
 
 /** A hosted item as the run holds it: its status moves as its events go out. */

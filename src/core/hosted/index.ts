@@ -11,3 +11,8 @@ export * from './citations';
 export * from './contracts';
 export * from './file-search';
 export * from './hosted-events';
+export * from './mcp';
+export * from './mcp-connection';
+export * from './mcp-events';
+export * from './mcp-policy';
+export * from './mcp-results';

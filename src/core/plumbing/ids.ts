@@ -6,7 +6,7 @@
  * newId('resp') // → 'resp_3f9a…'
  */
 export function newId(
-  prefix: 'resp' | 'msg' | 'fc' | 'call' | 'rs' | 'conv' | 'cmp' | 'fco' | 'fs' | 'vs' | 'vsfb',
+  prefix: 'resp' | 'msg' | 'fc' | 'call' | 'rs' | 'conv' | 'cmp' | 'fco' | 'fs' | 'vs' | 'vsfb' | McpIdPrefix,
 ): string {
   const bytes = new Uint8Array(24);
   crypto.getRandomValues(bytes);
@@ -24,3 +24,6 @@ export function newId(
 export function newChatCompletionId(): string {
   return `chatcmpl-${newId('call').slice('call_'.length)}`;
 }
+
+/** The `mcp` tool's items: `mcpl_` listings, `mcp_` calls, `mcpr_` approval requests, `mcpa_` answers. */
+type McpIdPrefix = 'mcpl' | 'mcp' | 'mcpr' | 'mcpa';

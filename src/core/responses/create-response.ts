@@ -2,7 +2,7 @@ import { invalidRequest, toErrorResponse } from '../../common/api-error';
 import { pace } from '../../common/pace';
 import type { Engine, LoadProgress } from '../../engine/types';
 import type { ResponseStore } from '../../store/types';
-import type { FileContentReader, FileSearchBackend } from '../hosted';
+import type { FileContentReader, FileSearchBackend, McpConnector } from '../hosted';
 import { EventQueue } from '../plumbing/event-queue';
 import { jsonResponse, readJsonObject } from '../plumbing/http';
 import { newId } from '../plumbing/ids';
@@ -34,6 +34,8 @@ export interface CreateDeps {
   readFile?: FileContentReader;
   /** The vector stores behind the `file_search` tool; without them a `file_search` tool is a 400. */
   fileSearch?: FileSearchBackend;
+  /** Opens remote MCP servers; without it an `mcp` tool is a 400. */
+  mcp?: McpConnector;
 }
 
 /**

@@ -6,8 +6,9 @@ import type {
   FinishReason,
   GenerateRequest,
 } from '../../engine/types';
-import { type CitationSource, MAX_ENGINE_PASSES } from '../hosted';
+import { type CitationSource, MAX_ENGINE_PASSES, type McpTarget } from '../hosted';
 import { FILE_SEARCH_NAME } from './request/hosted-tools';
+import type { McpPlan } from './request/mcp-plan';
 import type { PreparedCreate } from './request/prepare-create';
 
 /** One hosted call a pass made, with what the tool returned, for the next pass to read. */
@@ -29,6 +30,8 @@ export interface PassOutcome {
   hosted: HostedTurn[];
   /** Client function calls the pass surfaced: they end the response, as without hosted tools. */
   functionCalls: number;
+  /** `mcp_approval_request`s the pass emitted: they end the response too, until the user answers. */
+  approvals: number;
 }
 
 /**
@@ -69,13 +72,30 @@ export class LoopState {
 
   /** Whether the model may still call a hosted tool in the coming pass. */
   get hostedOpen(): boolean {
-    const { fileSearch, maxCalls } = this.prepared.hosted;
-    return fileSearch !== null && this.hostedCalls < maxCalls && this.passes < MAX_ENGINE_PASSES - 1;
+    const { fileSearch, maxCalls, mcp } = this.prepared.hosted;
+    const any = fileSearch !== null || (mcp?.targets.size ?? 0) > 0;
+    return any && this.hostedCalls < maxCalls && this.passes < MAX_ENGINE_PASSES - 1;
   }
 
   /** Whether `name` is a hosted tool of this request (so it is run here, not surfaced). */
   isHosted(name: string): boolean {
+    if (this.mcpTarget(name)) return true;
     return this.prepared.hosted.fileSearch !== null && name === FILE_SEARCH_NAME;
+  }
+
+  /** The request's `mcp` plan; only read when it has one. */
+  get mcpPlan(): McpPlan {
+    return this.prepared.hosted.mcp as McpPlan;
+  }
+
+  /** The MCP server and tool the model calls by `name`, if it is one. */
+  mcpTarget(name: string): McpTarget | undefined {
+    return this.prepared.hosted.mcp?.targets.get(name);
+  }
+
+  /** Tool results the model reads before its first pass (approved MCP calls that just ran). */
+  addResults(results: ChatMessage[]): void {
+    this.messages = [...this.messages, ...results];
   }
 
   /** The model's context window, in its tokens. */

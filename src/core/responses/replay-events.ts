@@ -6,7 +6,7 @@ import type {
 } from 'openai/resources/responses/responses';
 import { ApiError } from '../../common/api-error';
 import type { TokenLogprob } from '../../engine/types';
-import { replayHostedItem } from '../hosted';
+import { type McpItem, replayHostedItem, replayMcpItem } from '../hosted';
 import { newId } from '../plumbing/ids';
 import type { ResponseObject } from './response-object';
 import { type IdPrefix, ResponseRun, type StreamEvent } from './response-run';
@@ -107,6 +107,11 @@ function replayItem(run: ResponseRun, item: ResponseOutputItem): void {
       return;
     case 'file_search_call':
       replayHostedItem(run.hostedOutput(), item);
+      return;
+    case 'mcp_list_tools':
+    case 'mcp_call':
+    case 'mcp_approval_request':
+      replayMcpItem(run.hostedOutput(), item as unknown as McpItem);
       return;
     default:
     // intab's runs produce no other output items.

@@ -3,6 +3,7 @@ import type {
   FileSearchTool,
   FunctionTool,
   ResponseUsage,
+  Tool,
 } from 'openai/resources/responses/responses';
 import { type CreateResponseBody, localToolChoiceSchema } from './request/create-schema';
 
@@ -29,7 +30,7 @@ export type ResponseObject = Omit<ApiResponse, 'output_text' | 'usage' | 'user'>
  */
 export function newResponseObject(
   body: CreateResponseBody,
-  init: { id: string; createdAt: number; tools: Array<FunctionTool | FileSearchTool> },
+  init: { id: string; createdAt: number; tools: Array<FunctionTool | FileSearchTool | Tool.Mcp> },
 ): ResponseObject {
   return {
     id: init.id,

@@ -1,7 +1,7 @@
 import { clip, invalidRequest, notFound } from '../../common/api-error';
 import { type Engine, promptShape } from '../../engine/types';
 import type { ResponseStore, StoredResponse } from '../../store/types';
-import type { FileSearchBackend } from '../hosted';
+import type { FileSearchBackend, McpConnector } from '../hosted';
 import { jsonResponse, readJsonObject } from '../plumbing/http';
 import { listBody, parseListParams } from '../plumbing/list-params';
 import { SSE_HEADERS } from '../plumbing/sse';
@@ -161,7 +161,13 @@ const countSchema = createResponseSchema.pick({
 /** `POST /v1/responses/input_tokens` → `{object: 'response.input_tokens', input_tokens}`. */
 export async function countInputTokens(
   request: Request,
-  deps: { engine: Engine; store: ResponseStore; maxBodyBytes: number; fileSearch?: FileSearchBackend },
+  deps: {
+    engine: Engine;
+    store: ResponseStore;
+    maxBodyBytes: number;
+    fileSearch?: FileSearchBackend;
+    mcp?: McpConnector;
+  },
 ): Promise<Response> {
   const json = await readJsonObject(request, deps.maxBodyBytes);
   parseOrThrow(countSchema, json);

@@ -1,7 +1,16 @@
 import { type ApiError, toApiError } from '../../common/api-error';
 import { pace } from '../../common/pace';
 import type { Engine, EngineChunk, GenerateRequest, LoadProgress } from '../../engine/types';
-import { CitationFilter, type FileSearchBackend, runFileSearchCall } from '../hosted';
+import {
+  CitationFilter,
+  emitApprovalRequest,
+  emitMcpItem,
+  type FileSearchBackend,
+  McpSessions,
+  needsApproval,
+  runFileSearchCall,
+  runMcpCall,
+} from '../hosted';
 import { newId } from '../plumbing/ids';
 import { untilAborted } from '../plumbing/json-hold';
 import { strictOutputErrorPaced } from '../validation/strict-output';
@@ -48,7 +57,15 @@ export async function drive(
       return settled();
     }
     const state = new LoopState(prepared);
-    const end = await runPasses(run, state, deps, signal);
+    const mcp = prepared.hosted.mcp;
+    const sessions = mcp ? new McpSessions(mcp.servers, mcp.connector, signal) : null;
+    let end: PassOutcome | null;
+    try {
+      if (sessions) await startMcp(run, state, sessions, signal);
+      end = await runPasses(run, state, sessions, deps, signal);
+    } finally {
+      await sessions?.closeAll();
+    }
     if (signal.aborted) {
       run.cancel();
       return settled();
@@ -87,17 +104,23 @@ export function failOrCancel(run: ResponseRun, err: unknown, signal: AbortSignal
 async function runPasses(
   run: ResponseRun,
   state: LoopState,
+  sessions: McpSessions | null,
   deps: LoopDeps,
   signal: AbortSignal,
 ): Promise<PassOutcome | null> {
   for (;;) {
     const req = state.nextRequest();
-    const outcome = await onePass(run, state, req, deps, signal);
+    const outcome = await onePass(run, state, req, { ...deps, sessions }, signal);
     if (!outcome || signal.aborted) return null;
     // The results must fit the next pass's context; the next pass offers at most the same tools.
     if (outcome.hosted.length > 0) await fitTurns(outcome, state, req, deps.engine, signal);
     state.record(outcome);
-    if (outcome.reason === 'length' || outcome.functionCalls > 0 || outcome.hosted.length === 0)
+    if (
+      outcome.reason === 'length' ||
+      outcome.functionCalls > 0 ||
+      outcome.approvals > 0 ||
+      outcome.hosted.length === 0
+    )
       return outcome;
     // The tools ran; the next pass reads their results, in items of its own. Out of output
     // budget, it cannot write a word.
@@ -116,7 +139,7 @@ async function onePass(
   run: ResponseRun,
   state: LoopState,
   req: GenerateRequest,
-  deps: LoopDeps,
+  deps: LoopDeps & { sessions: McpSessions | null },
   signal: AbortSignal,
 ): Promise<PassOutcome | null> {
   const offered = new Set(req.tools.map((t) => t.name));
@@ -125,6 +148,7 @@ async function onePass(
     reasoning: '',
     hosted: [],
     functionCalls: 0,
+    approvals: 0,
   };
   // Renewed after each search: a filter knows the markers handed out before it was made.
   let cited = state.sources.size > 0 ? new CitationFilter(state.sources) : null;
@@ -148,6 +172,13 @@ async function onePass(
         // Calls past max_tool_calls, or to a tool this pass was not offered, are ignored.
         if (!offered.has(chunk.name) || state.hostedCalls >= state.maxHostedCalls) continue;
         state.hostedCalls += 1;
+        if (deps.sessions && state.mcpTarget(chunk.name)) {
+          const turn = await mcpCall(run, chunk, state, deps.sessions, signal);
+          if (turn) outcome.hosted.push(turn);
+          else outcome.approvals += 1;
+          if (signal.aborted) return null;
+          continue;
+        }
         outcome.hosted.push(await runHostedCall(run, chunk, state, deps, signal));
         if (signal.aborted) return null;
         cited = new CitationFilter(state.sources);
@@ -197,6 +228,64 @@ async function runHostedCall(
     shorter: found.shorter,
   };
 }
+
+/**
+ * Before the first pass: the listings this response made (each `mcp_list_tools` item), then each
+ * call the user approved in this request's input, whose results the model reads first.
+ */
+async function startMcp(
+  run: ResponseRun,
+  state: LoopState,
+  sessions: McpSessions,
+  signal: AbortSignal,
+): Promise<void> {
+  const plan = state.mcpPlan;
+  for (const server of plan.servers)
+    if (server.listing) await emitMcpItem(run.hostedOutput(), server.listing);
+  for (const req of plan.approved) {
+    if (signal.aborted) return;
+    const call = { ...req, id: newId('mcp'), label: req.server_label, approvalRequestId: req.id };
+    const result = await runMcpCall(run.hostedOutput(), call, sessions, signal);
+    state.addResults([{ role: 'tool', tool_call_id: req.id, name: req.name, content: result }]);
+  }
+  if (plan.approved.length > 0) run.closeItems();
+}
+
+/**
+ * A call the model made to an MCP tool: run now (its turn for the next pass) when approval is
+ * waived for it, else an `mcp_approval_request` that ends the response (undefined).
+ */
+async function mcpCall(
+  run: ResponseRun,
+  chunk: EngineChunk & { type: 'tool_call' },
+  state: LoopState,
+  sessions: McpSessions,
+  signal: AbortSignal,
+): Promise<HostedTurn | undefined> {
+  const target = state.mcpTarget(chunk.name);
+  const server = state.mcpPlan.servers.find((s) => s.tool.server_label === target?.label);
+  if (!target || !server) return undefined;
+  const { label, info } = target;
+  if (needsApproval(server.tool, info)) {
+    await emitApprovalRequest(run.hostedOutput(), newId('mcpr'), label, info.name, chunk.arguments);
+    return undefined;
+  }
+  const id = newId('mcp');
+  const call = { id, label, name: info.name, arguments: chunk.arguments };
+  const result = await runMcpCall(run.hostedOutput(), call, sessions, signal);
+  return {
+    call: { id, type: 'function', function: { name: chunk.name, arguments: chunk.arguments } },
+    result,
+    parts: MCP_RESULT_PARTS,
+    shorter: (keep) =>
+      keep >= MCP_RESULT_PARTS
+        ? result
+        : `${result.slice(0, Math.floor((result.length * keep) / MCP_RESULT_PARTS))}\n(The rest of the output was cut to fit the model's context.)`,
+  };
+}
+
+/** An MCP result is shortened in sixteenths of its length when it does not fit the next pass. */
+const MCP_RESULT_PARTS = 16;
 
 /** A text chunk through the citation filter: its text streams, its markers become annotations. */
 function pushCited(run: ResponseRun, filter: CitationFilter, chunk: EngineChunk & { type: 'text' }): void {

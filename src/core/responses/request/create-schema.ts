@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { jsonObjectSchema, metadataSchema } from '../../plumbing/validate';
+import { mcpApprovalRequestItem, mcpApprovalResponseItem, mcpCallItem, mcpListToolsItem } from './mcp-items';
 
 /**
  * The `POST /v1/responses` body, validated at the boundary. Strict objects, so an unknown parameter
@@ -149,6 +150,10 @@ export const inputItemSchema = z.preprocess(
     itemReference,
     compactionItem,
     fileSearchCallItem,
+    mcpListToolsItem,
+    mcpCallItem,
+    mcpApprovalRequestItem,
+    mcpApprovalResponseItem,
   ]),
 );
 
@@ -169,10 +174,13 @@ export const localToolChoiceSchema = z.union([
   z.enum(['none', 'auto', 'required']),
   z.strictObject({ type: z.literal('function'), name: z.string() }),
   z.strictObject({ type: z.literal('file_search') }),
+  z.strictObject({ type: z.literal('mcp'), server_label: z.string(), name: z.string().nullish() }),
   z.strictObject({
     type: z.literal('allowed_tools'),
     mode: z.enum(['auto', 'required']),
-    tools: z.array(z.looseObject({ type: z.string(), name: z.string().optional() })),
+    tools: z.array(
+      z.looseObject({ type: z.string(), name: z.string().nullish(), server_label: z.string().optional() }),
+    ),
   }),
 ]);
 

@@ -10,6 +10,7 @@ import {
   MAX_FILTER_DEPTH,
 } from '../../hosted';
 import { parseOrThrow } from '../../plumbing/validate';
+import type { McpPlan } from './mcp-plan';
 
 /**
  * The hosted tools' two faces. On the wire, the request's `{type:'file_search', …}` entry, checked
@@ -136,6 +137,8 @@ export interface HostedPlan {
   includeResults: boolean;
   /** `max_tool_calls`: the most built-in tool calls the response runs; later ones are ignored. */
   maxCalls: number;
+  /** The request's `mcp` servers, listed (null: none). */
+  mcp: McpPlan | null;
 }
 
 /**
@@ -151,7 +154,7 @@ export async function planHosted(
   toolChoice: { choice: ToolChoiceSpec; allowed: readonly { type: string }[] },
   include: ReadonlySet<string>,
   backend: FileSearchBackend | undefined,
-): Promise<HostedPlan> {
+): Promise<Omit<HostedPlan, 'mcp'>> {
   const i = tools.findIndex((t) => t.type === 'file_search');
   const tool = i >= 0 ? (tools[i] as FileSearchTool) : null;
   if (tool) {

@@ -135,7 +135,18 @@ async function toStoredItem(
     case 'compaction':
       return { type: 'compaction', id: item.id ?? newId('cmp'), encrypted_content: item.encrypted_content };
     case 'file_search_call':
-      return item;
+    case 'mcp_list_tools':
+    case 'mcp_call':
+    case 'mcp_approval_request':
+      return item as ResponseItem;
+    case 'mcp_approval_response':
+      return {
+        type: 'mcp_approval_response',
+        id: item.id ?? newId('mcpa'),
+        approval_request_id: item.approval_request_id,
+        approve: item.approve,
+        ...(item.reason != null && { reason: item.reason }),
+      } as ResponseItem;
     case 'item_reference': {
       const found = await resolve(item.id);
       if (!found) throw notFound(`Item with id '${clip(item.id)}' not found.`, `${at}.id`);

@@ -3,7 +3,7 @@ import { invalidRequest } from '../../../common/api-error';
 import { pace } from '../../../common/pace';
 import type { Engine, GenerateRequest, ModelInfo, OutputFormatSpec } from '../../../engine/types';
 import type { ResponseStore } from '../../../store/types';
-import type { FileContentReader, FileSearchBackend } from '../../hosted';
+import type { FileContentReader, FileSearchBackend, McpConnector } from '../../hosted';
 import { resolveFileInputs } from '../../plumbing/file-inputs';
 import type { FileFetcher } from '../../plumbing/input-files';
 import { requireJsonMention } from '../../plumbing/json-mode';
@@ -18,6 +18,7 @@ import { checkIncludes } from './includes';
 import { normalizeInput } from './input-items';
 import { checkToolPairing, checkUniqueIds } from './item-pairing';
 import { checkLocalOptions } from './local-options';
+import { planMcp } from './mcp-plan';
 import { toChatMessages } from './to-chat-messages';
 import { parseToolChoice, parseTools, type RequestTool, toSpec } from './tool-options';
 
@@ -60,6 +61,8 @@ export async function prepareCreate(
     signal?: AbortSignal;
     /** The vector stores `file_search` searches; without it a `file_search` tool is a 400. */
     fileSearch?: FileSearchBackend;
+    /** Opens remote MCP servers for the `mcp` tool; without it an `mcp` tool is a 400. */
+    mcp?: McpConnector;
   },
   opts: { fit: boolean } = { fit: true },
 ): Promise<PreparedCreate> {
@@ -69,7 +72,7 @@ export async function prepareCreate(
   const model = findModel(deps.engine, body.model);
   checkLocalOptions(body);
   const include = parseInclude(body);
-  const tools = parseTools(body);
+  const { tools, mcpRun } = parseTools(body, deps.origin ?? null);
   const toolChoice = parseToolChoice(body, tools);
   await checkSchemas(
     body,
@@ -121,7 +124,14 @@ export async function prepareCreate(
   });
   await pace();
   requireJsonMention(messages, toFormat(body));
-  const specs = toolChoice.allowed.map(toSpec);
+  // Listing needs the network: it comes after every 400 the request could get.
+  const mcp = await planMcp(mcpRun, toolChoice, expanded, firstInput, {
+    connector: deps.mcp,
+    signal: deps.signal,
+    functionNames: new Set(tools.flatMap((t) => (t.type === 'function' ? [t.name] : []))),
+  });
+  const specs = [...toolChoice.allowed.flatMap((t) => (t.type === 'mcp' ? [] : [toSpec(t)])), ...mcp.specs];
+  const choice = mcp.forced ? { name: mcp.forced } : toolChoice.choice;
   await pace();
   if (opts.fit) {
     const truncation = body.truncation ?? 'disabled';
@@ -132,7 +142,7 @@ export async function prepareCreate(
       engine: deps.engine,
       signal: deps.signal,
       shape: {
-        toolChoice: toolChoice.choice,
+        toolChoice: choice,
         format: toFormat(body),
         reasoningEffort: body.reasoning?.effort ?? null,
       },
@@ -149,8 +159,8 @@ export async function prepareCreate(
     generate: {
       model: model.id,
       messages,
-      tools: toolChoice.choice === 'none' ? [] : specs,
-      toolChoice: toolChoice.choice,
+      tools: choice === 'none' ? [] : specs,
+      toolChoice: choice,
       parallelToolCalls: body.parallel_tool_calls ?? true,
       // max_tool_calls counts built-in tool calls only (the loop applies it); nothing caps function calls but parallel_tool_calls.
       maxToolCalls: null,
@@ -167,7 +177,7 @@ export async function prepareCreate(
       encryptedContent: include.has('reasoning.encrypted_content'),
       maxToolCalls: body.parallel_tool_calls === false ? 1 : Number.POSITIVE_INFINITY,
     },
-    hosted,
+    hosted: { ...hosted, mcp: mcp.plan },
   };
 }
 

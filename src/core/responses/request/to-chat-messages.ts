@@ -4,6 +4,8 @@ import type { ChatContentPart, ChatMessage } from '../../../engine/types';
 import { pastSearchResult } from '../../hosted';
 import { fileText } from '../../plumbing/input-files';
 import { FILE_SEARCH_NAME } from './hosted-tools';
+import { answeredApprovals } from './mcp-approvals';
+import { McpHistory } from './mcp-history';
 
 export interface ChatTranslationOptions {
   /** Whether the model takes images; when false an image part is a 400 naming the part. */
@@ -35,6 +37,7 @@ export function toChatMessages(
   const first = opts.firstInput ?? 0;
   // The last reasoning item's text, until the assistant turn it belongs to.
   let reasoning: string | null = null;
+  const mcp = new McpHistory(answeredApprovals(items));
   const withReasoning = <T extends object>(m: T): T => {
     const r = reasoning;
     reasoning = null;
@@ -107,6 +110,12 @@ export function toChatMessages(
         });
         return;
       }
+      case 'mcp_list_tools':
+      case 'mcp_call':
+      case 'mcp_approval_request':
+      case 'mcp_approval_response':
+        for (const m of mcp.messages(item)) out.push(m.role === 'assistant' ? withReasoning(m) : m);
+        return;
       default:
         return;
     }

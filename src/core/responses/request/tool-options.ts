@@ -1,23 +1,36 @@
-import type { FileSearchTool, FunctionTool } from 'openai/resources/responses/responses';
+import type { FileSearchTool, FunctionTool, Tool } from 'openai/resources/responses/responses';
 import { clip, invalidRequest } from '../../../common/api-error';
 import type { FunctionToolSpec, ToolChoiceSpec } from '../../../engine/types';
 import { parseOrThrow } from '../../plumbing/validate';
 import { type CreateResponseBody, functionToolSchema } from './create-schema';
 import { FILE_SEARCH_NAME, FILE_SEARCH_SPEC, hostedNameTaken, parseFileSearchTool } from './hosted-tools';
+import { checkUniqueLabels, parseMcpTool } from './mcp-tools';
 
 /** The tools a request may carry: function tools, and the hosted tools that run locally. */
-export type RequestTool = FunctionTool | FileSearchTool;
+export type RequestTool = FunctionTool | FileSearchTool | Tool.Mcp;
+
+/** The request's tools as echoed (secrets redacted), and its `mcp` entries as the run uses them. */
+export interface ParsedTools {
+  tools: RequestTool[];
+  mcpRun: Tool.Mcp[];
+}
 
 /**
  * The request's `tools` as OpenAI echoes them (`strict` defaults to true; the optional fields the
- * request set come back as sent). Function tools and `file_search` run locally; any other type is a
- * 400 naming `tools[i].type`, and so are async tools and tools only programs may call.
+ * request set come back as sent). Function tools, `file_search` and remote `mcp` run locally; any
+ * other type is a 400 naming `tools[i].type`, and so are async tools and tools only programs may call.
  *
  * @example
- * parseTools(body) // → [{ type: 'function', name: 'f', description: null, parameters: null, strict: true }]
+ * parseTools(body).tools // → [{ type: 'function', name: 'f', description: null, parameters: null, strict: true }]
  */
-export function parseTools(body: CreateResponseBody): RequestTool[] {
+export function parseTools(body: CreateResponseBody, origin: string | null = null): ParsedTools {
+  const mcpRun: Tool.Mcp[] = [];
   const tools = (body.tools ?? []).map((raw, i): RequestTool => {
+    if (raw.type === 'mcp') {
+      const parsed = parseMcpTool(raw, i, origin);
+      mcpRun.push(parsed.run);
+      return parsed.echo;
+    }
     if (raw.type === 'file_search') {
       if ((body.tools ?? []).findIndex((t) => t.type === 'file_search') !== i)
         throw invalidRequest(`tools[${i}].type`, 'Only one file_search tool may be given.', 'invalid_value');
@@ -26,7 +39,7 @@ export function parseTools(body: CreateResponseBody): RequestTool[] {
     if (raw.type !== 'function') {
       throw invalidRequest(
         `tools[${i}].type`,
-        `Tool type '${clip(raw.type)}' is not supported by intab: only 'function' and 'file_search' tools run locally.`,
+        `Tool type '${clip(raw.type)}' is not supported by intab: only 'function', 'file_search' and 'mcp' tools run locally.`,
         'unsupported_value',
       );
     }
@@ -36,7 +49,8 @@ export function parseTools(body: CreateResponseBody): RequestTool[] {
     const clash = tools.findIndex((t) => t.type === 'function' && t.name === FILE_SEARCH_NAME);
     if (clash >= 0) throw hostedNameTaken(FILE_SEARCH_NAME, clash);
   }
-  return tools;
+  checkUniqueLabels(tools);
+  return { tools, mcpRun };
 }
 
 function parseFunctionTool(raw: unknown, i: number): FunctionTool {
@@ -69,6 +83,18 @@ function parseFunctionTool(raw: unknown, i: number): FunctionTool {
 }
 
 /**
+ * A tool choice: the engine's choice, the tools it may call, and for `mcp` entries which of a
+ * server's tools (`name`; null: all of them). `forcedMcp`: `{type:'mcp'}` forced a server (and maybe
+ * one tool), resolved to a name once the server is listed (`choice` is `required` until then).
+ */
+export interface ParsedToolChoice {
+  choice: ToolChoiceSpec;
+  allowed: RequestTool[];
+  mcpNames?: Map<string, Set<string> | null>;
+  forcedMcp?: { label: string; name: string | null };
+}
+
+/**
  * `tool_choice` as the engine's choice plus the tools it may call (`allowed_tools` applied).
  * `{type: 'file_search'}` forces a call to the hosted tool, as `{type: 'function', name}` forces a
  * function; `allowed_tools` may list `{type: 'file_search'}`. Other hosted choices are a 400.
@@ -76,10 +102,7 @@ function parseFunctionTool(raw: unknown, i: number): FunctionTool {
  * @example
  * parseToolChoice(body, tools) // → { choice: 'auto', allowed: tools }
  */
-export function parseToolChoice(
-  body: CreateResponseBody,
-  tools: RequestTool[],
-): { choice: ToolChoiceSpec; allowed: RequestTool[] } {
+export function parseToolChoice(body: CreateResponseBody, tools: RequestTool[]): ParsedToolChoice {
   const tc = body.tool_choice ?? 'auto';
   if (typeof tc === 'string') {
     if (tc === 'required' && tools.length === 0) {
@@ -90,6 +113,23 @@ export function parseToolChoice(
       );
     }
     return { choice: tc, allowed: tools };
+  }
+  if (tc.type === 'mcp') {
+    const ref = tc as { server_label: string; name?: string | null };
+    const tool = findTool(tools, { type: 'mcp', server_label: ref.server_label });
+    if (!tool)
+      throw invalidRequest(
+        'tool_choice.server_label',
+        `Tool choice MCP server '${clip(ref.server_label)}' not found in 'tools' parameter.`,
+        'invalid_value',
+      );
+    const name = ref.name ?? null;
+    return {
+      choice: 'required',
+      allowed: [tool],
+      mcpNames: new Map([[ref.server_label, name === null ? null : new Set([name])]]),
+      forcedMcp: { label: ref.server_label, name },
+    };
   }
   if (tc.type === 'function' || tc.type === 'file_search') {
     const tool = findTool(tools, tc as { type: string; name?: string });
@@ -102,7 +142,8 @@ export function parseToolChoice(
     return { choice: { name: specName(tool) }, allowed: [tool] };
   }
   if (tc.type === 'allowed_tools') {
-    const spec = tc as { mode: 'auto' | 'required'; tools: { type: string; name?: string }[] };
+    const spec = tc as { mode: 'auto' | 'required'; tools: ToolRef[] };
+    const mcpNames = new Map<string, Set<string> | null>();
     const allowed = spec.tools.map((ref, i) => {
       const tool = findTool(tools, ref);
       if (!tool)
@@ -111,9 +152,10 @@ export function parseToolChoice(
           `Tool '${clip(ref.name ?? ref.type)}' not found in 'tools' parameter.`,
           'invalid_value',
         );
+      if (tool.type === 'mcp') addMcpName(mcpNames, tool.server_label, ref.name ?? null);
       return tool;
     });
-    return { choice: spec.mode, allowed };
+    return { choice: spec.mode, allowed: [...new Set(allowed)], mcpNames };
   }
   throw invalidRequest(
     'tool_choice.type',
@@ -122,18 +164,28 @@ export function parseToolChoice(
   );
 }
 
-function findTool(tools: RequestTool[], ref: { type: string; name?: string }): RequestTool | undefined {
+type ToolRef = { type: string; name?: string | null; server_label?: string };
+
+/** An `allowed_tools` entry for a server: its named tool joins the set, a nameless one allows all. */
+function addMcpName(names: Map<string, Set<string> | null>, label: string, name: string | null): void {
+  const had = names.get(label);
+  if (had === null) return;
+  names.set(label, name === null ? null : new Set([...(had ?? []), name]));
+}
+
+function findTool(tools: RequestTool[], ref: ToolRef): RequestTool | undefined {
   if (ref.type === 'file_search') return tools.find((t) => t.type === 'file_search');
+  if (ref.type === 'mcp') return tools.find((t) => t.type === 'mcp' && t.server_label === ref.server_label);
   return tools.find((t) => ref.type === 'function' && t.type === 'function' && t.name === ref.name);
 }
 
-/** The name the model calls `t` by. */
+/** The name the model calls `t` by (an `mcp` tool is never forced through here). */
 function specName(t: RequestTool): string {
   return t.type === 'function' ? t.name : FILE_SEARCH_NAME;
 }
 
-/** @example toSpec(tool) // → { name, description, parameters, strict } */
-export function toSpec(t: RequestTool): FunctionToolSpec {
+/** @example toSpec(tool) // → { name, description, parameters, strict } (an `mcp` server's tools come from its listing) */
+export function toSpec(t: FunctionTool | FileSearchTool): FunctionToolSpec {
   if (t.type === 'file_search') return FILE_SEARCH_SPEC;
   return { name: t.name, description: t.description ?? null, parameters: t.parameters, strict: t.strict };
 }
