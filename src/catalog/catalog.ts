@@ -81,7 +81,9 @@ function fromGguf(g: (typeof GGUF_CATALOG)[number]): CatalogModel {
     id: g.id,
     engine: 'wllama',
     family: g.family,
-    name: g.id.replace(/[-._](Q\d\w*|q\d\w*)$/, ''),
+    // The file's name less its quantization (and bartowski's `microsoft_` prefix) is the model's
+    // name, so a GGUF joins the web-llm builds of the same model as one more build.
+    name: g.id.replace(/[-._](Q\d\w*|q\d\w*)$/, '').replace(/^microsoft_/, ''),
     build: g.quantization,
     parameters: g.parameters,
     quantization: g.quantization,
