@@ -64,7 +64,9 @@ export function createCatalogBrowser(choose: (model: CatalogModel) => Promise<vo
     );
     const count = groups.reduce((n, g) => n + g.models.length, 0);
     summary.textContent =
-      count === 0 ? `No model matches “${search.value}”.` : `${count} models in ${groups.length} families.`;
+      count === 0
+        ? `No model matches “${search.value}”.`
+        : `${count} ${count === 1 ? 'model' : 'models'} in ${groups.length} ${groups.length === 1 ? 'family' : 'families'}.`;
   };
 
   const row = (entry: ModelEntry): HTMLElement => {
