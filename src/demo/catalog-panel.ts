@@ -1,14 +1,17 @@
 /**
  * The glue between the catalog panel and the runtime: which catalog models this runtime serves
- * (every web-llm build `/v1/models` lists, and the curated GGUFs, registered with the CPU engine on
- * first use), which are cached (`/v1/models`' `cached`), the device's facts, and loading a choice
- * through the model picker, which keeps the chat on the previous model until the load succeeds.
+ * (every web-llm build `/v1/models` lists, and the curated GGUFs, downloaded into the page's cache
+ * with progress and handed to the CPU engine on first use), which are cached (`/v1/models`'
+ * `cached`, and the page's GGUF cache), the device's facts, and loading a choice through the model
+ * picker, which keeps the chat on the previous model until the load succeeds.
  */
 import type OpenAI from 'openai';
 import { type CatalogModel, catalogEntry, MODEL_CATALOG } from '../catalog';
 import type { IntabClient } from '../client';
 import { createCatalogBrowser } from './catalog-browser';
 import { readDeviceFacts } from './device-facts';
+import { el } from './dom';
+import { createDownloadPanel } from './download-panel';
 import type { ListedModel, ModelPicker } from './model-picker';
 
 /** The handle `main.ts` uses. */
@@ -42,11 +45,17 @@ export function createCatalogPanel(
 ): CatalogPanel {
   const registered = new Set<string>();
   let refresh: () => Promise<void> = async () => {};
+  const downloads = createDownloadPanel(
+    () => void refresh(),
+    (url) => MODEL_CATALOG.find((m) => m.url === url)?.id ?? url.slice(url.lastIndexOf('/') + 1),
+  );
 
   const choose = async (model: CatalogModel): Promise<void> => {
-    // A curated GGUF is served once the CPU engine knows its URL; web-llm knows its own builds.
+    // A curated GGUF is served once it is in the page's cache and the CPU engine has the file;
+    // web-llm downloads its own builds. A download that stops throws here: the chat stays put.
     if (model.engine === 'wllama' && model.url && !registered.has(model.id)) {
-      await intab.addModel({ id: model.id, url: model.url, label: model.id, device: 'cpu' });
+      const file = await downloads.download(model.url, model.id);
+      await intab.addModel({ id: model.id, files: [file], label: model.id, device: 'cpu' });
       registered.add(model.id);
     }
     await picker.choose(model.id, `${model.name} (${model.build})`);
@@ -55,13 +64,24 @@ export function createCatalogPanel(
   const browser = createCatalogBrowser(choose);
 
   refresh = async () => {
-    const [listed, facts] = await Promise.all([listWithCache(client), readDeviceFacts()]);
+    const [listed, facts, urls] = await Promise.all([
+      listWithCache(client),
+      readDeviceFacts(),
+      downloads.cachedUrls(),
+      downloads.refresh(),
+    ]);
     for (const m of listed) if (m.engine === 'wllama') registered.add(m.id);
     const served = MODEL_CATALOG.filter((m) => m.engine === 'wllama' || listed.some((l) => l.id === m.id));
-    const cached = new Set(listed.filter((m) => m.cached).map((m) => m.id));
+    const cached = new Set([
+      ...listed.filter((m) => m.cached).map((m) => m.id),
+      ...served.filter((m) => m.url && urls.has(m.url)).map((m) => m.id),
+    ]);
     browser.update(served, facts, cached);
   };
-  return { root: browser.root, refresh: () => refresh() };
+  return {
+    root: el('div', { className: 'catalog-panel' }, [browser.root, downloads.root]),
+    refresh: () => refresh(),
+  };
 }
 
 async function listWithCache(
