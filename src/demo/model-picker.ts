@@ -7,6 +7,7 @@
 import type OpenAI from 'openai';
 import type { IntabClient } from '../client';
 import { el, errorMessage } from './dom';
+import { loadFailureMessage } from './load-failures';
 
 /** The model that needs no download and no WebGPU. */
 export const SCRIPTED_MODEL = 'scripted';
@@ -113,7 +114,7 @@ export function createModelPicker(
       setStatus(`${id} is loaded.`);
     } catch (err) {
       progress.hidden = true;
-      setStatus(`Could not load ${id}: ${errorMessage(err)}. The chat stays on ${active}.`, true);
+      setStatus(loadFailureMessage(id, err, active), true);
       select.value = active;
     } finally {
       select.disabled = false;

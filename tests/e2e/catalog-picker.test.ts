@@ -151,6 +151,21 @@ describe('the catalog panel under faked devices', () => {
     expect(await page.getByTestId('catalog-summary').textContent()).toBe('No model matches “no such model”.');
   });
 
+  it('a load that fails (no WebGPU in the worker, or no network for the weights) says so and leaves the chat on scripted', async () => {
+    await as(BIG);
+    const { page } = app;
+    const id = 'SmolLM2-135M-Instruct-q0f32-MLC';
+    const smol = row('SmolLM2-135M-Instruct');
+    await smol.getByTestId('catalog-build').selectOption(id);
+    await smol.getByTestId('catalog-load').click();
+    const status = page.getByTestId('load-status');
+    await status.filter({ hasText: `Could not load ${id}` }).waitFor({ timeout: 60_000 });
+    expect(await status.textContent()).toMatch(
+      new RegExp(`^Could not load ${id} \\(.+\\)\\. .*The chat stays on scripted\\.$`),
+    );
+    expect(await page.getByTestId('model-select').inputValue()).toBe('scripted');
+  });
+
   it('left no errors in the page', () => {
     expect(app.pageErrors).toEqual([]);
   });
