@@ -1,7 +1,7 @@
 /**
  * The downloads panel: the running GGUF download (a progress bar with bytes, speed and time left,
- * and Cancel) and the models kept in this browser (the `intab-gguf` cache), each with its size and
- * Delete, which frees that space.
+ * and Cancel) and the models kept in this browser (the `intab-gguf` cache and web-llm's weights),
+ * each with its size and Delete, which frees that space.
  */
 import { el, errorMessage } from './dom';
 import {
@@ -11,6 +11,16 @@ import {
   downloadGguf,
   GGUF_CACHE,
 } from './gguf-download';
+import { deleteWebLlmCached, listWebLlmCached } from './webllm-cache';
+
+/** One model kept in this browser, as the list shows it. */
+interface CachedRow {
+  key: string;
+  name: string;
+  engine: string;
+  bytes: number;
+  remove(): Promise<void>;
+}
 
 /** The handle catalog-panel.ts uses. */
 export interface DownloadPanel {
@@ -64,18 +74,35 @@ export function createDownloadPanel(onChange: () => void, nameOf: (url: string) 
     );
   };
 
+  /** Every model kept here: the GGUFs this panel downloaded and web-llm's own weights. */
+  const kept = async (): Promise<CachedRow[]> => [
+    ...(await entries()).map(({ url, bytes }) => ({
+      key: url,
+      name: nameOf(url),
+      engine: 'CPU',
+      bytes,
+      remove: async () => void (await (await caches.open(GGUF_CACHE)).delete(url)),
+    })),
+    ...(await listWebLlmCached()).map(({ model, bytes }) => ({
+      key: model,
+      name: model,
+      engine: 'WebGPU',
+      bytes,
+      remove: async () => void (await deleteWebLlmCached(model)),
+    })),
+  ];
+
   const refresh = async (): Promise<void> => {
-    const cached = await entries();
+    const cached = await kept();
     list.replaceChildren(
-      ...cached.map(({ url, bytes }) => {
-        const name = nameOf(url);
+      ...cached.map(({ key, name, engine, bytes, remove: drop }) => {
         const remove = el('button', {
           text: 'Delete',
           attrs: { type: 'button', 'aria-label': `Delete ${name}`, 'data-testid': 'cached-delete' },
         });
         remove.addEventListener('click', () => {
           void (async () => {
-            await (await caches.open(GGUF_CACHE)).delete(url);
+            await drop();
             status.textContent = `Deleted ${name}: ${(bytes / 2 ** 20).toFixed(0)} MB freed.`;
             await refresh();
             onChange();
@@ -83,9 +110,12 @@ export function createDownloadPanel(onChange: () => void, nameOf: (url: string) 
             status.textContent = `Could not delete ${name}: ${errorMessage(err)}`;
           });
         });
-        return el('li', { attrs: { 'data-testid': 'cached-model', 'data-url': url } }, [
+        return el('li', { attrs: { 'data-testid': 'cached-model', 'data-key': key } }, [
           el('code', { text: name }),
-          el('span', { className: 'downloads__size', text: ` ${(bytes / 2 ** 20).toFixed(1)} MB ` }),
+          el('span', {
+            className: 'downloads__size',
+            text: ` ${engine} · ${(bytes / 2 ** 20).toFixed(1)} MB `,
+          }),
           remove,
         ]);
       }),

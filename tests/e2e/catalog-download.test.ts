@@ -185,6 +185,33 @@ describe('downloading a catalog GGUF', () => {
     expect(await page.getByTestId('cached-model').count()).toBe(0);
   });
 
+  it("lists web-llm's cached weights with their size and deletes them (weights and config)", async () => {
+    const { page } = app;
+    const model = 'SmolLM2-135M-Instruct-q0f32-MLC';
+    // Weights as web-llm 0.2.86 keeps them (Cache API, its default backend): two shards and a config.
+    await page.evaluate(async (m) => {
+      const base = `https://huggingface.co/mlc-ai/${m}/resolve/main/`;
+      const weights = await caches.open('webllm/model');
+      await weights.put(`${base}params_shard_0.bin`, new Response(new Uint8Array(3 << 20)));
+      await weights.put(`${base}params_shard_1.bin`, new Response(new Uint8Array(1 << 20)));
+      await (await caches.open('webllm/config')).put(`${base}mlc-chat-config.json`, new Response('{}'));
+    }, model);
+    await reload();
+    const item = page.locator(`[data-testid="cached-model"][data-key="${model}"]`);
+    expect(await item.textContent()).toBe(`${model} WebGPU · 4.0 MB Delete`);
+    await item.getByTestId('cached-delete').click();
+    await status()
+      .filter({ hasText: `Deleted ${model}: 4 MB freed.` })
+      .waitFor({ timeout: 10_000 });
+    expect(
+      await page.evaluate(async () => [
+        (await (await caches.open('webllm/model')).keys()).length,
+        (await (await caches.open('webllm/config')).keys()).length,
+      ]),
+    ).toEqual([0, 0]);
+    expect(await item.count()).toBe(0);
+  });
+
   it('left no errors in the page', () => {
     expect(app.pageErrors).toEqual([]);
   });
