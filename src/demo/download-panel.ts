@@ -136,7 +136,7 @@ export function createDownloadPanel(onChange: () => void, nameOf: (url: string) 
     root,
     async download(url, label) {
       if (controller)
-        throw new DownloadError('cut', 'Another download is running: wait for it or cancel it.');
+        throw new DownloadError('busy', 'Another download is running: wait for it or cancel it.');
       controller = new AbortController();
       bar.hidden = false;
       bar.value = 0;

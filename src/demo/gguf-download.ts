@@ -25,7 +25,7 @@ export interface DownloadProgress {
 /** Why a download stopped, in one sentence; `kind` lets the caller tell a cancel from a failure. */
 export class DownloadError extends Error {
   constructor(
-    readonly kind: 'cancelled' | 'offline' | 'http' | 'cut' | 'quota' | 'stalled',
+    readonly kind: 'cancelled' | 'offline' | 'http' | 'cut' | 'quota' | 'stalled' | 'busy',
     message: string,
   ) {
     super(message);
