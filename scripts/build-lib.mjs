@@ -26,6 +26,7 @@ const ENTRIES = {
   index: 'src/client/index.ts',
   'engine-worker': 'src/worker/engine-worker.ts',
   core: 'src/entries/core.ts',
+  catalog: 'src/entries/catalog.ts',
   msw: 'src/entries/msw.ts',
   sw: 'sw/install-intab.ts',
   'sw-default': 'sw/default-entry.ts',

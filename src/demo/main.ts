@@ -4,6 +4,7 @@
  */
 import OpenAI from 'openai';
 import { startIntab } from '../client';
+import { createCatalogPanel, outsideCatalog } from './catalog-panel';
 import { ChatSession } from './chat-session';
 import { createChatView } from './chat-view';
 import { byId, el, errorMessage } from './dom';
@@ -62,8 +63,10 @@ const gpuStatus = el('p', { className: 'status', attrs: { 'data-testid': 'gpu-st
 
 const picker = createModelPicker(intab, {
   labels: { [TEST_MODEL_ID]: 'tiny random model (real llama.cpp, gibberish output)' },
-  refresh: () => listModelIds(client),
+  refresh: async () => outsideCatalog(await listModelIds(client)),
 });
+// The catalog's models (web-llm's builds, curated GGUFs) are chosen in their own panel, by family.
+const catalog = createCatalogPanel(intab, client, picker);
 // The handlers only run after a click, by which time `session` exists.
 const chat = createChatView({
   // A finished turn is stored (completed, cancelled or failed): the storage panel shows it at once.
@@ -97,6 +100,7 @@ byId('app').replaceChildren(
         createRemoteForm(intab, async () => picker.setModels(await listModelIds(client))),
       ]),
       chat.root,
+      el('div', { className: 'panel' }, [catalog.root]),
     ]),
     el('aside', { className: 'side-column' }, [
       createHints((text) => chat.setDraft(text)),
@@ -133,7 +137,8 @@ intab.ready.then(
     void storage.refresh();
     try {
       // `ready` waits for web-llm's model list (bounded), so one look finds every model there is.
-      picker.setModels(await listModelIds(client));
+      picker.setModels(outsideCatalog(await listModelIds(client)));
+      await catalog.refresh();
     } catch (err) {
       // The chat still works with `scripted`; only the list of downloadable models is missing.
       runtimeStatus.textContent = `Runtime: ready (could not list models: ${errorMessage(err)})`;

@@ -7,6 +7,7 @@
 import type OpenAI from 'openai';
 import type { IntabClient } from '../client';
 import { el, errorMessage } from './dom';
+import { loadFailureMessage } from './load-failures';
 
 /** The model that needs no download and no WebGPU. */
 export const SCRIPTED_MODEL = 'scripted';
@@ -18,6 +19,11 @@ export interface ModelPicker {
   readonly model: string;
   /** Replaces the list (keeps `scripted` first and the current choice selected). */
   setModels(models: ListedModel[]): void;
+  /**
+   * Selects and loads a model picked elsewhere (the catalog panel), adding it to the list under
+   * "From the catalog" if it is not there. Resolves when the load has ended, either way.
+   */
+  choose(id: string, label?: string): Promise<void>;
 }
 
 /** A chat model as `/v1/models` lists it, with intab's `engine` field. */
@@ -63,6 +69,8 @@ export function createModelPicker(
 ): ModelPicker {
   let active = SCRIPTED_MODEL;
   let listed: ListedModel[] = [];
+  // Models picked in the catalog panel, kept in the list across `setModels`.
+  const chosen = new Map<string, string>();
   const select = el('select', { attrs: { id: 'model-select', 'data-testid': 'model-select' } });
   const progress = el('progress', {
     attrs: {
@@ -107,7 +115,7 @@ export function createModelPicker(
       setStatus(`${id} is loaded.`);
     } catch (err) {
       progress.hidden = true;
-      setStatus(`Could not load ${id}: ${errorMessage(err)}. The chat stays on ${active}.`, true);
+      setStatus(loadFailureMessage(id, err, active), true);
       select.value = active;
     } finally {
       select.disabled = false;
@@ -136,6 +144,15 @@ export function createModelPicker(
       const members = others.filter((m) => (m.engine ?? 'web-llm') === engine);
       if (members.length > 0) select.append(group(label, members));
     }
+    const picked = [...chosen.keys()].filter((id) => !models.some((m) => m.id === id));
+    if (picked.length > 0)
+      select.append(
+        el(
+          'optgroup',
+          { attrs: { label: 'From the catalog' } },
+          picked.map((id) => el('option', { text: chosen.get(id) ?? id, attrs: { value: id } })),
+        ),
+      );
     select.value = active;
   };
   setModels([]);
@@ -182,5 +199,13 @@ export function createModelPicker(
       return active;
     },
     setModels,
+    async choose(id, label) {
+      if (![...select.options].some((o) => o.value === id)) {
+        chosen.set(id, label ?? id);
+        setModels(listed);
+      }
+      select.value = id;
+      await load(id);
+    },
   };
 }

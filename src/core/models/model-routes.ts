@@ -1,3 +1,4 @@
+import { catalogEntry, catalogWireFields } from '../../catalog';
 import { ApiError, clip } from '../../common/api-error';
 import type { Engine, ModelInfo } from '../../engine/types';
 import { jsonResponse } from '../plumbing/http';
@@ -34,13 +35,16 @@ export function getModel(engine: Engine, id: string): Response {
 
 function toWireModel(m: ModelInfo) {
   // intab's own fields (the serving engine, whether the weights are cached, the device) ride along
-  // only where the engine knows them.
+  // only where the engine knows them; so do the catalog's (family, size, memory, …) for a model the
+  // catalog knows, the engine's context window winning over the catalog's (an app may configure less).
   const extra = { engine: m.engine, cached: m.cached, device: m.device };
+  const entry = catalogEntry(m.id);
   return {
     id: m.id,
     object: 'model',
     created: m.created,
     owned_by: m.owned_by,
+    ...(entry ? { ...catalogWireFields(entry), context_window: m.contextWindow } : {}),
     ...Object.fromEntries(Object.entries(extra).filter(([, v]) => v !== undefined)),
   };
 }

@@ -1,0 +1,71 @@
+/**
+ * Gathers the browser's facts about this device for `deviceFit` (src/catalog/device-fit.ts): the
+ * page's own WebGPU adapter (its `shader-f16` and buffer limits), `navigator.deviceMemory` and the
+ * storage quota left. Each is bounded and optional: a browser that does not say gives null.
+ */
+import type { DeviceFacts } from '../catalog';
+
+/** `requestAdapter()` can hang on a blocklisted driver; the picker must not wait on it forever. */
+const ADAPTER_TIMEOUT_MS = 3_000;
+
+interface AdapterLike {
+  features: { has(name: string): boolean };
+  limits: { maxBufferSize: number; maxStorageBufferBindingSize: number };
+}
+interface NavigatorFacts {
+  gpu?: { requestAdapter(): Promise<AdapterLike | null> };
+  deviceMemory?: number;
+  storage?: { estimate?(): Promise<{ quota?: number; usage?: number }> };
+}
+
+/**
+ * Reads the facts from `nav` (the page's `navigator` by default).
+ *
+ * @example
+ * const facts = await readDeviceFacts();
+ * deviceFit(catalogEntry('Qwen3-0.6B-q4f16_1-MLC')!, facts).reason;
+ */
+export async function readDeviceFacts(
+  nav: NavigatorFacts = navigator as NavigatorFacts,
+): Promise<DeviceFacts> {
+  const [webgpu, storageFreeBytes] = await Promise.all([readAdapter(nav), readStorage(nav)]);
+  const memory = nav.deviceMemory;
+  return {
+    webgpu,
+    deviceMemoryGB: typeof memory === 'number' && memory > 0 ? memory : null,
+    storageFreeBytes,
+  };
+}
+
+async function readAdapter(nav: NavigatorFacts): Promise<DeviceFacts['webgpu']> {
+  if (!nav.gpu) return null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const adapter = await Promise.race([
+      nav.gpu.requestAdapter(),
+      new Promise<null>((resolve) => {
+        timer = setTimeout(() => resolve(null), ADAPTER_TIMEOUT_MS);
+      }),
+    ]);
+    if (!adapter) return null;
+    return {
+      shaderF16: adapter.features.has('shader-f16'),
+      maxBufferSize: adapter.limits.maxBufferSize,
+      maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
+    };
+  } catch {
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function readStorage(nav: NavigatorFacts): Promise<number | null> {
+  try {
+    const estimate = await nav.storage?.estimate?.();
+    if (typeof estimate?.quota !== 'number') return null;
+    return Math.max(0, estimate.quota - (estimate.usage ?? 0));
+  } catch {
+    return null;
+  }
+}
