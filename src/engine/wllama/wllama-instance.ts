@@ -108,15 +108,23 @@ export type WllamaChunk = ChatCompletionChunk & {
 };
 
 /**
- * llama.cpp's threads where a model names none: every core when the page is cross-origin isolated
- * (SharedArrayBuffer carries llama.cpp's threads), else 1.
+ * llama.cpp's threads where a model names none: one core fewer than the machine has (at least 1) when
+ * the page is cross-origin isolated (SharedArrayBuffer carries llama.cpp's threads), else 1.
+ *
+ * Why not every core (issue 23): llama.cpp's threads meet at a busy-waiting barrier about 200 times a
+ * token. With every core taken, the page, the service worker and intab's own worker deschedule one
+ * of them, and its partners spin a whole time slice at each barrier; longer attention steps at a 4k
+ * context make that likelier. On 2 cores under load, 2 threads decoded at 1–4 tok/s after a 4k
+ * prompt where 1 thread held 7–10 (README, Performance). wllama's build exposes no spin/poll count
+ * and no separate thread count for prompt reading, so leaving a core free is the lever.
  *
  * @example
  * loadParams({ contextSize: 4096, device: 'cpu', threads: spec.threads ?? defaultThreads(), embeddings: false });
  */
 export function defaultThreads(): number {
   if (!(globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated) return 1;
-  return Math.max(1, globalThis.navigator?.hardwareConcurrency ?? 1);
+  const cores = globalThis.navigator?.hardwareConcurrency ?? 1;
+  return Math.max(1, Math.floor(cores) - 1);
 }
 
 /**
