@@ -23,7 +23,7 @@ import { ensureTestModel } from '../scripts/build-test-gguf.mjs';
 import { measureBlocks } from './blocks.mjs';
 import { table } from './table.mjs';
 import { measureScriptedBytes, measureWllama, scriptBytesPlugin } from './wllama.mjs';
-import { curveResults, measureCurve } from './wllama-curve.mjs';
+import { curveResults, curveTable, measureCurve } from './wllama-curve.mjs';
 import { measureSettings } from './wllama-settings.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -224,12 +224,12 @@ async function main() {
       const cpage = await (await browser.newContext({ baseURL: baseUrl })).newPage();
       cpage.on('pageerror', (e) => consoleLines.push(`wllama pageerror: ${e.message}`));
       await cpage.goto('/bench/wllama.html');
-      const curve = await measureCurve(cpage, { runs: CURVE_RUNS });
+      // BENCH_CURVE_MODEL=tiny: a quick check of the machinery (the figures are the bench model's).
+      const model = process.env.BENCH_CURVE_MODEL ?? 'bench';
+      const curve = await measureCurve(cpage, { runs: CURVE_RUNS, model });
       await cpage.context().close();
-      Object.assign(
-        results,
-        await curveResults(curve, (await ensureTestModel('bench')).path, { runs: CURVE_RUNS }),
-      );
+      const { path } = await ensureTestModel(model);
+      Object.assign(results, await curveResults(curve, path, { runs: CURVE_RUNS }));
     }
     if (ONLY?.has('wllama-settings')) {
       // Not in the default run (~15 minutes): the study behind the llama.cpp defaults.
@@ -253,6 +253,7 @@ async function main() {
     };
     writeFileSync(resultsPath, `${JSON.stringify(ordered(results), null, 2)}\n`);
     console.log(table(results));
+    if (results.wllama_curve) console.log(`\n${curveTable(results)}`);
     log(`wrote ${resultsPath} in ${results.environment.bench_seconds} s`);
   } finally {
     await browser.close().catch(() => {});

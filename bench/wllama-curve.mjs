@@ -71,26 +71,37 @@ export async function curvePoint(sides, n, runs, tag) {
 }
 
 /**
+ * Fresh prompts per point and side; the other runs decode a repeated prompt from the KV cache. At 1
+ * thread on 2 cores a fresh 4k prompt takes 45–70 s to read, and the whole of `npm run bench` must
+ * stay under 15 minutes: the prefill figures that the native ratios use (direct) get every fresh
+ * prompt they can afford, intab gets enough to compare (its prefill is llama.cpp's, and a repeat
+ * still decodes through every hop). `BENCH_CURVE_FRESH=all` makes every run fresh (~10 minutes more).
+ */
+export function freshRuns(side, n, runs) {
+  if (process.env.BENCH_CURVE_FRESH === 'all') return runs;
+  const table = { intab: { 128: runs, 1024: 2, 4096: 1 }, direct: { 128: runs, 1024: runs, 4096: 3 } };
+  return Math.min(runs, table[side][n] ?? runs);
+}
+
+/**
  * The curve in the page (intab and direct at intab's default settings), before the browser closes.
  *
  * @example
  * const curve = await measureCurve(page, { runs: 5 });
  */
-export async function measureCurve(page, { runs = 5 } = {}) {
+export async function measureCurve(page, { runs = 5, model = 'bench' } = {}) {
   const bench = (name, ...args) => page.evaluate(([n, a]) => window.wllamaBench[n](...a), [name, args]);
   await page.evaluate(() => window.wllamaBench.ready);
   const { threads } = await bench('threads');
-  await bench('loadIntab', 'bench');
-  await bench('loadDirect', 'bench');
+  await bench('loadIntab', model);
+  await bench('loadDirect', model);
   const points = {};
   for (const n of SIZES) {
     log(`wllama curve @${n} tokens × ${runs} (intab and direct) … ${pressureNow()}`);
     points[n] = await curvePoint(
       {
-        // A fresh 4k prompt takes ~45 s at 1 thread: intab reads one and then decodes from the cache
-        // (decode is what intab could change; its prefill is llama.cpp's, as the 128 and 1k points show).
-        intab: { run: (p, t) => bench('intabRun', 'bench', p, t), fresh: n >= 4096 ? 1 : runs },
-        direct: { run: (p, t) => bench('directRun', 'bench', p, t), fresh: runs },
+        intab: { run: (p, t) => bench('intabRun', model, p, t), fresh: freshRuns('intab', n, runs) },
+        direct: { run: (p, t) => bench('directRun', model, p, t), fresh: freshRuns('direct', n, runs) },
       },
       n,
       runs,
@@ -100,8 +111,8 @@ export async function measureCurve(page, { runs = 5 } = {}) {
       `  intab ${points[n].intab.prefill_tok_s.median} / ${points[n].intab.decode_tok_s.median} tok/s, direct ${points[n].direct.prefill_tok_s.median} / ${points[n].direct.decode_tok_s.median}`,
     );
   }
-  await bench('unloadDirect', 'bench');
-  return { threads, points };
+  await bench('unloadDirect', model);
+  return { threads, model, points };
 }
 
 /**
@@ -110,7 +121,7 @@ export async function measureCurve(page, { runs = 5 } = {}) {
  * @example
  * Object.assign(results, await curveResults(curve, modelPath, { runs: 5 }));
  */
-export async function curveResults({ threads, points }, modelPath, { runs = 5 } = {}) {
+export async function curveResults({ threads, model, points }, modelPath, { runs = 5 } = {}) {
   const native = await loadNodeLlamaCpp();
   let nativePoints = null;
   if ('lib' in native) {
@@ -122,8 +133,9 @@ export async function curveResults({ threads, points }, modelPath, { runs = 5 } 
       sizes: SIZES,
       runs,
       decodeTokens: DECODE_TOKENS,
-      flashAttention: 'auto',
-      kvType: 'F16',
+      // intab's CPU_ATTENTION (src/engine/wllama/wllama-instance.ts): equal settings on both sides.
+      flashAttention: false,
+      kvType: 'F32',
     });
   }
   const out = {};
@@ -152,12 +164,58 @@ export async function curveResults({ threads, points }, modelPath, { runs = 5 } 
     }
   }
   out.wllama_curve = {
-    model: 'intab-bench-q8_0 (~93M parameters, Q8_0)',
+    model: model === 'bench' ? 'intab-bench-q8_0 (~93M parameters, Q8_0)' : `intab test model '${model}'`,
     threads,
-    measured: `${runs} runs per size and side, ${DECODE_TOKENS} greedy tokens each, intab (Responses SSE via the service worker) and wllama direct interleaved; every run a fresh prompt, except intab at 4k: one fresh prompt, then repeats decoded from llama.cpp's KV cache (repeats_cached_tokens); prefill = prompt tokens / time to first token; decode = tokens 2…N / their time; cpu_pressure: share of each run's wall time in which some task waited for a CPU (/proc/pressure/cpu), median and max over the runs`,
+    measured: `${runs} runs per size and side, ${DECODE_TOKENS} greedy tokens each, intab (Responses SSE via the service worker) and wllama direct interleaved; fresh prompts as in wllama-curve.mjs's freshRuns (prefill_tok_s.runs says how many), the other runs repeating the last one, decoded from llama.cpp's KV cache (repeats_cached_tokens); prefill = prompt tokens / time to first token; decode = tokens 2…N / their time; cpu_pressure: share of each run's wall time in which some task waited for a CPU (/proc/pressure/cpu), median and max over the runs`,
     wasm: points,
     native: nativePoints ?? { skipped: native.skipped },
-    native_settings: `node-llama-cpp ${NODE_LLAMA_CPP_VERSION}, ${threads} thread(s), flash attention auto, f16 KV cache, batch 512`,
+    native_settings: `node-llama-cpp ${NODE_LLAMA_CPP_VERSION}, ${threads} thread(s), flash attention off, f32 KV cache, batch 512 (intab's CPU defaults)`,
   };
   return out;
+}
+
+/**
+ * The curve as `npm run bench` prints it, below the main table: one column per prompt size.
+ *
+ * @example
+ * console.log(curveTable(results));
+ */
+export function curveTable(r) {
+  const c = r.wllama_curve;
+  if (!c) return '';
+  const cell = (s) => (s ? `${s.median} (${s.p25}–${s.p75})` : '–');
+  const at = (n, f) => f(c.wasm[n], c.native?.[n]);
+  const rows = [
+    ['decode tok/s, intab (p25–p75)', (w) => cell(w.intab.decode_tok_s)],
+    ['decode tok/s, wllama direct', (w) => cell(w.direct.decode_tok_s)],
+    ['prefill tok/s, intab', (w) => cell(w.intab.prefill_tok_s)],
+    ['prefill tok/s, wllama direct', (w) => cell(w.direct.prefill_tok_s)],
+    [
+      'decode / prefill tok/s, native',
+      (_, nat) => (nat ? `${nat.decode_tok_s.median} / ${nat.prefill_tok_s.median}` : '–'),
+    ],
+    ['wllama ÷ native, decode', (_, __, n) => fmt(r[`wllama_vs_native_decode_${LABEL[n]}`])],
+    ['wllama ÷ native, prefill', (_, __, n) => fmt(r[`wllama_vs_native_prefill_${LABEL[n]}`])],
+    ['intab ÷ direct, decode (≥ 0.97)', (_, __, n) => fmt(r[`wllama_intab_over_direct_${LABEL[n]}`]?.decode)],
+    [
+      'CPU pressure, some % (median / max)',
+      (w) => `${w.cpu_pressure.some_pct_median} / ${w.cpu_pressure.some_pct_max}`,
+    ],
+  ].map(([name, f]) => [name, ...SIZES.map((n) => at(n, (w, nat) => f(w, nat, n)))]);
+  rows.unshift([`llama.cpp, bench model, ${c.threads} thread(s)`, ...SIZES.map((n) => `${LABEL[n]} prompt`)]);
+  const widths = rows[0].map((_, k) => Math.max(...rows.map((row) => String(row[k]).length)));
+  const line = (row) => `| ${row.map((v, k) => String(v).padEnd(widths[k])).join(' | ')} |`;
+  const d4 = r.decode_tok_s_4k;
+  return [
+    line(rows[0]),
+    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...rows.slice(1).map(line),
+    '',
+    `decode_tok_s_4k ${d4.median} (p25 ${d4.p25}; target ≥ 7, p25 ≥ 5: ${d4.median >= 7 && d4.p25 >= 5 ? 'ok' : 'MISSED'}); decode_4k_over_128 ${r.decode_4k_over_128} (target ≥ 0.25: ${r.decode_4k_over_128 >= 0.25 ? 'ok' : 'MISSED'})`,
+  ].join('\n');
+}
+
+function fmt(v) {
+  if (v === undefined || v === null) return '–';
+  return typeof v === 'object' ? `skipped (${v.skipped})` : String(v);
 }

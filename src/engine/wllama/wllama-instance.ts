@@ -128,9 +128,22 @@ export function defaultThreads(): number {
 }
 
 /**
+ * KV cache type and attention kernel on the CPU, chosen by measurement (issue 23; README,
+ * Performance): an f32 KV cache with flash attention off. wasm has no f16 arithmetic, so flash
+ * attention over an f16 cache converts every cached element at every step: on the bench model at 1
+ * thread, decode after a 4k prompt went from 2.3 tok/s (f16, flash attention on: llama.cpp's
+ * default) to 7.2, and after 128 tokens from 8.8 to 14.0. The cost is memory: 4 bytes per element
+ * instead of 2 (the bench model: 32 KiB a token instead of 16), and without flash attention a KQ
+ * buffer of `n_ctx × n_ubatch × heads × 4` bytes while a prompt is read. A model's `loadOptions`
+ * override both (`cache_type_k`/`cache_type_v: 'f16'` halves the cache of a big model). WebGPU keeps
+ * llama.cpp's defaults: not measured there.
+ */
+export const CPU_ATTENTION = { cache_type_k: 'f32', cache_type_v: 'f32', flash_attn: false } as const;
+
+/**
  * The load parameters intab sets: Jinja templates, raw output (intab splits reasoning and calls
- * itself), a bounded prompt batch (each llama.cpp step stays short, so a stall is noticed), and
- * the device and threads chosen.
+ * itself), a bounded prompt batch (each llama.cpp step stays short, so a stall is noticed), the
+ * device and threads chosen, and on the CPU the measured KV cache and attention settings.
  *
  * @example
  * loadParams({ contextSize: 4096, device: 'cpu', threads: 2, embeddings: false });
@@ -155,6 +168,7 @@ export function loadParams(opts: {
     skip_chat_parsing: true,
     ...(opts.embeddings ? { embeddings: true } : {}),
     ...(opts.embeddings === 'mean' ? { pooling_type: 'mean' as const } : {}),
+    ...(opts.device === 'cpu' ? CPU_ATTENTION : {}),
     ...opts.extra,
   };
 }

@@ -52,16 +52,36 @@ describe('default threads', () => {
 });
 
 describe('load parameters', () => {
+  it("on the CPU: an f32 KV cache and flash attention off (the measured winner); WebGPU keeps llama.cpp's", () => {
+    // Before issue 23 neither was set: llama.cpp's f16 cache with flash attention, 3× slower at 4k in wasm.
+    const cpu = loadParams({ contextSize: 4096, device: 'cpu', threads: 1, embeddings: false });
+    expect(cpu).toMatchObject({ n_threads: 1, cache_type_k: 'f32', cache_type_v: 'f32', flash_attn: false });
+    const gpu = loadParams({ contextSize: 4096, device: 'webgpu', threads: 1, embeddings: false });
+    expect(gpu).not.toHaveProperty('cache_type_k');
+    expect(gpu).not.toHaveProperty('flash_attn');
+  });
+
   it("a model's loadOptions override intab's KV cache and attention defaults", () => {
-    const base = loadParams({ contextSize: 4096, device: 'cpu', threads: 1, embeddings: false });
-    expect(base).toMatchObject({ n_threads: 1, n_batch: 512 });
     const custom = loadParams({
       contextSize: 4096,
       device: 'cpu',
       threads: 1,
       embeddings: false,
-      extra: { cache_type_k: 'q8_0', cache_type_v: 'q8_0', flash_attn: false },
+      extra: { cache_type_k: 'f16', cache_type_v: 'f16', flash_attn: true },
     });
-    expect(custom).toMatchObject({ cache_type_k: 'q8_0', cache_type_v: 'q8_0', flash_attn: false });
+    expect(custom).toMatchObject({ cache_type_k: 'f16', cache_type_v: 'f16', flash_attn: true });
+  });
+
+  it('reach wllama through the engine, with the loadOptions of the model spec on top', async () => {
+    machine(2, true);
+    const { engine, fakes } = fakeWllamaEngine({
+      models: [{ id: 'm', files: [tinyGguf()], device: 'cpu', loadOptions: { cache_type_v: 'q8_0' } }],
+    });
+    await engine.load('m');
+    expect(fakes[0]?.loadedWith).toMatchObject({
+      cache_type_k: 'f32',
+      cache_type_v: 'q8_0',
+      flash_attn: false,
+    });
   });
 });
