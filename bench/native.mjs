@@ -60,7 +60,8 @@ export async function loadNodeLlamaCpp() {
           `node-llama-cpp@${NODE_LLAMA_CPP_VERSION}`,
           binary,
         ],
-        { stdio: ['ignore', 'ignore', 'pipe'], timeout: 300_000 },
+        // npm is npm.cmd on Windows, which only a shell runs.
+        { stdio: ['ignore', 'ignore', 'pipe'], timeout: 300_000, shell: process.platform === 'win32' },
       );
     } catch (err) {
       const why = String(err.stderr ?? err.message)

@@ -79,7 +79,7 @@ export async function curvePoint(sides, n, runs, tag) {
  */
 export function freshRuns(side, n, runs) {
   if (process.env.BENCH_CURVE_FRESH === 'all') return runs;
-  const table = { intab: { 128: runs, 1024: 2, 4096: 1 }, direct: { 128: runs, 1024: runs, 4096: 3 } };
+  const table = { intab: { 128: runs, 1024: 1, 4096: 1 }, direct: { 128: runs, 1024: 3, 4096: 3 } };
   return Math.min(runs, table[side][n] ?? runs);
 }
 

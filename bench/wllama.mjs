@@ -35,9 +35,10 @@ export async function measureWllama(page, { runs = 5 } = {}) {
   await bench('loadIntab', 'bench');
   await bench('loadDirect', 'bench');
 
-  // intab over direct: the ~93M model, a short prompt, 64 greedy tokens; order alternates. Twice the
-  // runs: on 2 cores one pair's ratio swings by ±10 % (llama.cpp's threads share them with everything).
-  const pairs = runs * 2;
+  // intab over direct: the ~93M model, a short prompt, 64 greedy tokens; order alternates. `runs`
+  // pairs (the curve of wllama-curve.mjs compares the two again at 128 / 1k / 4k), so that the whole
+  // bench stays under 15 minutes with llama.cpp on 1 thread.
+  const pairs = runs;
   log(`wllama: intab vs direct × ${pairs} …`);
   const pairPressure = pressureWatch();
   const firstPressure = pressureWatch();

@@ -114,9 +114,10 @@ export type WllamaChunk = ChatCompletionChunk & {
  * Why not every core (issue 23): llama.cpp's threads meet at a busy-waiting barrier about 200 times a
  * token. With every core taken, the page, the service worker and intab's own worker deschedule one
  * of them, and its partners spin a whole time slice at each barrier; longer attention steps at a 4k
- * context make that likelier. On 2 cores under load, 2 threads decoded at 1–4 tok/s after a 4k
- * prompt where 1 thread held 7–10 (README, Performance). wllama's build exposes no spin/poll count
- * and no separate thread count for prompt reading, so leaving a core free is the lever.
+ * context make that likelier. Measured on 2 loaded cores (README, Performance): 2 threads decoded
+ * 2.5 / 1.5 / 0.8 tok/s after 128 / 1k / 4k-token prompts where 1 thread held 8.8 / 5.2 / 2.3. wllama
+ * exposes no spin/poll count and no separate thread count for reading the prompt, so leaving a core
+ * free is the lever.
  *
  * @example
  * loadParams({ contextSize: 4096, device: 'cpu', threads: spec.threads ?? defaultThreads(), embeddings: false });
