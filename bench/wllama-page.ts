@@ -4,7 +4,7 @@
  * the same load parameters and the same wasm, so each figure compares intab with no intab.
  * `bench/run.mjs` drives `window.wllamaBench`.
  */
-import { type ChatCompletionChunk, Wllama } from '@wllama/wllama/esm/index.js';
+import { type ChatCompletionChunk, type LoadModelParams, Wllama } from '@wllama/wllama/esm/index.js';
 import { startIntab } from '../src/client';
 import { defaultThreads, loadParams } from '../src/engine/wllama/wllama-instance';
 
@@ -36,7 +36,20 @@ const intab = startIntab({
   },
 });
 
-const direct = new Map<ModelName, Wllama>();
+/**
+ * The page's own wllama instances, by slot (the model's name unless the settings study loads several
+ * of one model side by side), with the settings each was loaded with.
+ */
+const direct = new Map<string, { wllama: Wllama; key: string }>();
+
+/**
+ * How the direct side loads llama.cpp: the same parameters as intab (`loadParams`, intab's default
+ * threads) unless the settings study asks for others (threads, KV cache type, flash attention).
+ */
+export interface DirectSettings {
+  threads?: number;
+  extra?: Partial<LoadModelParams>;
+}
 
 /** One generation, timed: first and last token from `t0`, tokens, prompt tokens. */
 export interface Run {
@@ -44,11 +57,20 @@ export interface Run {
   lastMs: number;
   tokens: number;
   promptTokens: number;
+  /** Prompt tokens llama.cpp found in its KV cache (a repeated prompt), where it says. */
+  cachedTokens?: number;
   text: string;
 }
 
-async function loadDirect(model: ModelName): Promise<void> {
-  if (direct.has(model)) return;
+async function loadDirect(
+  model: ModelName,
+  settings: DirectSettings = {},
+  slot: string = model,
+): Promise<void> {
+  const key = JSON.stringify([model, settings]);
+  const loaded = direct.get(slot);
+  if (loaded?.key === key) return;
+  if (loaded) await unloadDirect(slot);
   const wllama = new Wllama(
     { default: new URL('@wllama/wllama/esm/wasm/wllama.wasm', import.meta.url).href },
     // Logs cross to this page as intab's do to its engine worker (which keeps them for errors).
@@ -58,9 +80,22 @@ async function loadDirect(model: ModelName): Promise<void> {
   const blob = await (await fetch(MODELS[model])).blob();
   await wllama.loadModel(
     [blob],
-    loadParams({ contextSize: CONTEXT, device: 'cpu', threads, embeddings: false }),
+    loadParams({
+      contextSize: CONTEXT,
+      device: 'cpu',
+      threads: settings.threads ?? threads,
+      embeddings: false,
+      ...(settings.extra ? { extra: settings.extra } : {}),
+    }),
   );
-  direct.set(model, wllama);
+  direct.set(slot, { wllama, key });
+}
+
+/** Ends the page's own llama.cpp in `slot` (its worker and threads go). */
+async function unloadDirect(slot: string): Promise<void> {
+  const loaded = direct.get(slot);
+  direct.delete(slot);
+  await loaded?.wllama.exit().catch(() => {});
 }
 
 async function loadIntab(model: ModelName): Promise<void> {
@@ -68,9 +103,9 @@ async function loadIntab(model: ModelName): Promise<void> {
   await intab.loadModel(model);
 }
 
-/** The same chat request straight to wllama, streamed. */
-async function directRun(model: ModelName, prompt: string, tokens: number): Promise<Run> {
-  const wllama = direct.get(model) as Wllama;
+/** The same chat request straight to wllama (the instance in `slot`), streamed. */
+async function directRun(slot: string, prompt: string, tokens: number): Promise<Run> {
+  const wllama = (direct.get(slot) as { wllama: Wllama }).wllama;
   const out: Run = { firstMs: -1, lastMs: -1, tokens: 0, promptTokens: 0, text: '' };
   const t0 = performance.now();
   await wllama.createChatCompletion({
@@ -92,6 +127,8 @@ async function directRun(model: ModelName, prompt: string, tokens: number): Prom
         out.tokens = chunk.usage.completion_tokens;
         out.promptTokens = chunk.usage.prompt_tokens;
       }
+      const cached = (chunk as { timings?: { cache_n?: number } }).timings?.cache_n;
+      if (typeof cached === 'number') out.cachedTokens = cached;
     },
   } as never);
   return out;
@@ -140,6 +177,7 @@ async function intabRun(model: ModelName, prompt: string, tokens: number): Promi
       } else if (event.type === 'response.completed' || event.type === 'response.incomplete') {
         out.tokens = event.response.usage.output_tokens;
         out.promptTokens = event.response.usage.input_tokens;
+        out.cachedTokens = event.response.usage.input_tokens_details?.cached_tokens;
       } else if (event.type === 'response.failed') throw new Error(JSON.stringify(event.response.error));
     }
   }
@@ -149,6 +187,7 @@ async function intabRun(model: ModelName, prompt: string, tokens: number): Promi
 (window as unknown as { wllamaBench: unknown }).wllamaBench = {
   ready: intab.ready,
   loadDirect,
+  unloadDirect,
   loadIntab,
   directRun,
   intabRun,

@@ -3,16 +3,13 @@
  * - `wllama_intab_vs_direct`: decode tokens/s through intab (Responses SSE via the service worker)
  *   over wllama called directly in the same page, same model, prompt, greedy decoding and token
  *   count (target ≥ 0.97), and the first-token overhead over direct (target ≤ 5 ms);
- * - `wllama_tokens_per_s`: prefill and decode tokens/s through intab at prompts of ~128, ~1k and ~4k
- *   tokens, for the tiny model and the ~93M Q8_0 one;
- * - `wllama_vs_native`: the same GGUF in native llama.cpp (`node-llama-cpp`'s prebuilt binary, when
- *   installed: `npm install --no-save --ignore-scripts node-llama-cpp`) at equal threads and best
- *   against best;
+ *   (the cost curve at 128 / 1k / 4k and native llama.cpp are wllama-curve.mjs's);
  * - `scripted_page_js_bytes`: JavaScript a page that uses only `scripted` fetches (target < 300 kB).
  */
 import { statSync } from 'node:fs';
-import os from 'node:os';
 import { resolve } from 'node:path';
+import { prompt } from './prompts.mjs';
+import { pressureWatch } from './spread.mjs';
 
 const log = (...args) => console.error('[bench]', ...args);
 
@@ -24,13 +21,6 @@ const median = (values) => quantile(values, 0.5);
 const round = (v, d = 2) => Number(v.toFixed(d));
 const decodeTps = (r) => (r.tokens - 1) / ((r.lastMs - r.firstMs) / 1000);
 
-/** A user prompt of about `n` Llama 3 tokens (each ` word<k>` is two or three), distinct per `tag`. */
-function prompt(n, tag) {
-  const words = [];
-  for (let i = 0; words.length * 2 < n - 20; i++) words.push(`w${(i * 7919 + tag) % 1000}`);
-  return `Run ${tag}. ${words.join(' ')}`;
-}
-
 /**
  * @example
  * const out = await measureWllama(page, { runs: 5 });
@@ -41,24 +31,27 @@ export async function measureWllama(page, { runs = 5 } = {}) {
   const { threads, isolated } = await bench('threads');
   const out = {};
 
-  log('wllama: loading the models through intab and directly …');
-  for (const model of ['tiny', 'bench']) {
-    await bench('loadIntab', model);
-    await bench('loadDirect', model);
-  }
+  log('wllama: loading the bench model through intab and directly …');
+  await bench('loadIntab', 'bench');
+  await bench('loadDirect', 'bench');
 
-  // intab over direct: the ~93M model, a short prompt, 64 greedy tokens; order alternates. Twice the
-  // runs: on 2 cores one pair's ratio swings by ±10 % (llama.cpp's threads share them with everything).
-  const pairs = runs * 2;
+  // intab over direct: the ~93M model, a short prompt, 64 greedy tokens; order alternates. `runs`
+  // pairs (the curve of wllama-curve.mjs compares the two again at 128 / 1k / 4k), so that the whole
+  // bench stays under 15 minutes with llama.cpp on 1 thread.
+  const pairs = runs;
   log(`wllama: intab vs direct × ${pairs} …`);
+  const pairPressure = pressureWatch();
+  const firstPressure = pressureWatch();
   const ratio = [];
   const intabTps = [];
   const directTps = [];
   for (let i = 0; i < pairs + 1; i++) {
     const p = prompt(128, 1000 + i);
-    const viaIntab = i % 2 === 0 ? await bench('intabRun', 'bench', p, 64) : null;
-    const viaDirect = await bench('directRun', 'bench', p, 64);
-    const intab = viaIntab ?? (await bench('intabRun', 'bench', p, 64));
+    const [intab, viaDirect] = await pairPressure.during(async () => {
+      const viaIntab = i % 2 === 0 ? await bench('intabRun', 'bench', p, 64) : null;
+      const d = await bench('directRun', 'bench', p, 64);
+      return [viaIntab ?? (await bench('intabRun', 'bench', p, 64)), d];
+    });
     if (intab.text !== viaDirect.text) throw new Error('intab and direct decoded different text');
     if (i === 0) continue; // warm-up
     intabTps.push(decodeTps(intab));
@@ -76,9 +69,11 @@ export async function measureWllama(page, { runs = 5 } = {}) {
     const p = `Say something, run ${2000 + i}.`;
     const first = i % 2 === 0;
     // 16: the smallest max_output_tokens the Responses API takes; only the first token is timed.
-    const a = first ? await bench('intabRun', 'bench', p, 16) : null;
-    const direct = await bench('directRun', 'bench', p, 16);
-    const intab = a ?? (await bench('intabRun', 'bench', p, 16));
+    const [intab, direct] = await firstPressure.during(async () => {
+      const a = first ? await bench('intabRun', 'bench', p, 16) : null;
+      const d = await bench('directRun', 'bench', p, 16);
+      return [a ?? (await bench('intabRun', 'bench', p, 16)), d];
+    });
     if (i === 0) continue;
     firstOverhead.push(intab.firstMs - direct.firstMs);
     firstIntab.push(intab.firstMs);
@@ -96,6 +91,7 @@ export async function measureWllama(page, { runs = 5 } = {}) {
     direct_tokens_per_s: round(median(directTps), 1),
     threads,
     cross_origin_isolated: isolated,
+    cpu_pressure: pairPressure.summary(),
   };
   out.wllama_first_token_overhead_ms = {
     median: round(median(firstOverhead), 1),
@@ -106,89 +102,11 @@ export async function measureWllama(page, { runs = 5 } = {}) {
     intab_first_token_ms: round(median(firstIntab), 1),
     direct_first_token_ms: round(median(firstDirect), 1),
     compared: 'time to the first token, a short fresh prompt each run: intab minus direct',
+    cpu_pressure: firstPressure.summary(),
   };
+  await bench('unloadDirect', 'bench');
 
-  log('wllama: tokens/s at 128, 1k and 4k-token prompts …');
-  const sizes = {};
-  for (const model of ['tiny', 'bench']) {
-    for (const n of [128, 1024, 4096]) {
-      const prefill = [];
-      const decode = [];
-      let promptTokens = 0;
-      for (let i = 0; i < Math.max(2, Math.ceil(runs / 2)); i++) {
-        const r = await bench('intabRun', model, prompt(n, 3000 + n + i), 32);
-        promptTokens = r.promptTokens;
-        prefill.push(r.promptTokens / (r.firstMs / 1000));
-        decode.push(decodeTps(r));
-      }
-      sizes[`${model}_${n}`] = {
-        prompt_tokens: promptTokens,
-        prefill_tokens_per_s: round(median(prefill), 1),
-        decode_tokens_per_s: round(median(decode), 1),
-      };
-    }
-  }
-  out.wllama_tokens_per_s = {
-    measured:
-      'through intab (Responses SSE via the service worker), 32 greedy tokens after a fresh prompt; prefill = prompt tokens / time to first token',
-    threads,
-    ...sizes,
-  };
   return out;
-}
-
-/**
- * Native llama.cpp through node-llama-cpp's prebuilt binary, when it is installed. Run it with the
- * browser's llama.cpp instances gone: their idle threads would compete for the same cores.
- *
- * @example
- * results.wllama_vs_native = await measureNative(results.wllama_intab_vs_direct);
- */
-export async function measureNative({ direct_tokens_per_s: wasmTps, threads: wasmThreads }) {
-  let lib;
-  try {
-    lib = await import('node-llama-cpp');
-  } catch {
-    return {
-      skipped: 'node-llama-cpp is not installed (npm install --no-save --ignore-scripts node-llama-cpp)',
-    };
-  }
-  const { ensureTestModel } = await import('../scripts/build-test-gguf.mjs');
-  const { path } = await ensureTestModel('bench');
-  log('wllama: native llama.cpp (node-llama-cpp) …');
-  const llama = await lib.getLlama({ gpu: false, build: 'never' });
-  const model = await llama.loadModel({ modelPath: path });
-  const byThreads = {};
-  for (const threads of [...new Set([1, os.cpus().length])]) {
-    const tps = [];
-    for (let run = 0; run < 3; run++) {
-      const ctx = await model.createContext({ contextSize: 2048, threads });
-      const seq = ctx.getSequence();
-      const tokens = model.tokenize(prompt(128, 4000 + run));
-      let n = 0;
-      let first = 0;
-      for await (const _ of seq.evaluate(tokens, { temperature: 0 })) {
-        n++;
-        if (n === 1) first = performance.now();
-        if (n >= 64) break;
-      }
-      tps.push((n - 1) / ((performance.now() - first) / 1000));
-      await ctx.dispose();
-    }
-    byThreads[threads] = round(median(tps), 1);
-  }
-  await model.dispose();
-  const best = Math.max(...Object.values(byThreads));
-  const equal = byThreads[wasmThreads] ?? null;
-  return {
-    model: 'intab-bench-q8_0',
-    native_decode_tokens_per_s_by_threads: byThreads,
-    wasm_decode_tokens_per_s: wasmTps,
-    wasm_threads: wasmThreads,
-    ratio_equal_threads: equal ? round(wasmTps / equal, 3) : null,
-    ratio_best_vs_best: round(wasmTps / best, 3),
-    note: 'wasm figure: wllama direct in the page (the intab figure is within wllama_intab_vs_direct of it)',
-  };
 }
 
 /** JavaScript the preview server sent since the last {@link measureScriptedBytes}: path, bytes, Sec-Fetch-Dest. */

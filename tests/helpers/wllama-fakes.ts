@@ -27,11 +27,14 @@ export class FakeWllama implements WllamaLike {
   tokenMs = 2;
   promptTokens = 12;
   cached = 0;
+  /** The parameters of the last `loadModel` call (what llama.cpp would have been started with). */
+  loadedWith: Record<string, unknown> | null = null;
 
   constructor(private readonly opts: { tokens?: string[]; logger?: { error(...a: unknown[]): void } } = {}) {}
 
-  async loadModel(): Promise<void> {
+  async loadModel(_blobs?: unknown, params?: Record<string, unknown>): Promise<void> {
     this.loads++;
+    this.loadedWith = params ?? null;
   }
 
   async createChatCompletion(

@@ -108,21 +108,43 @@ export type WllamaChunk = ChatCompletionChunk & {
 };
 
 /**
- * llama.cpp's threads where a model names none: every core when the page is cross-origin isolated
- * (SharedArrayBuffer carries llama.cpp's threads), else 1.
+ * llama.cpp's threads where a model names none: one core fewer than the machine has (at least 1) when
+ * the page is cross-origin isolated (SharedArrayBuffer carries llama.cpp's threads), else 1.
+ *
+ * Why not every core (issue 23): llama.cpp's threads meet at a busy-waiting barrier about 200 times a
+ * token. With every core taken, the page, the service worker and intab's own worker deschedule one
+ * of them, and its partners spin a whole time slice at each barrier; longer attention steps at a 4k
+ * context make that likelier. Measured on 2 loaded cores (README, Performance): 2 threads decoded
+ * 2.5 / 1.5 / 0.8 tok/s after 128 / 1k / 4k-token prompts where 1 thread held 8.8 / 5.2 / 2.3. wllama
+ * exposes no spin/poll count and no separate thread count for reading the prompt, so leaving a core
+ * free is the lever.
  *
  * @example
  * loadParams({ contextSize: 4096, device: 'cpu', threads: spec.threads ?? defaultThreads(), embeddings: false });
  */
 export function defaultThreads(): number {
   if (!(globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated) return 1;
-  return Math.max(1, globalThis.navigator?.hardwareConcurrency ?? 1);
+  const cores = globalThis.navigator?.hardwareConcurrency ?? 1;
+  return Math.max(1, Math.floor(cores) - 1);
 }
 
 /**
+ * KV cache type and attention kernel on the CPU, chosen by measurement (issue 23; README,
+ * Performance): an f32 KV cache with flash attention off. wasm has no f16 arithmetic, so flash
+ * attention over an f16 cache converts every cached element at every step: on the bench model at 1
+ * thread, decode after a 4k prompt went from 2.3 tok/s (f16, flash attention on: llama.cpp's
+ * default) to 7.2, and after 128 tokens from 8.8 to 14.0. The cost is memory: 4 bytes per element
+ * instead of 2 (the bench model: 32 KiB a token instead of 16), and without flash attention a KQ
+ * buffer of `n_ctx × n_ubatch × heads × 4` bytes while a prompt is read. A model's `loadOptions`
+ * override both (`cache_type_k`/`cache_type_v: 'f16'` halves the cache of a big model). WebGPU keeps
+ * llama.cpp's defaults: not measured there.
+ */
+export const CPU_ATTENTION = { cache_type_k: 'f32', cache_type_v: 'f32', flash_attn: false } as const;
+
+/**
  * The load parameters intab sets: Jinja templates, raw output (intab splits reasoning and calls
- * itself), a bounded prompt batch (each llama.cpp step stays short, so a stall is noticed), and
- * the device and threads chosen.
+ * itself), a bounded prompt batch (each llama.cpp step stays short, so a stall is noticed), the
+ * device and threads chosen, and on the CPU the measured KV cache and attention settings.
  *
  * @example
  * loadParams({ contextSize: 4096, device: 'cpu', threads: 2, embeddings: false });
@@ -147,6 +169,7 @@ export function loadParams(opts: {
     skip_chat_parsing: true,
     ...(opts.embeddings ? { embeddings: true } : {}),
     ...(opts.embeddings === 'mean' ? { pooling_type: 'mean' as const } : {}),
+    ...(opts.device === 'cpu' ? CPU_ATTENTION : {}),
     ...opts.extra,
   };
 }

@@ -33,7 +33,10 @@ export interface WllamaModelSpec {
    * `shader-f16`, which llama.cpp's WebGPU backend needs, else the CPU).
    */
   device?: 'auto' | 'cpu' | 'webgpu';
-  /** Threads for the CPU backend; default: every core when the page is cross-origin isolated, else 1. */
+  /**
+   * Threads for the CPU backend; default: one core fewer than the machine has (at least 1) when the
+   * page is cross-origin isolated, else 1 (why: README, Performance).
+   */
   threads?: number;
   /**
    * web-llm's id for the same model (`Qwen3-0.6B-q4f16_1-MLC`): the id is then served by web-llm
