@@ -1,0 +1,16 @@
+/** The bench's statistics: nearest-rank quantiles and the `{median, p90, runs}` summary. */
+
+export function quantile(values, q) {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
+export const round = (v, digits = 3) => Number(v.toFixed(digits));
+/** `{median, p90, runs}` of a list of samples (p90: nearest rank). */
+export function stats(values, digits = 3) {
+  return {
+    median: round(quantile(values, 0.5), digits),
+    p90: round(quantile(values, 0.9), digits),
+    runs: values.length,
+  };
+}
