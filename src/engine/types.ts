@@ -192,6 +192,11 @@ export interface Engine {
   /** Makes `modelId` ready to generate, reporting progress. Idempotent. */
   load(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void>;
   /**
+   * Stops a `load` of `modelId` in flight, whose callers then fail; resolves true when one was
+   * stopped. Optional: an engine whose loads cannot be stopped leaves it out.
+   */
+  cancelLoad?(modelId: string): Promise<boolean>;
+  /**
    * Streams one generation. Aborting `signal` must stop generation within one token and end the
    * iterator (it may throw an AbortError or just return).
    */

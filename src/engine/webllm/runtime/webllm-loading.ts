@@ -7,6 +7,7 @@ import { ApiError } from '../../../common/api-error';
 import type { LoadProgress } from '../../types';
 import { convConfigFor } from '../webllm-conv-templates';
 import { installByteMeter } from '../webllm-download-meter';
+import { loadCancelled, untilCancelled } from '../webllm-load-cancel';
 import { mapLoadError } from '../webllm-errors';
 import { StallTimeoutError, withStallTimeout } from '../webllm-gate';
 import { modelsToLoad, pairKey } from '../webllm-pairing';
@@ -40,7 +41,10 @@ export async function loadLocked(
   rt: WebLLMRuntime,
   modelId: string,
   listeners: Set<(p: LoadProgress) => void>,
+  signal?: AbortSignal,
 ): Promise<void> {
+  // Cancelled while it waited for its turn at the GPU: nothing was fetched, nothing to stop.
+  if (signal?.aborted) throw loadCancelled(modelId);
   const record = await rt.recordOf(modelId);
   requireFeatures(await probeWebGPU(rt.opts.gpu), requiredFeatures(record), modelId);
   if (rt.loaded.includes(modelId)) return;
@@ -51,11 +55,12 @@ export async function loadLocked(
     refused: rt.refusedPairs,
   });
   try {
-    await reloadModels(rt, ids, modelId, listeners);
+    await reloadModels(rt, ids, modelId, listeners, signal);
   } catch (err) {
-    if (ids.length === 1 || (err instanceof ApiError && err.code === 'model_load_timeout')) throw err;
+    const final = err instanceof ApiError && /^model_load_(timeout|cancelled)$/.test(err.code ?? '');
+    if (ids.length === 1 || final) throw err;
     rt.refusedPairs.add(pairKey(ids));
-    await reloadModels(rt, [modelId], modelId, listeners);
+    await reloadModels(rt, [modelId], modelId, listeners, signal);
   }
 }
 
@@ -65,6 +70,7 @@ async function reloadModels(
   ids: string[],
   modelId: string,
   listeners: Set<(p: LoadProgress) => void>,
+  signal?: AbortSignal,
 ): Promise<void> {
   const mlc = await rt.engine();
   if (rt.loaded.length > 0) {
@@ -74,8 +80,9 @@ async function reloadModels(
   const timeoutMs = rt.opts.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
   const meter = rt.opts.byteMeter ?? installByteMeter(globalThis);
   let unwatch = (): void => {};
+  const cancel = untilCancelled(signal, modelId);
   try {
-    await withStallTimeout((bump) => {
+    const reload = withStallTimeout((bump) => {
       // Silence is what fails a load: no byte received and no progress reported.
       unwatch = meter.watch(bump);
       rt.onReport = (r) => {
@@ -99,7 +106,17 @@ async function reloadModels(
       const options = chatOptionsFor(modelId);
       return options ? mlc.reload(modelId, options) : mlc.reload(modelId);
     }, timeoutMs);
+    // A cancel wins the race whether or not web-llm's reload settles once aborted (0.2.86 returns
+    // quietly from an aborted reload, as if it had loaded).
+    await Promise.race([reload, cancel.promise]);
+    if (signal?.aborted) throw loadCancelled(modelId);
   } catch (err) {
+    if (err instanceof ApiError && err.code === 'model_load_cancelled') {
+      // `unload()` aborts web-llm's reload (its AbortController): no shard is fetched after it,
+      // the shards already complete stay in web-llm's cache for the next load.
+      void Promise.resolve(mlc.unload()).catch(() => {});
+      throw err;
+    }
     if (!(err instanceof StallTimeoutError)) {
       const mapped = mapLoadError(err, modelId);
       if (mapped.code === 'webgpu_device_lost') rt.mlc = null; // a fresh engine gets a fresh device
@@ -114,6 +131,7 @@ async function reloadModels(
       `Loading model '${modelId}' received no data and made no progress for ${timeoutMs} ms; check the network and try again.`,
     );
   } finally {
+    cancel.dispose();
     unwatch();
     rt.onReport = null;
   }
