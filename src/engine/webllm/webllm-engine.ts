@@ -16,6 +16,7 @@ import type {
 } from '../types';
 import { embedInputs, generateReply, loadLocked, requiredFeatures, Turns, WebLLMRuntime } from './runtime';
 import type { WebLLMEngineOptions } from './webllm-engine-options';
+import { loadCancelled } from './webllm-load-cancel';
 import { checkSchemas } from './webllm-grammar';
 import { toModelInfos } from './webllm-models';
 import { countChatTokens } from './webllm-tokens';
@@ -108,8 +109,10 @@ export class WebLLMEngine implements Engine {
       cancel: new AbortController(),
     };
     entry.promise = (async () => {
-      const release = await this.turns.gate.acquire();
+      // A load cancelled while it waits for its turn leaves the queue at once.
+      const release = await this.turns.gate.acquire(entry.cancel.signal);
       try {
+        if (!release) throw loadCancelled(modelId);
         await loadLocked(this.runtime, modelId, entry.listeners, entry.cancel.signal);
       } finally {
         release?.();
