@@ -13,6 +13,7 @@ import { createHints } from './hints';
 import { createModelPicker, listModelIds } from './model-picker';
 import { createRemoteForm } from './remote-form';
 import { createStoragePanel } from './storage-panel';
+import { estimatedDownloadBytes } from './webllm-progress';
 import './style.css';
 
 declare global {
@@ -64,6 +65,7 @@ const gpuStatus = el('p', { className: 'status', attrs: { 'data-testid': 'gpu-st
 const picker = createModelPicker(intab, {
   labels: { [TEST_MODEL_ID]: 'tiny random model (real llama.cpp, gibberish output)' },
   refresh: async () => outsideCatalog(await listModelIds(client)),
+  estimatedBytes: estimatedDownloadBytes,
 });
 // The catalog's models (web-llm's builds, curated GGUFs) are chosen in their own panel, by family.
 const catalog = createCatalogPanel(intab, client, picker);

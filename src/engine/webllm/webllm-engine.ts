@@ -16,8 +16,8 @@ import type {
 } from '../types';
 import { embedInputs, generateReply, loadLocked, requiredFeatures, Turns, WebLLMRuntime } from './runtime';
 import type { WebLLMEngineOptions } from './webllm-engine-options';
-import { loadCancelled } from './webllm-load-cancel';
 import { checkSchemas } from './webllm-grammar';
+import { loadCancelled } from './webllm-load-cancel';
 import { toModelInfos } from './webllm-models';
 import { countChatTokens } from './webllm-tokens';
 import { probeWebGPU, requireFeatures } from './webllm-webgpu';
