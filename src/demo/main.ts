@@ -3,7 +3,7 @@
  * is just an ordinary app using the official `openai` SDK against `location.origin + '/v1'`.
  */
 import OpenAI from 'openai';
-import { startIntab } from '../client';
+import { type IntabClient, startIntab } from '../client';
 import { createCatalogPanel, outsideCatalog } from './catalog-panel';
 import { ChatSession } from './chat-session';
 import { createChatView } from './chat-view';
@@ -20,6 +20,8 @@ declare global {
   interface Window {
     /** The SDK class, for end-to-end tests and for visitors trying the API from the console. */
     OpenAI: typeof OpenAI;
+    /** The runtime's handle (`loadModel`, `cancelLoad`…), for the console and end-to-end tests. */
+    intab: IntabClient;
   }
 }
 
@@ -36,6 +38,7 @@ const intab = startIntab({
   fileSearch: { embeddingModel: 'scripted' },
 });
 window.OpenAI = OpenAI;
+window.intab = intab;
 
 // The key is never checked in-tab; the SDK just refuses to run without one.
 const client = new OpenAI({
