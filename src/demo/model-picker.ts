@@ -130,6 +130,8 @@ export function createModelPicker(
         const download = meter(report);
         if (download) cancel.hidden = false; // until the load ends: loading onto the GPU can be stopped too
         if (download) {
+          // The bytes move between web-llm's per-shard reports; its own fraction does not.
+          if (download.total) progress.value = Math.min(1, download.loaded / download.total);
           const estimate = download.estimated ? ' (size estimated)' : '';
           setStatus(`Downloading ${id}: ${describeProgress(download)}${estimate}`);
         } else if (report.text) setStatus(report.text);

@@ -3,8 +3,10 @@
  * web-llm does not hand over byte counts: once per weight shard its `InitProgressReport` says
  * `Fetching param cache[3/22]: 512MB fetched. 13% completed, 40 secs elapsed. …` with `progress` =
  * fetched / total bytes. So the MB figure is the bytes loaded (to 1 MB), the total is that over
- * `progress`, and the speed is measured here on the page's clock between reports. Before the first
- * shard (`progress` 0) the total is unknown, and an estimate the caller gives is shown as one.
+ * `progress`, and the speed is measured here on the page's clock. Between two shards the engine
+ * worker repeats the last report with the bytes received so far (`receivedBytes`), so the bar moves
+ * and the speed is the network's. Before the first shard (`progress` 0) the total is unknown, and
+ * an estimate the caller gives is shown as one.
  */
 import { catalogEntry } from '../catalog';
 import type { LoadProgress } from '../engine/types';
@@ -52,18 +54,31 @@ export function webLlmDownloadMeter(
   opts: { estimatedBytes?: number | null; now?: () => number } = {},
 ): (p: LoadProgress) => WebLlmDownload | null {
   const now = opts.now ?? (() => performance.now());
-  let start: { at: number; loaded: number } | null = null;
+  let start: { at: number; loaded: number; received: number } | null = null;
+  let shown = 0;
   return (p) => {
     const parsed = parseWebLlmReport(p);
     if (!parsed) return null;
     const at = now();
-    start ??= { at, loaded: parsed.loaded };
-    const seconds = (at - start.at) / 1000;
-    const bytesPerSecond = seconds > 0 ? Math.max(0, parsed.loaded - start.loaded) / seconds : 0;
+    const received = p.receivedBytes ?? null;
+    start ??= { at, loaded: parsed.loaded, received: received ?? 0 };
+    // The network's bytes move between web-llm's per-shard figures; its figure counts shards found
+    // in the cache too. The larger of the two, never going back, and never past the total.
+    const net = received === null ? 0 : Math.max(0, received - start.received);
     const estimate = opts.estimatedBytes && opts.estimatedBytes > 0 ? opts.estimatedBytes : null;
     const estimated = parsed.total === null && estimate !== null;
-    const total = parsed.total ?? (estimated ? Math.max(estimate as number, parsed.loaded) : null);
-    return { loaded: parsed.loaded, total, bytesPerSecond, estimated };
+    const total = parsed.total ?? (estimated ? (estimate as number) : null);
+    shown = Math.max(shown, parsed.loaded, net);
+    if (total !== null) shown = Math.min(shown, Math.max(total, parsed.loaded));
+    const seconds = (at - start.at) / 1000;
+    const moved = received === null ? Math.max(0, parsed.loaded - start.loaded) : net;
+    const bytesPerSecond = seconds > 0 ? moved / seconds : 0;
+    return {
+      loaded: shown,
+      total: total === null ? null : Math.max(total, shown),
+      bytesPerSecond,
+      estimated,
+    };
   };
 }
 

@@ -157,6 +157,11 @@ export interface LoadProgress {
   /** 0..1 */
   progress: number;
   text: string;
+  /**
+   * Bytes received over the network so far in this load, where the engine counts them (web-llm):
+   * they move between the engine's own reports, which may come once per tens of MB.
+   */
+  receivedBytes?: number;
 }
 
 /**

@@ -88,6 +88,28 @@ describe('webLlmDownloadMeter', () => {
     expect(meter(fetching(1, 4, 100 * MB, 400 * MB, 1))).toMatchObject({ total: 400 * MB, estimated: false });
   });
 
+  it("moves with the network's bytes between shards, the speed the network's, never backwards or past the total", () => {
+    let now = 0;
+    const meter = webLlmDownloadMeter({ now: () => now });
+    // The config and wasm came first: 5 MB received before the weights start.
+    meter({ progress: 0, text: 'Start to fetch params', receivedBytes: 5 * MB });
+    now = 2_000;
+    const mid = meter({ progress: 0, text: 'Start to fetch params', receivedBytes: 25 * MB });
+    expect(mid).toMatchObject({ loaded: 20 * MB, total: null, bytesPerSecond: 10 * MB });
+    now = 4_000;
+    const shard = meter({ ...fetching(1, 4, 25 * MB, 100 * MB, 4), receivedBytes: 45 * MB });
+    // 40 MB arrived (shard 1 and parts of the three downloading beside it); web-llm counts 25 MB done.
+    expect(shard).toMatchObject({ loaded: 40 * MB, total: 100 * MB, bytesPerSecond: 10 * MB });
+    now = 5_000;
+    // Shards found in the cache: web-llm's figure jumps past the network's.
+    const cached = meter({ ...fetching(4, 4, 100 * MB, 100 * MB, 5), receivedBytes: 50 * MB });
+    expect(cached).toMatchObject({ loaded: 100 * MB, total: 100 * MB });
+    now = 6_000;
+    expect(meter({ ...fetching(4, 4, 100 * MB, 100 * MB, 6), receivedBytes: 60 * MB })?.loaded).toBe(
+      100 * MB,
+    );
+  });
+
   it('answers null for reports that are not the download', () => {
     const meter = webLlmDownloadMeter();
     expect(meter({ progress: 0.1, text: 'Loading model from cache[1/4]: 100MB loaded.' })).toBeNull();

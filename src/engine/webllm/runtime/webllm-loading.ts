@@ -10,6 +10,7 @@ import { installByteMeter } from '../webllm-download-meter';
 import { mapLoadError } from '../webllm-errors';
 import { StallTimeoutError, withStallTimeout } from '../webllm-gate';
 import { loadCancelled, untilCancelled } from '../webllm-load-cancel';
+import { loadReporter } from '../webllm-load-reports';
 import { modelsToLoad, pairKey } from '../webllm-pairing';
 import { isPipelineLoaded } from '../webllm-tokens';
 import { probeWebGPU, requireFeatures } from '../webllm-webgpu';
@@ -84,17 +85,14 @@ async function reloadModels(
   try {
     const reload = withStallTimeout((bump) => {
       // Silence is what fails a load: no byte received and no progress reported.
-      unwatch = meter.watch(bump);
+      const reporter = loadReporter(listeners);
+      unwatch = meter.watch((n) => {
+        bump();
+        reporter.bytes(n);
+      });
       rt.onReport = (r) => {
         bump();
-        const p: LoadProgress = { progress: Math.min(1, Math.max(0, r.progress)), text: r.text };
-        for (const l of listeners) {
-          try {
-            l(p);
-          } catch {
-            // A listener's failure is the listener's; the load goes on.
-          }
-        }
+        reporter.report(r);
       };
       if (ids.length > 1) {
         // web-llm wants one ChatOptions per model when it loads several.
