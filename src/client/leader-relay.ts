@@ -48,6 +48,8 @@ export async function runCall(
     // Listing a server's models is itself bounded (REMOTE_MODEL_LIST_MS) inside the worker.
     if (call.method === 'addRemote')
       return await withDeadline(api.addRemote(call.spec), ADD_REMOTE_MS, 'The engine worker');
+    if (call.method === 'cancelLoad')
+      return await withDeadline(api.cancelLoad(call.modelId), GPU_STATUS_MS, 'The engine worker');
     return await api.loadModel(call.modelId, onProgress ? Comlink.proxy(onProgress) : undefined);
   } catch (err) {
     throw toApiError(err);

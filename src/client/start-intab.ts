@@ -42,6 +42,12 @@ export interface IntabClient {
   ready: Promise<void>;
   /** Loads a model in the engine worker (the leading tab's, wherever that is), forwarding progress. */
   loadModel(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void>;
+  /**
+   * Stops a `loadModel(modelId)` in flight, in whichever tab started it: that call rejects with a
+   * 503 `model_load_cancelled` and the model stays unloaded; what was fully downloaded stays cached.
+   * Resolves true when a load was stopped.
+   */
+  cancelLoad(modelId: string): Promise<boolean>;
   /** WebGPU status of the engine worker, for a status line. */
   gpuStatus(): Promise<GpuStatus>;
   /**
@@ -220,6 +226,9 @@ export function startIntab(opts: StartIntabOptions = {}): IntabClient {
     ready,
     async loadModel(modelId, onProgress) {
       await route({ method: 'loadModel', modelId, progress: Boolean(onProgress) }, onProgress);
+    },
+    async cancelLoad(modelId) {
+      return (await route({ method: 'cancelLoad', modelId })) as boolean;
     },
     async gpuStatus() {
       return (await route({ method: 'gpuStatus' })) as GpuStatus;

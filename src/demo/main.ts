@@ -3,7 +3,7 @@
  * is just an ordinary app using the official `openai` SDK against `location.origin + '/v1'`.
  */
 import OpenAI from 'openai';
-import { startIntab } from '../client';
+import { type IntabClient, startIntab } from '../client';
 import { createCatalogPanel, outsideCatalog } from './catalog-panel';
 import { ChatSession } from './chat-session';
 import { createChatView } from './chat-view';
@@ -13,12 +13,15 @@ import { createHints } from './hints';
 import { createModelPicker, listModelIds } from './model-picker';
 import { createRemoteForm } from './remote-form';
 import { createStoragePanel } from './storage-panel';
+import { estimatedDownloadBytes } from './webllm-progress';
 import './style.css';
 
 declare global {
   interface Window {
     /** The SDK class, for end-to-end tests and for visitors trying the API from the console. */
     OpenAI: typeof OpenAI;
+    /** The runtime's handle (`loadModel`, `cancelLoad`…), for the console and end-to-end tests. */
+    intab: IntabClient;
   }
 }
 
@@ -35,6 +38,7 @@ const intab = startIntab({
   fileSearch: { embeddingModel: 'scripted' },
 });
 window.OpenAI = OpenAI;
+window.intab = intab;
 
 // The key is never checked in-tab; the SDK just refuses to run without one.
 const client = new OpenAI({
@@ -64,6 +68,7 @@ const gpuStatus = el('p', { className: 'status', attrs: { 'data-testid': 'gpu-st
 const picker = createModelPicker(intab, {
   labels: { [TEST_MODEL_ID]: 'tiny random model (real llama.cpp, gibberish output)' },
   refresh: async () => outsideCatalog(await listModelIds(client)),
+  estimatedBytes: estimatedDownloadBytes,
 });
 // The catalog's models (web-llm's builds, curated GGUFs) are chosen in their own panel, by family.
 const catalog = createCatalogPanel(intab, client, picker);

@@ -7,7 +7,9 @@
 import type OpenAI from 'openai';
 import type { IntabClient } from '../client';
 import { el, errorMessage } from './dom';
+import { describeProgress } from './gguf-download';
 import { loadFailureMessage } from './load-failures';
+import { webLlmDownloadMeter } from './webllm-progress';
 
 /** The model that needs no download and no WebGPU. */
 export const SCRIPTED_MODEL = 'scripted';
@@ -64,8 +66,13 @@ export async function listModelIds(client: OpenAI): Promise<ListedModel[]> {
  * toolbar.append(picker.root);
  */
 export function createModelPicker(
-  intab: Pick<IntabClient, 'loadModel' | 'addModel'>,
-  opts: { labels?: Record<string, string>; refresh?: () => Promise<ListedModel[]> } = {},
+  intab: Pick<IntabClient, 'loadModel' | 'addModel' | 'cancelLoad'>,
+  opts: {
+    labels?: Record<string, string>;
+    refresh?: () => Promise<ListedModel[]>;
+    /** A model's download size, if known beforehand: the total shown until web-llm gives its own. */
+    estimatedBytes?: (id: string) => number | null;
+  } = {},
 ): ModelPicker {
   let active = SCRIPTED_MODEL;
   let listed: ListedModel[] = [];
@@ -88,6 +95,16 @@ export function createModelPicker(
     attrs: { id: 'load-status', 'aria-live': 'polite', 'data-testid': 'load-status' },
   });
 
+  // web-llm downloads its weights itself: Cancel asks the engine worker to stop that download.
+  const cancel = el('button', {
+    text: 'Cancel download',
+    attrs: { type: 'button', hidden: true, 'data-testid': 'load-cancel' },
+  }) as HTMLButtonElement;
+  let loading: string | null = null;
+  cancel.addEventListener('click', () => {
+    if (loading) void intab.cancelLoad(loading).catch(() => {});
+  });
+
   const setStatus = (text: string, isError = false): void => {
     status.textContent = text;
     status.classList.toggle('is-error', isError);
@@ -105,19 +122,36 @@ export function createModelPicker(
     progress.hidden = false;
     progress.value = 0;
     setStatus(`Loading ${id}…`);
+    const meter = webLlmDownloadMeter({ estimatedBytes: opts.estimatedBytes?.(id) ?? null });
+    loading = id;
     try {
-      await intab.loadModel(id, ({ progress: fraction, text }) => {
-        progress.value = Math.min(1, Math.max(0, fraction));
-        if (text) setStatus(text);
+      await intab.loadModel(id, (report) => {
+        progress.value = Math.min(1, Math.max(0, report.progress));
+        const download = meter(report);
+        if (download) cancel.hidden = false; // until the load ends: loading onto the GPU can be stopped too
+        if (download) {
+          // The bytes move between web-llm's per-shard reports; its own fraction does not.
+          if (download.total) progress.value = Math.min(1, download.loaded / download.total);
+          const estimate = download.estimated ? ' (size estimated)' : '';
+          setStatus(`Downloading ${id}: ${describeProgress(download)}${estimate}`);
+        } else if (report.text) setStatus(report.text);
       });
       active = id;
       progress.value = 1;
       setStatus(`${id} is loaded.`);
     } catch (err) {
       progress.hidden = true;
-      setStatus(loadFailureMessage(id, err, active), true);
+      const cancelled = (err as { code?: unknown } | null)?.code === 'model_load_cancelled';
+      setStatus(
+        cancelled
+          ? `Download of ${id} cancelled; the parts already downloaded are kept. The chat stays on ${active}.`
+          : loadFailureMessage(id, err, active),
+        !cancelled,
+      );
       select.value = active;
     } finally {
+      loading = null;
+      cancel.hidden = true;
       select.disabled = false;
     }
   };
@@ -191,6 +225,7 @@ export function createModelPicker(
     openFile,
     fileInput,
     progress,
+    cancel,
     status,
   ]);
   return {

@@ -75,6 +75,15 @@ export class CompositeEngine implements Engine {
     await this.route(modelId).load(modelId, onProgress);
   }
 
+  /** Asks the engine that serves `modelId`; an id no engine serves has no load to stop. */
+  async cancelLoad(modelId: string): Promise<boolean> {
+    try {
+      return (await this.route(modelId).cancelLoad?.(modelId)) ?? false;
+    } catch {
+      return false;
+    }
+  }
+
   async *generate(req: GenerateRequest, signal: AbortSignal): AsyncGenerator<EngineChunk> {
     await this.init();
     yield* this.route(req.model).generate(req, signal);

@@ -82,6 +82,11 @@ export class LazyEngine<E extends Engine = Engine> implements Engine {
     await (await this.engine()).load(modelId, onProgress);
   }
 
+  /** Never imports the engine: one not built yet has no load to stop. */
+  async cancelLoad(modelId: string): Promise<boolean> {
+    return (await this.ready?.cancelLoad?.(modelId)) ?? false;
+  }
+
   async *generate(req: GenerateRequest, signal: AbortSignal): AsyncGenerator<EngineChunk> {
     yield* (await this.engine()).generate(req, signal);
   }

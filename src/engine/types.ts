@@ -157,6 +157,11 @@ export interface LoadProgress {
   /** 0..1 */
   progress: number;
   text: string;
+  /**
+   * Bytes received over the network so far in this load, where the engine counts them (web-llm):
+   * they move between the engine's own reports, which may come once per tens of MB.
+   */
+  receivedBytes?: number;
 }
 
 /**
@@ -191,6 +196,11 @@ export interface Engine {
   preflight?(modelId: string, req?: GenerateRequest): Promise<void>;
   /** Makes `modelId` ready to generate, reporting progress. Idempotent. */
   load(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void>;
+  /**
+   * Stops a `load` of `modelId` in flight, whose callers then fail; resolves true when one was
+   * stopped. Optional: an engine whose loads cannot be stopped leaves it out.
+   */
+  cancelLoad?(modelId: string): Promise<boolean>;
   /**
    * Streams one generation. Aborting `signal` must stop generation within one token and end the
    * iterator (it may throw an AbortError or just return).

@@ -2,7 +2,7 @@
  * The engine worker's comlink API, separated from the worker entry so Node tests can drive it with a
  * fake server. Everything crossing the port is plain data: errors become {@link ApiErrorData}.
  */
-import { serviceUnavailable, toApiErrorData, toErrorResponse } from '../common/api-error';
+import { invalidRequest, serviceUnavailable, toApiErrorData, toErrorResponse } from '../common/api-error';
 import type { RemoteServerSpec } from '../engine/remote/remote-options';
 import type { LoadProgress } from '../engine/types';
 import type {
@@ -21,6 +21,8 @@ export interface EngineApiDeps {
   server: () => Promise<{ fetch(req: Request): Promise<Response> }>;
   load: (modelId: string, onProgress?: (p: LoadProgress) => void) => Promise<void>;
   gpuStatus: () => Promise<GpuStatus>;
+  /** Stops a load in flight (see {@link EngineApi.cancelLoad}); absent: loads cannot be stopped. */
+  cancelLoad?: (modelId: string) => Promise<boolean>;
   /** Registers a GGUF model (see {@link EngineApi.addModel}); absent: the worker serves none. */
   addModel?: (spec: AddModelSpec) => Promise<ModelListing>;
   /** Adds a remote server (see {@link EngineApi.addRemote}); absent: the worker has no remote engine. */
@@ -72,6 +74,15 @@ export function createEngineApi(deps: EngineApiDeps): EngineApi {
           modelId,
           onProgress ? (p) => void Promise.resolve(onProgress(p)).catch(() => {}) : undefined,
         );
+      } catch (err) {
+        throw toApiErrorData(err);
+      }
+    },
+
+    async cancelLoad(modelId) {
+      try {
+        if (typeof modelId !== 'string') throw invalidRequest('model', 'cancelLoad needs a model id.');
+        return (await deps.cancelLoad?.(modelId)) ?? false;
       } catch (err) {
         throw toApiErrorData(err);
       }

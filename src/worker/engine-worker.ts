@@ -124,6 +124,7 @@ const api = createEngineApi({
   server: getServer,
   load: (modelId, onProgress) => engine.load(modelId, onProgress),
   gpuStatus: () => probeGpu(),
+  cancelLoad: (modelId) => engine.cancelLoad(modelId),
   addModel: async (spec) => {
     const added = (await wllama.engine()).addModel(spec);
     return {

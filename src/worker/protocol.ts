@@ -83,6 +83,12 @@ export interface EngineApi {
   ping(): Promise<Pong>;
   /** Loads a model, calling `onProgress` (a `Comlink.proxy`) as weights arrive. */
   loadModel(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void>;
+  /**
+   * Stops `loadModel(modelId)` in flight: it (and every request waiting on it) rejects with a 503
+   * `model_load_cancelled`. Resolves whether one was stopped. Pages call it; the service worker
+   * never does, so its protocol is unchanged.
+   */
+  cancelLoad(modelId: string): Promise<boolean>;
   gpuStatus(): Promise<GpuStatus>;
   /**
    * Registers a GGUF model with the llama.cpp engine (a File the user picked, or a URL), replacing
@@ -147,6 +153,7 @@ export type RelayedCall =
   | { method: 'gpuStatus' }
   | { method: 'addModel'; spec: AddModelSpec }
   | { method: 'addRemote'; spec: RemoteServerSpec }
+  | { method: 'cancelLoad'; modelId: string }
   | {
       method: 'loadModel';
       modelId: string /** Whether the caller wants `progress` messages. */;

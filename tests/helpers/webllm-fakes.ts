@@ -141,6 +141,36 @@ export class FakeMLC implements MLCEngineLike {
   async unload(): Promise<void> {
     this.unloads++;
     this.loadedModelIdToPipeline.clear();
+    const abort = this.abortReload;
+    this.abortReload = null;
+    abort?.();
+  }
+  private abortReload: (() => void) | null = null;
+  /**
+   * A `reloadImpl` that downloads like web-llm 0.2.86 and honours `unload()`: it reports
+   * "Fetching param cache[i/n]" per shard of `shardMB`, then waits at shard `stopAt` until `unload()`
+   * aborts it, and returns quietly as web-llm's aborted `reload` does.
+   */
+  downloadUntilUnloaded(opts: { shards: number; shardMB: number; stopAt: number }): void {
+    this.reloadImpl = async () => {
+      const report = (i: number) =>
+        this.progress?.({
+          progress: i / opts.shards,
+          timeElapsed: i,
+          text:
+            i === 0
+              ? 'Start to fetch params'
+              : `Fetching param cache[${i}/${opts.shards}]: ${i * opts.shardMB}MB fetched. ${Math.floor((i * 100) / opts.shards)}% completed, ${i} secs elapsed. It can take a while when we first visit this page to populate the cache. Later refreshes will become faster.`,
+        });
+      for (let i = 0; i <= opts.shards; i++) {
+        if (i === opts.stopAt) {
+          await new Promise<void>((r) => (this.abortReload = r));
+          return;
+        }
+        report(i);
+        await new Promise((r) => setTimeout(r, 1));
+      }
+    };
   }
   /** What web-llm does on `device.lost` outside a reload: it unloads by itself. */
   loseDevice(): void {

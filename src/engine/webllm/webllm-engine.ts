@@ -17,6 +17,7 @@ import type {
 import { embedInputs, generateReply, loadLocked, requiredFeatures, Turns, WebLLMRuntime } from './runtime';
 import type { WebLLMEngineOptions } from './webllm-engine-options';
 import { checkSchemas } from './webllm-grammar';
+import { loadCancelled } from './webllm-load-cancel';
 import { toModelInfos } from './webllm-models';
 import { countChatTokens } from './webllm-tokens';
 import { probeWebGPU, requireFeatures } from './webllm-webgpu';
@@ -26,6 +27,8 @@ export type { MLCEngineLike, WebLLMEngineOptions } from './webllm-engine-options
 interface PendingLoad {
   promise: Promise<void>;
   listeners: Set<(p: LoadProgress) => void>;
+  /** Aborted by {@link WebLLMEngine.cancelLoad}. */
+  cancel: AbortController;
 }
 
 /**
@@ -103,11 +106,14 @@ export class WebLLMEngine implements Engine {
     const entry: PendingLoad = {
       promise: Promise.resolve(),
       listeners: new Set(onProgress ? [onProgress] : []),
+      cancel: new AbortController(),
     };
     entry.promise = (async () => {
-      const release = await this.turns.gate.acquire();
+      // A load cancelled while it waits for its turn leaves the queue at once.
+      const release = await this.turns.gate.acquire(entry.cancel.signal);
       try {
-        await loadLocked(this.runtime, modelId, entry.listeners);
+        if (!release) throw loadCancelled(modelId);
+        await loadLocked(this.runtime, modelId, entry.listeners, entry.cancel.signal);
       } finally {
         release?.();
         this.pending.delete(modelId);
@@ -115,6 +121,18 @@ export class WebLLMEngine implements Engine {
     })();
     this.pending.set(modelId, entry);
     return this.turns.queued(entry.promise);
+  }
+
+  /**
+   * Stops the load of `modelId` in flight (queued or downloading): every caller waiting on it gets
+   * a 503 `model_load_cancelled`, the model stays unloaded, and a later `load` starts again, finding
+   * the shards web-llm had already cached. False when no such load is running.
+   */
+  async cancelLoad(modelId: string): Promise<boolean> {
+    const entry = this.pending.get(modelId);
+    if (!entry || entry.cancel.signal.aborted) return false;
+    entry.cancel.abort();
+    return true;
   }
 
   generate(req: GenerateRequest, signal: AbortSignal): AsyncGenerator<EngineChunk> {

@@ -44,6 +44,33 @@ describe('LeaderCalls with serveFollowers', () => {
     expect(seen).toEqual(['half', 'done']);
   });
 
+  it("relays a follower's cancelLoad to the leader's worker while the load it stops is relayed too", async () => {
+    let stop: (() => void) | null = null;
+    const api = fakeApi({
+      loadModel: () =>
+        new Promise<void>((_, reject) => {
+          stop = () =>
+            reject(
+              toApiErrorData(new ApiError(503, 'server_error', 'model_load_cancelled', null, 'cancelled')),
+            );
+        }),
+      cancelLoad: async (id) => {
+        if (id !== 'm' || !stop) return false;
+        stop();
+        return true;
+      },
+    });
+    serveFollowers(tab(), { leaderId: 'L1', api, handPort: () => {} });
+    const calls = new LeaderCalls(tab(), 500);
+    const load = calls
+      .call({ method: 'loadModel', modelId: 'm', progress: false })
+      .catch((e: unknown) => e as ApiError);
+    await expect.poll(() => stop !== null).toBe(true);
+    await expect(calls.call({ method: 'cancelLoad', modelId: 'm' })).resolves.toBe(true);
+    expect(await load).toMatchObject({ status: 503, code: 'model_load_cancelled' });
+    await expect(calls.call({ method: 'cancelLoad', modelId: 'other' })).resolves.toBe(false);
+  });
+
   it("rejects with the leader's error as an ApiError", async () => {
     const api = fakeApi({
       loadModel: async () => {

@@ -36,14 +36,14 @@ describe('WebLLMEngine.models', () => {
 });
 
 describe('WebLLMEngine.load', () => {
-  it('reloads the model and forwards progress as {progress, text}', async () => {
+  it('reloads the model and forwards progress as {progress, text, receivedBytes}', async () => {
     const { engine, fake, configs } = setup({ cacheBackend: 'indexeddb' });
     const seen: LoadProgress[] = [];
     await engine.load(LLAMA, (p) => seen.push(p));
     expect(fake().reloads).toEqual([LLAMA]);
     expect(seen).toEqual([
-      { progress: 0.5, text: 'Fetching param cache[1/2]' },
-      { progress: 1, text: 'Finish loading on WebGPU' },
+      { progress: 0.5, text: 'Fetching param cache[1/2]', receivedBytes: 0 },
+      { progress: 1, text: 'Finish loading on WebGPU', receivedBytes: 0 },
     ]);
     expect(configs[0]?.appConfig?.cacheBackend).toBe('indexeddb');
     expect(configs[0]?.appConfig?.model_list.map((r) => r.model_id)).toContain(QWEN3);

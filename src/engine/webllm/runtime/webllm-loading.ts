@@ -9,6 +9,8 @@ import { convConfigFor } from '../webllm-conv-templates';
 import { installByteMeter } from '../webllm-download-meter';
 import { mapLoadError } from '../webllm-errors';
 import { StallTimeoutError, withStallTimeout } from '../webllm-gate';
+import { loadCancelled, untilCancelled } from '../webllm-load-cancel';
+import { loadReporter } from '../webllm-load-reports';
 import { modelsToLoad, pairKey } from '../webllm-pairing';
 import { isPipelineLoaded } from '../webllm-tokens';
 import { probeWebGPU, requireFeatures } from '../webllm-webgpu';
@@ -40,7 +42,10 @@ export async function loadLocked(
   rt: WebLLMRuntime,
   modelId: string,
   listeners: Set<(p: LoadProgress) => void>,
+  signal?: AbortSignal,
 ): Promise<void> {
+  // Cancelled while it waited for its turn at the GPU: nothing was fetched, nothing to stop.
+  if (signal?.aborted) throw loadCancelled(modelId);
   const record = await rt.recordOf(modelId);
   requireFeatures(await probeWebGPU(rt.opts.gpu), requiredFeatures(record), modelId);
   if (rt.loaded.includes(modelId)) return;
@@ -51,11 +56,12 @@ export async function loadLocked(
     refused: rt.refusedPairs,
   });
   try {
-    await reloadModels(rt, ids, modelId, listeners);
+    await reloadModels(rt, ids, modelId, listeners, signal);
   } catch (err) {
-    if (ids.length === 1 || (err instanceof ApiError && err.code === 'model_load_timeout')) throw err;
+    const final = err instanceof ApiError && /^model_load_(timeout|cancelled)$/.test(err.code ?? '');
+    if (ids.length === 1 || final) throw err;
     rt.refusedPairs.add(pairKey(ids));
-    await reloadModels(rt, [modelId], modelId, listeners);
+    await reloadModels(rt, [modelId], modelId, listeners, signal);
   }
 }
 
@@ -65,6 +71,7 @@ async function reloadModels(
   ids: string[],
   modelId: string,
   listeners: Set<(p: LoadProgress) => void>,
+  signal?: AbortSignal,
 ): Promise<void> {
   const mlc = await rt.engine();
   if (rt.loaded.length > 0) {
@@ -74,20 +81,18 @@ async function reloadModels(
   const timeoutMs = rt.opts.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
   const meter = rt.opts.byteMeter ?? installByteMeter(globalThis);
   let unwatch = (): void => {};
+  const cancel = untilCancelled(signal, modelId);
   try {
-    await withStallTimeout((bump) => {
+    const reload = withStallTimeout((bump) => {
       // Silence is what fails a load: no byte received and no progress reported.
-      unwatch = meter.watch(bump);
+      const reporter = loadReporter(listeners);
+      unwatch = meter.watch((n) => {
+        bump();
+        reporter.bytes(n);
+      });
       rt.onReport = (r) => {
         bump();
-        const p: LoadProgress = { progress: Math.min(1, Math.max(0, r.progress)), text: r.text };
-        for (const l of listeners) {
-          try {
-            l(p);
-          } catch {
-            // A listener's failure is the listener's; the load goes on.
-          }
-        }
+        reporter.report(r);
       };
       if (ids.length > 1) {
         // web-llm wants one ChatOptions per model when it loads several.
@@ -99,7 +104,17 @@ async function reloadModels(
       const options = chatOptionsFor(modelId);
       return options ? mlc.reload(modelId, options) : mlc.reload(modelId);
     }, timeoutMs);
+    // A cancel wins the race whether or not web-llm's reload settles once aborted (0.2.86 returns
+    // quietly from an aborted reload, as if it had loaded).
+    await Promise.race([reload, cancel.promise]);
+    if (signal?.aborted) throw loadCancelled(modelId);
   } catch (err) {
+    if (err instanceof ApiError && err.code === 'model_load_cancelled') {
+      // `unload()` aborts web-llm's reload (its AbortController): no shard is fetched after it,
+      // the shards already complete stay in web-llm's cache for the next load.
+      void Promise.resolve(mlc.unload()).catch(() => {});
+      throw err;
+    }
     if (!(err instanceof StallTimeoutError)) {
       const mapped = mapLoadError(err, modelId);
       if (mapped.code === 'webgpu_device_lost') rt.mlc = null; // a fresh engine gets a fresh device
@@ -114,6 +129,7 @@ async function reloadModels(
       `Loading model '${modelId}' received no data and made no progress for ${timeoutMs} ms; check the network and try again.`,
     );
   } finally {
+    cancel.dispose();
     unwatch();
     rt.onReport = null;
   }
