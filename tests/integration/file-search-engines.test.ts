@@ -17,32 +17,11 @@ import { gbnfMatches } from '../helpers/gbnf-match';
 import { makeRig } from '../helpers/server';
 import { tinyGguf } from '../helpers/tiny-gguf';
 import { FakeMLC, LLAMA, setup } from '../helpers/webllm-fakes';
-import { FakeWllama } from '../helpers/wllama-fakes';
+import { type FakeWllama, PassFake } from '../helpers/wllama-fakes';
 
 const CALL = '{"name": "file_search", "parameters": {"queries": ["blue sky"]}}';
 const CALL_ARGS = '{"queries":["blue sky"]}';
 const ANSWER = 'The sky is blue 【1】.';
-
-/** A fake llama.cpp whose n-th completion writes `replies[n]`, a character per token, then stops. */
-class PassFake extends FakeWllama {
-  constructor(private readonly replies: string[]) {
-    super();
-  }
-  override async createChatCompletion(options: Parameters<FakeWllama['createChatCompletion']>[0]) {
-    const { onData, abortSignal: _, ...params } = options;
-    const reply = [...(this.replies[this.calls.length] ?? '')];
-    this.calls.push({ params, afterAbort: 0 });
-    const chunk = (delta: { content?: string }, finish: 'stop' | null = null) =>
-      ({ choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] }) as never;
-    for (const ch of reply) onData(chunk({ content: ch }));
-    onData(chunk({}, 'stop'));
-    onData({
-      choices: [],
-      usage: { prompt_tokens: this.promptTokens, completion_tokens: reply.length },
-      timings: { cache_n: 0, prompt_n: this.promptTokens, predicted_n: reply.length },
-    } as never);
-  }
-}
 
 function engineOver(fake: FakeWllama) {
   return new WllamaEngine({
