@@ -63,7 +63,6 @@ export async function createResponse(request: Request, deps: CreateDeps): Promis
   if (body.background && body.store === false) {
     throw invalidRequest('background', "Background mode requires 'store' to be true.", 'invalid_value');
   }
-  await deps.engine.preflight?.(prepared.model.id, prepared.generate);
   const response = newResponseObject(body, {
     id: newId('resp'),
     createdAt: Math.floor(deps.now() / 1000),

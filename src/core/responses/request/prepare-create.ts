@@ -1,7 +1,13 @@
 import type { FunctionTool, ResponseItem } from 'openai/resources/responses/responses';
 import { invalidRequest } from '../../../common/api-error';
 import { pace } from '../../../common/pace';
-import type { Engine, GenerateRequest, ModelInfo, OutputFormatSpec } from '../../../engine/types';
+import {
+  type Engine,
+  type GenerateRequest,
+  type ModelInfo,
+  type OutputFormatSpec,
+  promptShape,
+} from '../../../engine/types';
 import type { ResponseStore } from '../../../store/types';
 import type { FileContentReader, FileSearchBackend, McpConnector } from '../../hosted';
 import { resolveFileInputs } from '../../plumbing/file-inputs';
@@ -117,7 +123,7 @@ export async function prepareCreate(
     firstInput,
   );
   await pace();
-  let messages = toChatMessages(body.instructions ?? null, readable, {
+  const messages = toChatMessages(body.instructions ?? null, readable, {
     vision: model.vision,
     modelId: model.id,
     firstInput,
@@ -133,19 +139,33 @@ export async function prepareCreate(
   const specs = [...toolChoice.allowed.flatMap((t) => (t.type === 'mcp' ? [] : [toSpec(t)])), ...mcp.specs];
   const choice = mcp.forced ? { name: mcp.forced } : toolChoice.choice;
   await pace();
+  const generate: GenerateRequest = {
+    model: model.id,
+    messages,
+    tools: choice === 'none' ? [] : specs,
+    toolChoice: choice,
+    parallelToolCalls: body.parallel_tool_calls ?? true,
+    // max_tool_calls counts built-in tool calls only (the loop applies it); nothing caps function calls but parallel_tool_calls.
+    maxToolCalls: null,
+    format: toFormat(body),
+    reasoningEffort: body.reasoning?.effort ?? null,
+    maxOutputTokens: body.max_output_tokens ?? null,
+    temperature: body.temperature ?? null,
+    topP: body.top_p ?? null,
+    topLogprobs: include.has('message.output_text.logprobs') ? (body.top_logprobs ?? 0) : null,
+  };
   if (opts.fit) {
-    const truncation = body.truncation ?? 'disabled';
-    messages = await fitContext(messages, {
+    // The engine's checks (schemas it can hold, its queue) come before the context is fitted: a
+    // schema no grammar can hold is refused on its own param whatever the input's length, although
+    // the count renders that schema into the prompt too.
+    await deps.engine.preflight?.(model.id, generate);
+    generate.messages = await fitContext(messages, {
       tools: specs,
       model,
-      truncation,
+      truncation: body.truncation ?? 'disabled',
       engine: deps.engine,
       signal: deps.signal,
-      shape: {
-        toolChoice: choice,
-        format: toFormat(body),
-        reasoningEffort: body.reasoning?.effort ?? null,
-      },
+      shape: promptShape(generate),
     });
   }
 
@@ -156,21 +176,7 @@ export async function prepareCreate(
     inputItems,
     newItems: input,
     conversationId,
-    generate: {
-      model: model.id,
-      messages,
-      tools: choice === 'none' ? [] : specs,
-      toolChoice: choice,
-      parallelToolCalls: body.parallel_tool_calls ?? true,
-      // max_tool_calls counts built-in tool calls only (the loop applies it); nothing caps function calls but parallel_tool_calls.
-      maxToolCalls: null,
-      format: toFormat(body),
-      reasoningEffort: body.reasoning?.effort ?? null,
-      maxOutputTokens: body.max_output_tokens ?? null,
-      temperature: body.temperature ?? null,
-      topP: body.top_p ?? null,
-      topLogprobs: include.has('message.output_text.logprobs') ? (body.top_logprobs ?? 0) : null,
-    },
+    generate,
     run: {
       logprobs: include.has('message.output_text.logprobs'),
       summary: Boolean(body.reasoning?.summary ?? body.reasoning?.generate_summary),
