@@ -9,3 +9,4 @@
  */
 export * from './protocol';
 export * from './sandbox-host';
+export * from './start-worker';

@@ -82,3 +82,33 @@ export function truncateLog(text: string): string {
   const kept = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, MAX_LOG_BYTES));
   return `${kept.replace(/\uFFFD$/, '')}\n[output truncated: ${bytes.length - MAX_LOG_BYTES} more bytes]`;
 }
+
+/**
+ * Where the app serves Pyodide and the sandbox script, from its own origin (`intab/vite` copies
+ * them there): never precached, fetched when a response first runs Python.
+ */
+export const PYTHON_ASSET_PATH = '/intab-python/';
+
+/** The sandbox worker's script, inside {@link PYTHON_ASSET_PATH}. */
+export const SANDBOX_SCRIPT = 'sandbox.js';
+
+/** The Pyodide files the sandbox loads (the npm package's core and standard library). */
+export const PYODIDE_FILES = [
+  'pyodide.mjs',
+  'pyodide.asm.mjs',
+  'pyodide.asm.wasm',
+  'python_stdlib.zip',
+  'pyodide-lock.json',
+];
+
+/**
+ * The policy the service worker serves the sandbox script with: no eval (so `js.constructor.
+ * constructor(…)` cannot reach the real global), no connection but to the Pyodide folder, no
+ * nested worker. `origin` is the app's.
+ *
+ * @example
+ * sandboxCsp('https://app.example') // "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src https://app.example/intab-python/; worker-src 'none'"
+ */
+export function sandboxCsp(origin: string): string {
+  return `default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src ${origin}${PYTHON_ASSET_PATH}; worker-src 'none'`;
+}

@@ -1,5 +1,12 @@
 import type { PyodideAPI } from 'pyodide';
-import { DATA_DIR, MAX_LOG_BYTES, type SandboxCall, type SandboxFile, type SandboxReply, truncateLog } from './protocol';
+import {
+  DATA_DIR,
+  MAX_LOG_BYTES,
+  type SandboxCall,
+  type SandboxFile,
+  type SandboxReply,
+  truncateLog,
+} from './protocol';
 
 /**
  * What the sandbox worker does with a loaded Pyodide, apart from the worker itself so Node tests run
@@ -138,7 +145,8 @@ export async function runCall(py: PyodideAPI, call: SandboxCall): Promise<Sandbo
       continue;
     }
     const bytes = py.FS.readFile(`${DATA_DIR}/${path}`) as Uint8Array;
-    if (bytes.length > MAX_FILE_BYTES) notes.push(`[file ${path} not returned: over ${MAX_FILE_BYTES} bytes]`);
+    if (bytes.length > MAX_FILE_BYTES)
+      notes.push(`[file ${path} not returned: over ${MAX_FILE_BYTES} bytes]`);
     else files.push({ path, bytes });
   }
   const err = [stderr.text(), traceback, ...notes].filter((s) => s !== '').join('\n');

@@ -15,7 +15,8 @@ declare const self: {
 };
 
 /** The Pyodide folder: this script sits in it (`intab/vite` copies both there). */
-const indexURL = new URL('./', import.meta.url).href;
+// Not `new URL('./', import.meta.url)`: bundlers read that pattern as an asset to inline.
+const indexURL = import.meta.url.replace(/[^/]*$/, '');
 
 // Taken before loading, as the hardening removes the global one.
 let post: (message: unknown, transfer: Transferable[]) => void = self.postMessage.bind(self);
@@ -29,8 +30,26 @@ self.onmessage = (event: MessageEvent<SandboxCall>) => {
   void drain();
 };
 
+/**
+ * Whether this script runs under the sandbox's CSP: where `eval` works, the policy is missing (a
+ * page the service worker does not control fetched it from the network), and the sandbox refuses
+ * to run code rather than run it with the worker's real global in reach.
+ */
+function underCsp(): boolean {
+  try {
+    new Function('return 1')();
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 async function load(): Promise<void> {
   try {
+    if (!underCsp())
+      throw new Error(
+        'its script was served without its Content-Security-Policy (is the service worker in control?)',
+      );
     const mod = (await import(/* @vite-ignore */ `${indexURL}pyodide.mjs`)) as {
       loadPyodide(opts: object): Promise<PyodideAPI>;
     };

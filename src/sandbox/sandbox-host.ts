@@ -93,7 +93,10 @@ export class SandboxHost {
       };
       const onAbort = () => fail('The call was stopped: the response was cancelled.');
       const timer = setTimeout(
-        () => fail(`Execution timed out after ${this.timeoutMs} ms: the sandbox was restarted and its state is lost.`),
+        () =>
+          fail(
+            `Execution timed out after ${this.timeoutMs} ms: the sandbox was restarted and its state is lost.`,
+          ),
         limit,
       );
       if (signal?.aborted) return onAbort();
@@ -110,7 +113,12 @@ export class SandboxHost {
     this.live.delete(containerId);
     box.worker.terminate();
     for (const finish of [...box.pending.values()])
-      finish({ stdout: '', stderr: 'The sandbox was stopped.', files: [], failed: 'The sandbox was stopped.' });
+      finish({
+        stdout: '',
+        stderr: 'The sandbox was stopped.',
+        files: [],
+        failed: 'The sandbox was stopped.',
+      });
   }
 
   /** The container's live sandbox, started (and the least recently used one stopped) if needed. */

@@ -22,7 +22,9 @@ export class SandboxWorkerDouble implements WorkerLike {
     if (a === 'hang') return;
     queueMicrotask(() => {
       if (!this.terminated)
-        this.onmessage?.({ data: { id: call.id, stdout: a.stdout ?? '', stderr: a.stderr ?? '', files: [] } });
+        this.onmessage?.({
+          data: { id: call.id, stdout: a.stdout ?? '', stderr: a.stderr ?? '', files: [] },
+        });
     });
   }
 

@@ -75,11 +75,13 @@ describe('hardenScope', () => {
         sent.push(m);
       }
     }
-    const scope = Object.assign(new Proto(), { indexedDB: {}, caches: {} }) as Record<string, unknown>;
+    const scope = Object.assign(new Proto(), { indexedDB: {}, caches: {} }) as unknown as Record<
+      string,
+      unknown
+    >;
     const post = hardenScope(scope);
     for (const name of REMOVED_GLOBALS) expect(scope[name], name).toBeUndefined();
     expect(() => {
-      'use strict';
       scope.fetch = () => {};
     }).toThrow();
     post('reply', []);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_LIVE_SANDBOXES, MAX_LOG_BYTES, readSandboxReply, SandboxHost, truncateLog } from '../../../src/sandbox';
+import {
+  MAX_LIVE_SANDBOXES,
+  MAX_LOG_BYTES,
+  readSandboxReply,
+  SandboxHost,
+  truncateLog,
+} from '../../../src/sandbox';
 import { SandboxWorkerDouble } from '../../helpers/sandbox-double';
 
 /** A host over doubles, keeping every worker it started. */
