@@ -15,7 +15,7 @@ import {
 } from './conversations';
 import { createEmbeddings } from './embeddings';
 import { createFile, deleteFile, fileContent, fileReaderOver, listFiles, retrieveFile } from './files';
-import type { FileContentReader, FileSearchBackend } from './hosted';
+import type { FileContentReader, FileSearchBackend, PythonBackend } from './hosted';
 import { getModel, listModels } from './models';
 import { routePath } from './plumbing/api-paths';
 import { DEFAULT_MAX_BODY_BYTES } from './plumbing/capped-read';
@@ -73,6 +73,8 @@ export interface ResponsesServerOptions {
    * over `store`. Tests may pass a double.
    */
   fileSearch?: FileSearchBackend;
+  /** The containers behind the `code_interpreter` tool (the engine worker's Python sandboxes); without them it is a 400. */
+  python?: PythonBackend;
   /** Reads `input_file.file_id`; default: the files `/v1/files` serves over `store`. */
   readFile?: FileContentReader;
   /** How vector stores embed (`embeddingModel`) and read files; see {@link VectorStoreOptions}. */
@@ -137,6 +139,7 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
     runLocks: opts.runLocks,
     fetchFile: opts.fetchFile,
     fileSearch: opts.fileSearch ?? createFileSearchBackend(vectorStores),
+    python: opts.python,
     readFile,
     // Deleting a file takes it out of every vector store too (and stops its indexing midway).
     onFileDeleted: async (fileId: string) => {

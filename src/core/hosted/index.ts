@@ -8,6 +8,8 @@
  */
 export * from './budgets';
 export * from './citations';
+export * from './code-interpreter';
 export * from './contracts';
 export * from './file-search';
 export * from './hosted-events';
+export * from './python-backend';

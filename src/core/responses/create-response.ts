@@ -2,7 +2,7 @@ import { invalidRequest, toErrorResponse } from '../../common/api-error';
 import { pace } from '../../common/pace';
 import type { Engine, LoadProgress } from '../../engine/types';
 import type { ResponseStore } from '../../store/types';
-import type { FileContentReader, FileSearchBackend } from '../hosted';
+import type { FileContentReader, FileSearchBackend, PythonBackend } from '../hosted';
 import { EventQueue } from '../plumbing/event-queue';
 import { jsonResponse, readJsonObject } from '../plumbing/http';
 import { newId } from '../plumbing/ids';
@@ -34,6 +34,8 @@ export interface CreateDeps {
   readFile?: FileContentReader;
   /** The vector stores behind the `file_search` tool; without them a `file_search` tool is a 400. */
   fileSearch?: FileSearchBackend;
+  /** The containers behind `code_interpreter`; without them a `code_interpreter` tool is a 400. */
+  python?: PythonBackend;
 }
 
 /**

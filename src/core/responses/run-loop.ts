@@ -1,12 +1,14 @@
 import { type ApiError, toApiError } from '../../common/api-error';
 import { pace } from '../../common/pace';
 import type { Engine, EngineChunk, GenerateRequest, LoadProgress } from '../../engine/types';
-import { CitationFilter, type FileSearchBackend, runFileSearchCall } from '../hosted';
+import { CitationFilter, type FileSearchBackend, type PythonBackend, runFileSearchCall } from '../hosted';
 import { newId } from '../plumbing/ids';
 import { untilAborted } from '../plumbing/json-hold';
 import { strictOutputErrorPaced } from '../validation/strict-output';
 import { fitTurns } from './fit-turns';
 import { type HostedTurn, LoopState, type PassOutcome } from './loop-state';
+import { runPythonTurn } from './python-turn';
+import { PYTHON_NAME } from './request/code-interpreter-tool';
 import type { PreparedCreate } from './request/prepare-create';
 import type { ResponseRun } from './response-run';
 
@@ -22,6 +24,8 @@ import type { ResponseRun } from './response-run';
 export interface LoopDeps {
   engine: Engine;
   fileSearch?: FileSearchBackend;
+  /** The containers `code_interpreter` runs in. */
+  python?: PythonBackend;
 }
 
 /**
@@ -179,6 +183,7 @@ async function runHostedCall(
   deps: LoopDeps,
   signal: AbortSignal,
 ): Promise<HostedTurn> {
+  if (chunk.name === PYTHON_NAME) return runPythonTurn(run, chunk, state, deps.python, signal);
   const id = newId('fs');
   const setup = {
     tool: state.fileSearchTool,

@@ -10,6 +10,7 @@ import type {
   ModelInfo,
   TokenLogprob,
 } from '../types';
+import { nextPythonCode, PYTHON_TOOL } from './python-directive';
 import { instanceForPaced } from './schema-instance';
 import { embedScripted } from './scripted-embedding';
 import { countScriptedTokens } from './token-count';
@@ -182,6 +183,11 @@ async function planReply(req: GenerateRequest): Promise<ReplyPlan> {
   }
   const plan: ReplyPlan = { parts, delayMs, fail: /^\s*!fail\b/.test(text) };
 
+  const code = nextPythonCode(req, text);
+  if (code !== null) {
+    parts.push({ type: 'tool_call', name: PYTHON_TOOL, arguments: JSON.stringify({ code }) });
+    return plan;
+  }
   const search = nextFileSearch(req, text);
   if (search !== null) {
     parts.push({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { jsonObjectSchema, metadataSchema } from '../../plumbing/validate';
+import { codeInterpreterCallItem } from './code-interpreter-tool';
 
 /**
  * The `POST /v1/responses` body, validated at the boundary. Strict objects, so an unknown parameter
@@ -149,6 +150,7 @@ export const inputItemSchema = z.preprocess(
     itemReference,
     compactionItem,
     fileSearchCallItem,
+    codeInterpreterCallItem,
   ]),
 );
 

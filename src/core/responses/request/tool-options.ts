@@ -2,11 +2,17 @@ import type { FileSearchTool, FunctionTool } from 'openai/resources/responses/re
 import { clip, invalidRequest } from '../../../common/api-error';
 import type { FunctionToolSpec, ToolChoiceSpec } from '../../../engine/types';
 import { parseOrThrow } from '../../plumbing/validate';
+import {
+  type CodeInterpreterTool,
+  PYTHON_NAME,
+  PYTHON_SPEC,
+  parseCodeInterpreterTool,
+} from './code-interpreter-tool';
 import { type CreateResponseBody, functionToolSchema } from './create-schema';
 import { FILE_SEARCH_NAME, FILE_SEARCH_SPEC, hostedNameTaken, parseFileSearchTool } from './hosted-tools';
 
 /** The tools a request may carry: function tools, and the hosted tools that run locally. */
-export type RequestTool = FunctionTool | FileSearchTool;
+export type RequestTool = FunctionTool | FileSearchTool | CodeInterpreterTool;
 
 /**
  * The request's `tools` as OpenAI echoes them (`strict` defaults to true; the optional fields the
@@ -23,10 +29,19 @@ export function parseTools(body: CreateResponseBody): RequestTool[] {
         throw invalidRequest(`tools[${i}].type`, 'Only one file_search tool may be given.', 'invalid_value');
       return parseFileSearchTool(raw, i);
     }
+    if (raw.type === 'code_interpreter') {
+      if ((body.tools ?? []).findIndex((t) => t.type === 'code_interpreter') !== i)
+        throw invalidRequest(
+          `tools[${i}].type`,
+          'Only one code_interpreter tool may be given.',
+          'invalid_value',
+        );
+      return parseCodeInterpreterTool(raw, i);
+    }
     if (raw.type !== 'function') {
       throw invalidRequest(
         `tools[${i}].type`,
-        `Tool type '${clip(raw.type)}' is not supported by intab: only 'function' and 'file_search' tools run locally.`,
+        `Tool type '${clip(raw.type)}' is not supported by intab: only 'function', 'file_search' and 'code_interpreter' tools run locally.`,
         'unsupported_value',
       );
     }
@@ -35,6 +50,10 @@ export function parseTools(body: CreateResponseBody): RequestTool[] {
   if (tools.some((t) => t.type === 'file_search')) {
     const clash = tools.findIndex((t) => t.type === 'function' && t.name === FILE_SEARCH_NAME);
     if (clash >= 0) throw hostedNameTaken(FILE_SEARCH_NAME, clash);
+  }
+  if (tools.some((t) => t.type === 'code_interpreter')) {
+    const clash = tools.findIndex((t) => t.type === 'function' && t.name === PYTHON_NAME);
+    if (clash >= 0) throw hostedNameTaken(PYTHON_NAME, clash);
   }
   return tools;
 }
@@ -91,7 +110,7 @@ export function parseToolChoice(
     }
     return { choice: tc, allowed: tools };
   }
-  if (tc.type === 'function' || tc.type === 'file_search') {
+  if (tc.type === 'function' || tc.type === 'file_search' || tc.type === 'code_interpreter') {
     const tool = findTool(tools, tc as { type: string; name?: string });
     if (!tool)
       throw invalidRequest(
@@ -124,16 +143,19 @@ export function parseToolChoice(
 
 function findTool(tools: RequestTool[], ref: { type: string; name?: string }): RequestTool | undefined {
   if (ref.type === 'file_search') return tools.find((t) => t.type === 'file_search');
+  if (ref.type === 'code_interpreter') return tools.find((t) => t.type === 'code_interpreter');
   return tools.find((t) => ref.type === 'function' && t.type === 'function' && t.name === ref.name);
 }
 
 /** The name the model calls `t` by. */
 function specName(t: RequestTool): string {
+  if (t.type === 'code_interpreter') return PYTHON_NAME;
   return t.type === 'function' ? t.name : FILE_SEARCH_NAME;
 }
 
 /** @example toSpec(tool) // → { name, description, parameters, strict } */
 export function toSpec(t: RequestTool): FunctionToolSpec {
   if (t.type === 'file_search') return FILE_SEARCH_SPEC;
+  if (t.type === 'code_interpreter') return PYTHON_SPEC;
   return { name: t.name, description: t.description ?? null, parameters: t.parameters, strict: t.strict };
 }

@@ -1,0 +1,106 @@
+import { invalidRequest } from '../../common/api-error';
+import { newId } from '../plumbing/ids';
+
+/**
+ * What `code_interpreter` runs on: containers (one Python sandbox each, with its files) over a
+ * runner that executes code in them. The runner is the engine worker's SandboxHost (src/sandbox) in
+ * the browser, a test double in Node; the core only knows this shape.
+ */
+
+/**
+ * An id for `code_interpreter`'s objects (`ci_…` calls, `cntr_…` containers, `cfile_…` files),
+ * built as `newChatCompletionId` builds its own: another prefix on `newId`'s random hex.
+ *
+ * @example
+ * newPythonId('ci') // → 'ci_3f9a…'
+ */
+export function newPythonId(prefix: 'ci' | 'cntr' | 'cfile'): string {
+  return `${prefix}_${newId('call').slice('call_'.length)}`;
+}
+
+/** A container is dropped, and its sandbox stopped, after this long unused (OpenAI's documented expiry). */
+export const CONTAINER_IDLE_MS = 20 * 60 * 1000;
+
+/** A file in a container's `/mnt/data`. */
+export interface ContainerFileBytes {
+  path: string;
+  bytes: Uint8Array;
+}
+
+/** How one call ended, as the runner reports it. */
+export interface PythonRunResult {
+  stdout: string;
+  stderr: string;
+  files: ContainerFileBytes[];
+  /** Why the call did not finish (a timeout, a crash, a stop); null when it ran. */
+  failed: string | null;
+}
+
+/** Runs code in a container's sandbox (SandboxHost has this shape). */
+export interface PythonRunner {
+  run(
+    containerId: string,
+    code: string,
+    files: ContainerFileBytes[],
+    signal?: AbortSignal,
+  ): Promise<PythonRunResult>;
+  stop(containerId: string): void;
+}
+
+/** What the tool loop asks of the containers. */
+export interface PythonBackend {
+  /**
+   * The container a response's calls run in: for `{type:'auto'}`, `previous` (the chain's last
+   * one) while it lives, else a new one; else the one the id names (a 400 on `param` when none is
+   * alive by that id).
+   */
+  containerFor(container: string | { type: 'auto' }, param: string, previous: string | null): string;
+  /** Runs `code` in the container; never rejects (a failure is `failed`). */
+  run(containerId: string, code: string, signal: AbortSignal): Promise<PythonRunResult>;
+}
+
+/**
+ * Containers in memory over a runner: each remembers when it was last used and is dropped (its
+ * sandbox stopped) once idle for {@link CONTAINER_IDLE_MS}.
+ *
+ * @example
+ * const python = createPythonBackend(new SandboxHost({ startWorker: () => startSandboxWorker() }));
+ */
+export function createPythonBackend(runner: PythonRunner, now: () => number = Date.now): PythonBackend {
+  const lastUsed = new Map<string, number>();
+  const sweep = () => {
+    for (const [id, at] of lastUsed)
+      if (now() - at > CONTAINER_IDLE_MS) {
+        lastUsed.delete(id);
+        runner.stop(id);
+      }
+  };
+  return {
+    containerFor(container, param, previous) {
+      sweep();
+      if (typeof container !== 'string' && previous !== null && lastUsed.has(previous)) {
+        lastUsed.set(previous, now());
+        return previous;
+      }
+      if (typeof container !== 'string') {
+        const id = newPythonId('cntr');
+        lastUsed.set(id, now());
+        return id;
+      }
+      if (!lastUsed.has(container))
+        throw invalidRequest(
+          param,
+          `Container '${container.slice(0, 64)}' not found or expired.`,
+          'invalid_value',
+        );
+      lastUsed.set(container, now());
+      return container;
+    },
+    async run(containerId, code, signal) {
+      lastUsed.set(containerId, now());
+      const result = await runner.run(containerId, code, [], signal);
+      lastUsed.set(containerId, now());
+      return result;
+    },
+  };
+}
