@@ -7,6 +7,7 @@
  * time and old ones are simply abandoned.
  */
 import * as Comlink from 'comlink';
+import { createPythonBackend } from '../core/hosted';
 import { createResponsesServer } from '../core/index';
 import {
   type ChoiceSpec,
@@ -18,6 +19,7 @@ import {
   type RemoteServerSpec,
   ScriptedEngine,
 } from '../engine/index';
+import { SandboxHost, startSandboxWorker } from '../sandbox';
 import { openIdbStore } from '../store/index';
 import { createEngineApi } from './engine-api';
 import { probeGpu } from './gpu-status';
@@ -101,6 +103,13 @@ function getServer(): Promise<{ fetch(req: Request): Promise<Response> }> {
         fetchFile: fetch.bind(globalThis),
         ...workerOptions(self.name).server,
         vectorStores: workerOptions(self.name).fileSearch,
+        // Sandboxes start on a response's first Python call, never before (sandbox-host.ts).
+        python: createPythonBackend(
+          new SandboxHost({
+            startWorker: () => startSandboxWorker(),
+            ...workerOptions(self.name).codeInterpreter,
+          }),
+        ),
       });
       // Responses left in progress by a tab that died are marked failed; live ones (locked) are kept.
       void created.recover().catch(() => {});

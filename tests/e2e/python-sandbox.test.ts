@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppSession, openApp } from './harness';
 import type { PageRun } from './pages/python-sandbox';
+import { streamResponse } from './python-responses.page';
 
 let app: AppSession & { pageErrors: string[] };
 
@@ -113,4 +114,49 @@ open('/mnt/data/dot.png', 'wb').write(png)`,
         expect(r.stdout).not.toContain('ESCAPED');
       }, 60_000);
   });
+});
+
+describe('code_interpreter through the service worker and the engine worker', () => {
+  const TOOL = { type: 'code_interpreter', container: { type: 'auto' } };
+  const create = (input: string, extra: object = {}) =>
+    app.page.evaluate(streamResponse, {
+      model: 'scripted',
+      input,
+      tools: [TOOL],
+      include: ['code_interpreter_call.outputs'],
+      ...extra,
+    });
+  const item = (events: Record<string, unknown>[]) =>
+    events.find((e) => e.type === 'response.output_item.done')?.item as Record<string, unknown>;
+  const final = (events: Record<string, unknown>[]) =>
+    events.at(-1)?.response as { id: string; status: string };
+
+  it('prints 45 with the exact event sequence', async () => {
+    const { types, events } = await create('!python print(sum(range(10)))');
+    expect(types.slice(2, 9)).toEqual([
+      'response.output_item.added',
+      'response.code_interpreter_call.in_progress',
+      'response.code_interpreter_call_code.delta',
+      'response.code_interpreter_call_code.done',
+      'response.code_interpreter_call.interpreting',
+      'response.code_interpreter_call.completed',
+      'response.output_item.done',
+    ]);
+    expect(item(events)).toMatchObject({ status: 'completed', outputs: [{ type: 'logs', logs: '45\n' }] });
+    expect(types.at(-1)).toBe('response.completed');
+  }, 120_000);
+
+  it('ends an infinite loop failed after the timeout; the chain’s next call works in a fresh sandbox', async () => {
+    const first = await create('!python x = 1');
+    const loop = await create('!python while True: pass', { previous_response_id: final(first.events).id });
+    expect(item(loop.events)).toMatchObject({ status: 'failed' });
+    expect(final(loop.events).status).toBe('completed');
+    const next = await create(`!python ${tries('print(x)')}`, {
+      previous_response_id: final(loop.events).id,
+    });
+    expect(item(next.events)).toMatchObject({
+      status: 'completed',
+      outputs: [{ type: 'logs', logs: expect.stringMatching(/^blocked NameError/) }],
+    });
+  }, 120_000);
 });

@@ -1,6 +1,7 @@
 /**
  * An e2e page for the Python sandbox: intab started as apps start it (so the service worker
- * controls the page and its workers), and `window.runPython(container, code, timeoutMs)`, which
+ * controls the page and its workers, and `/v1/responses` runs `code_interpreter` in the engine
+ * worker), and `window.runPython(container, code, timeoutMs)`, which
  * runs code (with the wall time `#timeoutMs=…` in the URL, 30 s by default) through python-host-worker.ts: a dedicated worker that starts the sandbox as a nested
  * worker, exactly as the engine worker does.
  */
@@ -24,9 +25,9 @@ declare global {
   }
 }
 
-window.intab = startIntab({});
-const host = new Worker(hostWorkerUrl, { type: 'module' });
 const timeoutMs = Number(new URLSearchParams(location.hash.slice(1)).get('timeoutMs') ?? 30_000);
+window.intab = startIntab({ codeInterpreter: { timeoutMs } });
+const host = new Worker(hostWorkerUrl, { type: 'module' });
 window.runPython = (container, code) =>
   new Promise((resolve) => {
     const channel = new MessageChannel();
