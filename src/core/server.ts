@@ -3,6 +3,7 @@ import { ApiError, clip, invalidRequest, notFound, toErrorResponse } from '../co
 import type { Engine } from '../engine/types';
 import type { ResponseStore } from '../store/types';
 import { createChatCompletion } from './chat';
+import { ContainerRegistry, containerRoutes } from './containers';
 import {
   addItems,
   createConversation,
@@ -15,7 +16,7 @@ import {
 } from './conversations';
 import { createEmbeddings } from './embeddings';
 import { createFile, deleteFile, fileContent, fileReaderOver, listFiles, retrieveFile } from './files';
-import type { FileContentReader, FileSearchBackend, PythonBackend } from './hosted';
+import type { FileContentReader, FileSearchBackend, PythonRunner } from './hosted';
 import { getModel, listModels } from './models';
 import { routePath } from './plumbing/api-paths';
 import { DEFAULT_MAX_BODY_BYTES } from './plumbing/capped-read';
@@ -73,8 +74,11 @@ export interface ResponsesServerOptions {
    * over `store`. Tests may pass a double.
    */
   fileSearch?: FileSearchBackend;
-  /** The containers behind the `code_interpreter` tool (the engine worker's Python sandboxes); without them it is a 400. */
-  python?: PythonBackend;
+  /**
+   * Runs Python for `code_interpreter` and `/v1/containers` (the engine worker's SandboxHost);
+   * without it the tool is a 400 and the container routes are not served.
+   */
+  python?: PythonRunner;
   /** Reads `input_file.file_id`; default: the files `/v1/files` serves over `store`. */
   readFile?: FileContentReader;
   /** How vector stores embed (`embeddingModel`) and read files; see {@link VectorStoreOptions}. */
@@ -139,7 +143,7 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
     runLocks: opts.runLocks,
     fetchFile: opts.fetchFile,
     fileSearch: opts.fileSearch ?? createFileSearchBackend(vectorStores),
-    python: opts.python,
+    python: opts.python ? new ContainerRegistry(opts.python, opts.now) : undefined,
     readFile,
     // Deleting a file takes it out of every vector store too (and stops its indexing midway).
     onFileDeleted: async (fileId: string) => {
@@ -233,6 +237,7 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
       methods: { GET: (_r, url, { id }) => listInputItems(store, id as string, url) },
     },
     ...vectorStoreRoutes(vectorStores),
+    ...(deps.python ? containerRoutes(deps.python, deps) : []),
   ];
 
   // hono's TrieRouter: one walk over the path's segments, so matching is linear in the path (the

@@ -7,7 +7,6 @@
  * time and old ones are simply abandoned.
  */
 import * as Comlink from 'comlink';
-import { createPythonBackend } from '../core/hosted';
 import { createResponsesServer } from '../core/index';
 import {
   type ChoiceSpec,
@@ -104,12 +103,10 @@ function getServer(): Promise<{ fetch(req: Request): Promise<Response> }> {
         ...workerOptions(self.name).server,
         vectorStores: workerOptions(self.name).fileSearch,
         // Sandboxes start on a response's first Python call, never before (sandbox-host.ts).
-        python: createPythonBackend(
-          new SandboxHost({
-            startWorker: () => startSandboxWorker(),
-            ...workerOptions(self.name).codeInterpreter,
-          }),
-        ),
+        python: new SandboxHost({
+          startWorker: () => startSandboxWorker(),
+          ...workerOptions(self.name).codeInterpreter,
+        }),
       });
       // Responses left in progress by a tab that died are marked failed; live ones (locked) are kept.
       void created.recover().catch(() => {});

@@ -5,12 +5,11 @@
  */
 import type { ResponseCodeInterpreterToolCall } from 'openai/resources/responses/responses';
 import { describe, expect, it } from 'vitest';
-import { createPythonBackend } from '../../src/core/hosted';
 import { InProcessPython } from '../helpers/python-runner-double';
 import { makeRig } from '../helpers/server';
 
 const TOOL = { type: 'code_interpreter' as const, container: { type: 'auto' as const } };
-const rig = () => makeRig({ python: createPythonBackend(new InProcessPython()) });
+const rig = () => makeRig({ python: new InProcessPython() });
 const calls = (output: { type: string }[]) =>
   output.filter((o): o is ResponseCodeInterpreterToolCall => o.type === 'code_interpreter_call');
 

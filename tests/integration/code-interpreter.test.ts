@@ -12,7 +12,6 @@ import type {
   ResponseStreamEvent,
 } from 'openai/resources/responses/responses';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createPythonBackend } from '../../src/core/hosted';
 import { SandboxHost } from '../../src/sandbox';
 import { InProcessPython } from '../helpers/python-runner-double';
 import { SandboxWorkerDouble } from '../helpers/sandbox-double';
@@ -22,7 +21,7 @@ const TOOL = { type: 'code_interpreter' as const, container: { type: 'auto' as c
 const INCLUDE = ['code_interpreter_call.outputs' as const];
 
 const runner = new InProcessPython();
-const rig = () => makeRig({ python: createPythonBackend(runner) });
+const rig = () => makeRig({ python: runner });
 
 const calls = (output: { type: string }[]) =>
   output.filter((o): o is ResponseCodeInterpreterToolCall => o.type === 'code_interpreter_call');
@@ -201,7 +200,7 @@ describe('code_interpreter past the wall time', () => {
       timeoutMs: 100,
       loadTimeoutMs: 0,
     });
-    const { client } = makeRig({ python: createPythonBackend(host) });
+    const { client } = makeRig({ python: host });
     const started = Date.now();
     const r = await client.responses.create({
       model: 'scripted',

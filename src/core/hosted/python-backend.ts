@@ -1,10 +1,10 @@
-import { invalidRequest } from '../../common/api-error';
 import { newId } from '../plumbing/ids';
 
 /**
  * What `code_interpreter` runs on: containers (one Python sandbox each, with its files) over a
  * runner that executes code in them. The runner is the engine worker's SandboxHost (src/sandbox) in
- * the browser, a test double in Node; the core only knows this shape.
+ * the browser, a test double in Node; the containers (`src/core/containers/`, which serves
+ * `/v1/containers` too) are the backend. The core's tool loop only knows these shapes.
  */
 
 /**
@@ -18,7 +18,7 @@ export function newPythonId(prefix: 'ci' | 'cntr' | 'cfile'): string {
   return `${prefix}_${newId('call').slice('call_'.length)}`;
 }
 
-/** A container is dropped, and its sandbox stopped, after this long unused (OpenAI's documented expiry). */
+/** A container is dropped, and its sandbox stopped, after this long unused by default (OpenAI's documented expiry). */
 export const CONTAINER_IDLE_MS = 20 * 60 * 1000;
 
 /** A file in a container's `/mnt/data`. */
@@ -57,50 +57,4 @@ export interface PythonBackend {
   containerFor(container: string | { type: 'auto' }, param: string, previous: string | null): string;
   /** Runs `code` in the container; never rejects (a failure is `failed`). */
   run(containerId: string, code: string, signal: AbortSignal): Promise<PythonRunResult>;
-}
-
-/**
- * Containers in memory over a runner: each remembers when it was last used and is dropped (its
- * sandbox stopped) once idle for {@link CONTAINER_IDLE_MS}.
- *
- * @example
- * const python = createPythonBackend(new SandboxHost({ startWorker: () => startSandboxWorker() }));
- */
-export function createPythonBackend(runner: PythonRunner, now: () => number = Date.now): PythonBackend {
-  const lastUsed = new Map<string, number>();
-  const sweep = () => {
-    for (const [id, at] of lastUsed)
-      if (now() - at > CONTAINER_IDLE_MS) {
-        lastUsed.delete(id);
-        runner.stop(id);
-      }
-  };
-  return {
-    containerFor(container, param, previous) {
-      sweep();
-      if (typeof container !== 'string' && previous !== null && lastUsed.has(previous)) {
-        lastUsed.set(previous, now());
-        return previous;
-      }
-      if (typeof container !== 'string') {
-        const id = newPythonId('cntr');
-        lastUsed.set(id, now());
-        return id;
-      }
-      if (!lastUsed.has(container))
-        throw invalidRequest(
-          param,
-          `Container '${container.slice(0, 64)}' not found or expired.`,
-          'invalid_value',
-        );
-      lastUsed.set(container, now());
-      return container;
-    },
-    async run(containerId, code, signal) {
-      lastUsed.set(containerId, now());
-      const result = await runner.run(containerId, code, [], signal);
-      lastUsed.set(containerId, now());
-      return result;
-    },
-  };
 }
