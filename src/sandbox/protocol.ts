@@ -13,6 +13,18 @@ export const DEFAULT_PYTHON_TIMEOUT_MS = 30_000;
 /** How long loading Pyodide may take before the sandbox counts as failed to start. */
 export const PYTHON_LOAD_TIMEOUT_MS = 60_000;
 
+/**
+ * The sandbox's heap cap (wasm32 allows 4 GiB): a call that leaves Pyodide's memory above it ends
+ * `failed` and the sandbox restarts. WebAssembly memory never shrinks, so nothing less frees it.
+ */
+export const MAX_SANDBOX_HEAP_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * The line the sandbox ends stderr with when its heap went past the cap; the host then stops it.
+ * Code that prints it itself only restarts its own sandbox.
+ */
+export const OVER_MEMORY_NOTE = '[the sandbox went past its memory cap and is restarted: its state is lost]';
+
 /** The most sandboxes (containers with a live worker) at once; starting a third stops the least recently used. */
 export const MAX_LIVE_SANDBOXES = 2;
 

@@ -2,6 +2,8 @@ import type { PyodideAPI } from 'pyodide';
 import {
   DATA_DIR,
   MAX_LOG_BYTES,
+  MAX_SANDBOX_HEAP_BYTES,
+  OVER_MEMORY_NOTE,
   type SandboxCall,
   type SandboxFile,
   type SandboxReply,
@@ -115,7 +117,11 @@ function listData(py: PyodideAPI): Map<string, string> {
  * @example
  * const reply = await runCall(py, { id: 1, code: 'print(1)', files: [] }); // reply.stdout === '1\n'
  */
-export async function runCall(py: PyodideAPI, call: SandboxCall): Promise<SandboxReply> {
+export async function runCall(
+  py: PyodideAPI,
+  call: SandboxCall,
+  heapCap: number = MAX_SANDBOX_HEAP_BYTES,
+): Promise<SandboxReply> {
   py.FS.mkdirTree(DATA_DIR);
   for (const f of call.files) {
     const dir = `${DATA_DIR}/${f.path}`.replace(/\/[^/]*$/, '');
@@ -149,6 +155,9 @@ export async function runCall(py: PyodideAPI, call: SandboxCall): Promise<Sandbo
       notes.push(`[file ${path} not returned: over ${MAX_FILE_BYTES} bytes]`);
     else files.push({ path, bytes });
   }
-  const err = [stderr.text(), traceback, ...notes].filter((s) => s !== '').join('\n');
-  return { id: call.id, stdout: stdout.text(), stderr: truncateLog(err), files };
+  const err = truncateLog([stderr.text(), traceback, ...notes].filter((s) => s !== '').join('\n'));
+  // Checked after the call, as the issue asks: the heap a call grew stays grown.
+  const heap = (py as unknown as { _module?: { HEAP8?: Int8Array } })._module?.HEAP8?.buffer.byteLength ?? 0;
+  const over = heap > heapCap ? `${err === '' ? '' : '\n'}${OVER_MEMORY_NOTE}` : '';
+  return { id: call.id, stdout: stdout.text(), stderr: `${err}${over}`, files };
 }

@@ -1,6 +1,7 @@
 import {
   DEFAULT_PYTHON_TIMEOUT_MS,
   MAX_LIVE_SANDBOXES,
+  OVER_MEMORY_NOTE,
   PYTHON_LOAD_TIMEOUT_MS,
   readSandboxReply,
   type SandboxFile,
@@ -140,7 +141,19 @@ export class SandboxHost {
       const reply = readSandboxReply(event.data, new Set(box.pending.keys()));
       if (!reply) return;
       box.loaded = true;
-      box.pending.get(reply.id)?.({
+      const finish = box.pending.get(reply.id);
+      if (reply.stderr.endsWith(OVER_MEMORY_NOTE)) {
+        // Its heap cannot shrink: the sandbox goes, and the container's next call starts a fresh one.
+        finish?.({
+          stdout: truncateLog(reply.stdout),
+          stderr: reply.stderr,
+          files: [],
+          failed: OVER_MEMORY_NOTE,
+        });
+        if (this.live.get(containerId) === box) this.stop(containerId);
+        return;
+      }
+      finish?.({
         stdout: truncateLog(reply.stdout),
         stderr: truncateLog(reply.stderr),
         files: reply.files,

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { loadPyodide, type PyodideAPI } from 'pyodide';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MAX_LOG_BYTES } from '../../../src/sandbox';
+import { MAX_LOG_BYTES, OVER_MEMORY_NOTE } from '../../../src/sandbox';
 import { hardenScope, REMOVED_GLOBALS, runCall } from '../../../src/sandbox/python-runtime';
 
 /**
@@ -63,6 +63,19 @@ open('/mnt/data/dot.png', 'wb').write(data)
     expect(new TextEncoder().encode(r.stdout).length).toBeLessThan(MAX_LOG_BYTES + 100);
     expect(r.stdout).toMatch(/\[output truncated: \d+ more bytes\]$/);
     expect(Date.now() - started).toBeLessThan(15_000);
+  });
+});
+
+describe('the heap cap', () => {
+  it('ends stderr with the over-memory note when the heap is past the cap after a call, not before', async () => {
+    const small = await runCall(py, { id: ++n, code: 'print(1)', files: [] }, 1024 * 1024 * 1024);
+    expect(small.stderr).toBe('');
+    const big = await runCall(
+      py,
+      { id: ++n, code: 'blob = bytearray(96 * 1024 * 1024)', files: [] },
+      64 * 1024 * 1024,
+    );
+    expect(big.stderr.endsWith(OVER_MEMORY_NOTE)).toBe(true);
   });
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   MAX_LIVE_SANDBOXES,
   MAX_LOG_BYTES,
+  OVER_MEMORY_NOTE,
   readSandboxReply,
   SandboxHost,
   truncateLog,
@@ -69,6 +70,17 @@ describe('SandboxHost', () => {
     expect(MAX_LIVE_SANDBOXES).toBe(2);
     expect(host.alive).toBe(2);
     expect(workers.map((w) => w.terminated)).toEqual([false, true, false]);
+  });
+
+  it('a reply whose heap went past the cap ends the call failed and stops the sandbox; the next call gets a fresh one', async () => {
+    const { host, workers } = hostWith((code) =>
+      code === 'big' ? { stderr: `x\n${OVER_MEMORY_NOTE}` } : { stdout: 'ok\n' },
+    );
+    const run = await host.run('cntr_a', 'big', []);
+    expect(run.failed).toBe(OVER_MEMORY_NOTE);
+    expect(workers[0]?.terminated).toBe(true);
+    expect(await host.run('cntr_a', 'small', [])).toMatchObject({ stdout: 'ok\n', failed: null });
+    expect(workers).toHaveLength(2);
   });
 
   it('a cancelled call ends failed at once and stops the sandbox', async () => {
