@@ -8,7 +8,7 @@ import type { ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin, type Rolldown } from 'vite';
-import { PYTHON_ASSET_GLOB, pythonAssetsPlugin } from './python-assets';
+import { PYTHON_ASSET_GLOB, pythonAssetsPlugin } from './python-assets.ts';
 
 /** Hashed chunks of web-llm's ~6 MB library: cached at runtime when a real model is first used, not precached. */
 export const WEB_LLM_CHUNK = 'assets/web-llm-[hash].js';

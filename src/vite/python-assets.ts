@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin, type Rolldown } from 'vite';
-import { PYODIDE_FILES, PYTHON_ASSET_PATH, SANDBOX_SCRIPT } from '../sandbox/protocol';
+import { PYODIDE_FILES, PYTHON_ASSET_PATH, SANDBOX_SCRIPT } from '../sandbox/protocol.ts';
 
 /** The precache must leave these out (the glob, relative to outDir). */
 export const PYTHON_ASSET_GLOB = `${PYTHON_ASSET_PATH.slice(1)}**`;
@@ -29,13 +29,14 @@ function sandboxEntry(): string {
   return existsSync(lib) ? lib : fileURLToPath(new URL('../sandbox/python-worker.ts', import.meta.url));
 }
 
-/** The app's `pyodide` package folder, or null when the app has not installed it. */
+/** The `pyodide` package folder (the app's, else intab's own dependency), or null when neither resolves. */
 function pyodideDir(root: string): string | null {
-  try {
-    return dirname(createRequire(resolve(root, 'package.json')).resolve('pyodide/package.json'));
-  } catch {
-    return null;
+  for (const from of [resolve(root, 'package.json'), fileURLToPath(import.meta.url)]) {
+    try {
+      return dirname(createRequire(from).resolve('pyodide/package.json'));
+    } catch {}
   }
+  return null;
 }
 
 /** Bundles the sandbox into one ES module (Pyodide itself stays a runtime import of its own file). */
