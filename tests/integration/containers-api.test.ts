@@ -7,6 +7,7 @@
 import { NotFoundError, toFile } from 'openai';
 import type { ResponseCodeInterpreterToolCall } from 'openai/resources/responses/responses';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { MAX_CONTAINERS } from '../../src/core/containers';
 import { InProcessPython } from '../helpers/python-runner-double';
 import { makeRig } from '../helpers/server';
 
@@ -104,6 +105,40 @@ describe('/v1/containers', () => {
 });
 
 describe('containers and code_interpreter', () => {
+  it('makes no container for a response that never runs Python', async () => {
+    const { client } = rig();
+    const fn = {
+      type: 'function' as const,
+      name: 'f',
+      parameters: { type: 'object', properties: {} },
+      strict: false,
+    };
+    const r = await client.responses.create({
+      model: 'scripted',
+      input: 'hi',
+      tools: [fn, { type: 'code_interpreter', container: { type: 'auto' } }],
+    });
+    expect(r.output.map((o) => o.type)).toEqual(['function_call']);
+    expect((await client.containers.list()).data).toEqual([]);
+  });
+
+  it('an auto container past the most containers makes way by dropping the least recently active', async () => {
+    const { client } = rig();
+    const made = [];
+    for (let i = 0; i < MAX_CONTAINERS; i++) {
+      made.push(await client.containers.create({ name: `c${i}` }));
+      clock += 1000;
+    }
+    // The first is the least recently active: the rest were made later.
+    const r = await client.responses.create({
+      model: 'scripted',
+      input: '!python print(1)',
+      tools: [{ type: 'code_interpreter', container: { type: 'auto' } }],
+    });
+    expect(r.status).toBe('completed');
+    await expect(client.containers.retrieve(made[0]?.id as string)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
   it('code reads an uploaded file; a PNG it writes becomes an assistant container file and an image output', async () => {
     const { client } = rig();
     const c = await client.containers.create({ name: 'work' });

@@ -166,6 +166,11 @@ export class ContainerRegistry implements PythonBackend {
       this.touch(previous);
       return previous;
     }
+    // A response must not fail for want of room: the least recently active container makes way.
+    if (this.all.size >= MAX_CONTAINERS) {
+      const [oldest] = [...this.all.values()].sort((a, b) => a.obj.last_active_at - b.obj.last_active_at);
+      if (oldest) this.delete(oldest.obj.id);
+    }
     return this.create({ name: 'auto' }).id;
   }
 

@@ -25,7 +25,7 @@ export async function runPythonTurn(
   const { text } = await runCodeInterpreterCall(
     run.hostedOutput(),
     chunk.arguments,
-    { backend, containerId: plan.containerId, includeOutputs: plan.includeOutputs },
+    { backend, containerId: plan.container(), includeOutputs: plan.includeOutputs },
     { id, signal },
   );
   return {

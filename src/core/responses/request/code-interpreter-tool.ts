@@ -80,8 +80,11 @@ export function parseCodeInterpreterTool(raw: unknown, i: number): CodeInterpret
 /** What the run's loop needs to serve `code_interpreter`. */
 export interface CodeInterpreterPlan {
   tool: CodeInterpreterTool;
-  /** The container the response's calls run in. */
-  containerId: string;
+  /**
+   * The container the response's calls run in. A named one is checked on arrival; `auto` is made
+   * (or the chain's reused) at the first call, so a response that never runs Python makes none.
+   */
+  container(): string;
   /** `include: ['code_interpreter_call.outputs']`. */
   includeOutputs: boolean;
 }
@@ -108,13 +111,18 @@ export function planCodeInterpreter(
       'unsupported_value',
     );
   if (!allowed?.some((t) => t.type === 'code_interpreter')) return null;
-  const previous = history.findLast((it) => it.type === 'code_interpreter_call');
-  const containerId = backend.containerFor(
-    typeof tool.container === 'string' ? tool.container : { type: 'auto' },
-    `tools[${i}].container`,
-    previous?.type === 'code_interpreter_call' ? previous.container_id : null,
-  );
-  return { tool, containerId, includeOutputs: include.has('code_interpreter_call.outputs') };
+  const param = `tools[${i}].container`;
+  const last = history.findLast((it) => it.type === 'code_interpreter_call');
+  const previous = last?.type === 'code_interpreter_call' ? last.container_id : null;
+  let id = typeof tool.container === 'string' ? backend.containerFor(tool.container, param, null) : null;
+  return {
+    tool,
+    container: () => {
+      id ??= backend.containerFor({ type: 'auto' }, param, previous);
+      return id;
+    },
+    includeOutputs: include.has('code_interpreter_call.outputs'),
+  };
 }
 
 /** A `code_interpreter_call` sent back as history (the Agents SDK resends a run's items): kept as it came. */
