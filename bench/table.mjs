@@ -43,6 +43,9 @@ export function table(r) {
       '<= 5',
     ],
     ['remote_vs_direct (tok/s ratio)', r.remote_vs_direct, '', '>= 0.97'],
+    ['pyodide_cold_start_ms (HTTP cache)', r.pyodide_cold_start_ms, 'ms', '<= 2500'],
+    ['pyodide_warm_call_ms', r.pyodide_warm_call_ms, 'ms', ''],
+    ['pyodide_warm_call_vs_direct', r.pyodide_warm_call_vs_direct, '', '<= 1.3'],
     ['remote_first_token_overhead_ms', r.remote_first_token_overhead_ms, 'ms', '<= 5'],
   ]
     .filter(([, s]) => s)

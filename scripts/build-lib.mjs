@@ -31,6 +31,8 @@ const ENTRIES = {
   sw: 'sw/install-intab.ts',
   'sw-default': 'sw/default-entry.ts',
   vite: 'src/vite/plugin.ts',
+  // The Python sandbox's worker: intab/vite bundles it into the app's /intab-python/sandbox.js.
+  'python-sandbox': 'src/sandbox/python-worker.ts',
 };
 
 /** In the source tree the worker is a sibling folder's .ts file; in lib/ it is the entry next door. */

@@ -8,6 +8,7 @@ import { isRootAlias } from '../src/core/plumbing/api-paths';
 import { isMessage, type PageToSwMessage } from '../src/worker/protocol';
 import { type ClientsLike, EngineLinks } from './engine-links';
 import { forwardToEngine } from './forward';
+import { routePythonSandbox } from './python-sandbox';
 import { SW_TIMING } from './timing';
 
 export interface InstallIntabOptions {
@@ -118,6 +119,9 @@ export function installIntab(scope: IntabScope, opts: InstallIntabOptions = {}):
     if (!handles(event.request)) return;
     event.respondWith(forwardToEngine(event.request, event.clientId, links, SW_TIMING));
   });
+
+  // The Python sandbox's script, with its CSP (code_interpreter).
+  routePythonSandbox(scope);
 
   return { handles, apiPrefix, rootAliases };
 }

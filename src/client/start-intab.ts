@@ -16,6 +16,7 @@ import {
   type RelayedCall,
 } from '../worker/protocol';
 import type {
+  CodeInterpreterOptions,
   FileSearchOptions,
   ServerOptions,
   StoreOptions,
@@ -123,6 +124,12 @@ export interface StartIntabOptions {
    */
   fileSearch?: FileSearchOptions;
   /**
+   * `code_interpreter` (Python in a Pyodide sandbox worker, served by `intab/vite` at
+   * `/intab-python/`): `timeoutMs` is one call's wall time (default 30 s); past it the sandbox is
+   * terminated, the call ends `failed` and its container restarts empty.
+   */
+  codeInterpreter?: CodeInterpreterOptions;
+  /**
    * OpenAI-compatible servers whose models intab serves next to the local ones:
    * `{ baseURL, apiKey?, headers?, models? }` (models default to the server's `GET /v1/models`).
    * A local engine serving the same id wins; see {@link IntabClient.addRemote}.
@@ -171,6 +178,7 @@ export function startIntab(opts: StartIntabOptions = {}): IntabClient {
       server: opts.server,
       wllama: absoluteUrls(opts.wllama),
       fileSearch: opts.fileSearch,
+      codeInterpreter: opts.codeInterpreter,
     };
     // A stuck worker is terminated and started again; its run locks go with it, and the new one's
     // start-up recovery then fails the responses it left in progress.

@@ -3,6 +3,7 @@ import { ApiError, clip, invalidRequest, notFound, toErrorResponse } from '../co
 import type { Engine } from '../engine/types';
 import type { ResponseStore } from '../store/types';
 import { createChatCompletion } from './chat';
+import { ContainerRegistry, containerRoutes } from './containers';
 import {
   addItems,
   createConversation,
@@ -15,7 +16,13 @@ import {
 } from './conversations';
 import { createEmbeddings } from './embeddings';
 import { createFile, deleteFile, fileContent, fileReaderOver, listFiles, retrieveFile } from './files';
-import { type FileContentReader, type FileSearchBackend, type McpConnector, mcpConnector } from './hosted';
+import {
+  type FileContentReader,
+  type FileSearchBackend,
+  type McpConnector,
+  mcpConnector,
+  type PythonRunner,
+} from './hosted';
 import { getModel, listModels } from './models';
 import { routePath } from './plumbing/api-paths';
 import { DEFAULT_MAX_BODY_BYTES } from './plumbing/capped-read';
@@ -78,6 +85,11 @@ export interface ResponsesServerOptions {
    * Streamable HTTP (imported on first use), with the bounds of `core/hosted/budgets.ts`.
    */
   mcp?: McpConnector;
+  /**
+   * Runs Python for `code_interpreter` and `/v1/containers` (the engine worker's SandboxHost);
+   * without it the tool is a 400 and the container routes are not served.
+   */
+  python?: PythonRunner;
   /** Reads `input_file.file_id`; default: the files `/v1/files` serves over `store`. */
   readFile?: FileContentReader;
   /** How vector stores embed (`embeddingModel`) and read files; see {@link VectorStoreOptions}. */
@@ -143,6 +155,7 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
     fetchFile: opts.fetchFile,
     fileSearch: opts.fileSearch ?? createFileSearchBackend(vectorStores),
     mcp: opts.mcp ?? mcpConnector(),
+    python: opts.python ? new ContainerRegistry(opts.python, opts.now) : undefined,
     readFile,
     // Deleting a file takes it out of every vector store too (and stops its indexing midway).
     onFileDeleted: async (fileId: string) => {
@@ -236,6 +249,7 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
       methods: { GET: (_r, url, { id }) => listInputItems(store, id as string, url) },
     },
     ...vectorStoreRoutes(vectorStores),
+    ...(deps.python ? containerRoutes(deps.python, deps) : []),
   ];
 
   // hono's TrieRouter: one walk over the path's segments, so matching is linear in the path (the

@@ -8,6 +8,7 @@ import type { ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin, type Rolldown } from 'vite';
+import { PYTHON_ASSET_GLOB, pythonAssetsPlugin } from './python-assets.ts';
 
 /** Hashed chunks of web-llm's ~6 MB library: cached at runtime when a real model is first used, not precached. */
 export const WEB_LLM_CHUNK = 'assets/web-llm-[hash].js';
@@ -67,7 +68,7 @@ export interface IntabPluginOptions {
  * export default defineConfig({ plugins: [intab()] });
  */
 export function intab(opts: IntabPluginOptions = {}): Plugin[] {
-  const plugins = [workerPlugin(), apiReachedServerPlugin()];
+  const plugins = [workerPlugin(), apiReachedServerPlugin(), pythonAssetsPlugin()];
   if (opts.crossOriginIsolation !== false) plugins.push(isolationPlugin());
   if (opts.serviceWorker !== false) plugins.push(serviceWorkerPlugin(opts.serviceWorker ?? {}));
   return plugins;
@@ -189,6 +190,7 @@ function serviceWorkerPlugin(opts: ServiceWorkerOptions): Plugin {
         globPatterns: ['**/*.{html,js,css,svg,png,ico,webmanifest,wasm}'],
         globIgnores: [
           fileName,
+          PYTHON_ASSET_GLOB,
           ...[WEB_LLM_CHUNK, PDFJS_CHUNK, O200K_CHUNK].map((c) => c.replace('[hash]', '*')),
         ],
         // Vite's hashed file names are their own revision.

@@ -18,6 +18,7 @@ import {
   type RemoteServerSpec,
   ScriptedEngine,
 } from '../engine/index';
+import { SandboxHost, startSandboxWorker } from '../sandbox';
 import { openIdbStore } from '../store/index';
 import { createEngineApi } from './engine-api';
 import { probeGpu } from './gpu-status';
@@ -101,6 +102,11 @@ function getServer(): Promise<{ fetch(req: Request): Promise<Response> }> {
         fetchFile: fetch.bind(globalThis),
         ...workerOptions(self.name).server,
         vectorStores: workerOptions(self.name).fileSearch,
+        // Sandboxes start on a response's first Python call, never before (sandbox-host.ts).
+        python: new SandboxHost({
+          startWorker: () => startSandboxWorker(),
+          ...workerOptions(self.name).codeInterpreter,
+        }),
       });
       // Responses left in progress by a tab that died are marked failed; live ones (locked) are kept.
       void created.recover().catch(() => {});

@@ -21,6 +21,11 @@ export interface FileSearchOptions {
   embeddingModel?: string;
 }
 
+/** `code_interpreter`'s Python sandbox: `timeoutMs`, the wall time of one call (default 30 s). */
+export interface CodeInterpreterOptions {
+  timeoutMs?: number;
+}
+
 /**
  * GGUF models for the llama.cpp engine (wllama) and its bounds. Models given here come by URL (a
  * File cannot travel in the worker's name; `IntabClient.addModel` sends those).
@@ -45,6 +50,7 @@ export interface EngineWorkerOptions {
   server?: ServerOptions;
   wllama?: WllamaOptions;
   fileSearch?: FileSearchOptions;
+  codeInterpreter?: CodeInterpreterOptions;
 }
 
 /** Store limits a page can set for the engine worker (see `openIdbStore`). */
@@ -80,6 +86,7 @@ export function workerOptions(name: string): {
   server: ServerOptions;
   wllama?: WllamaOptions;
   fileSearch?: FileSearchOptions;
+  codeInterpreter?: CodeInterpreterOptions;
   remote?: RemoteFlag;
 } {
   const json = name.startsWith(`${PREFIX} `) ? name.slice(PREFIX.length + 1) : '';
@@ -89,6 +96,7 @@ export function workerOptions(name: string): {
     server?: unknown;
     wllama?: unknown;
     fileSearch?: unknown;
+    codeInterpreter?: unknown;
     remote?: unknown;
   } = {};
   try {
@@ -100,6 +108,7 @@ export function workerOptions(name: string): {
     server: serverOptions(parsed.server),
     wllama: wllamaOptions(parsed.wllama),
     fileSearch: fileSearchOptions(parsed.fileSearch),
+    codeInterpreter: codeInterpreterOptions(parsed.codeInterpreter),
     remote: remoteFlag(parsed.remote),
   };
 }
@@ -107,6 +116,12 @@ export function workerOptions(name: string): {
 function fileSearchOptions(fileSearch: unknown): FileSearchOptions | undefined {
   const model = (fileSearch as { embeddingModel?: unknown } | null)?.embeddingModel;
   return typeof model === 'string' && model !== '' ? { embeddingModel: model } : undefined;
+}
+
+/** `{ timeoutMs }` when it is a positive finite number, else undefined (the default, 30 s). */
+function codeInterpreterOptions(ci: unknown): CodeInterpreterOptions | undefined {
+  const t = (ci as { timeoutMs?: unknown } | null)?.timeoutMs;
+  return typeof t === 'number' && t > 0 && Number.isFinite(t) ? { timeoutMs: t } : undefined;
 }
 
 /** A duration in ms (0 turns the bound off), or undefined for anything else. */

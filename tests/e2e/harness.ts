@@ -77,6 +77,7 @@ async function buildWithTestPages(): Promise<string> {
           options: resolve(root, 'tests/e2e/pages/options.html'),
           liveness: resolve(root, 'tests/e2e/pages/liveness.html'),
           vectorStores: resolve(root, 'tests/e2e/pages/vector-stores.html'),
+          pythonSandbox: resolve(root, 'tests/e2e/pages/python-sandbox.html'),
         },
       },
     },

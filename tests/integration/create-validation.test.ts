@@ -103,7 +103,7 @@ const bad: Case[] = [
   },
   {
     name: 'include of a hosted tool',
-    body: { include: ['message.output_text.logprobs', 'code_interpreter_call.outputs'] },
+    body: { include: ['message.output_text.logprobs', 'web_search_call.results'] },
     param: 'include[1]',
     code: 'unsupported_value',
   },

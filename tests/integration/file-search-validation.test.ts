@@ -90,10 +90,16 @@ const cases: { name: string; body: Record<string, unknown>; param: string; code?
     param: 'tool_choice',
   },
   {
-    name: "tool_choice {type:'code_interpreter'}",
-    body: { tools: [ok], tool_choice: { type: 'code_interpreter' } },
+    name: "tool_choice {type:'web_search_preview'}",
+    body: { tools: [ok], tool_choice: { type: 'web_search_preview' } },
     param: 'tool_choice.type',
     code: 'unsupported_value',
+  },
+  {
+    // code_interpreter runs locally now (issue 26): forcing it without the tool is a missing tool, as for file_search.
+    name: "tool_choice {type:'code_interpreter'} without the tool",
+    body: { tools: [ok], tool_choice: { type: 'code_interpreter' } },
+    param: 'tool_choice',
   },
   {
     name: 'allowed_tools naming file_search without the tool',

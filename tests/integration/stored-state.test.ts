@@ -241,7 +241,7 @@ describe('include on GET routes', () => {
     expect(items.data).toHaveLength(1);
     const hosted = await call(
       'GET',
-      `/responses/${r.id}?include[]=message.output_text.logprobs&include[]=code_interpreter_call.outputs`,
+      `/responses/${r.id}?include[]=message.output_text.logprobs&include[]=web_search_call.results`,
     );
     expect(hosted.status).toBe(400);
     expect((await hosted.json()).error).toMatchObject({ param: 'include[1]', code: 'unsupported_value' });

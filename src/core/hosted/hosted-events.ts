@@ -31,6 +31,8 @@ export interface RunOutput {
  */
 export const HOSTED_EVENT_ORDER = {
   file_search_call: ['added', 'in_progress', 'searching', 'run', 'completed', 'done'],
+  // From a real OpenAI capture (SMG's docs/hosted-tools-mcp-builtin.md); `code` is the code's deltas and done.
+  code_interpreter_call: ['added', 'in_progress', 'code', 'interpreting', 'run', 'completed', 'done'],
 } as const satisfies Record<string, readonly string[]>;
 
 /**
@@ -54,6 +56,20 @@ export interface HostedItem {
   type: HostedKind;
   status: string;
   results?: unknown;
+  /** `code_interpreter_call`'s code, sent as deltas at its `code` step. */
+  code?: string | null;
+}
+
+/** How many pieces the code of a `code_interpreter_call` goes out in (the model's whole call is known by then). */
+const CODE_DELTA_CHARS = 64;
+
+/** The `code` step: `response.code_interpreter_call_code.delta` × N, then `.done` with the whole code. */
+function sendCode(out: RunOutput, item: HostedItem, outputIndex: number): void {
+  const code = item.code ?? '';
+  const at = { item_id: item.id, output_index: outputIndex };
+  for (let i = 0; i < code.length; i += CODE_DELTA_CHARS)
+    out.send({ type: `response.${item.type}_code.delta`, ...at, delta: code.slice(i, i + CODE_DELTA_CHARS) });
+  out.send({ type: `response.${item.type}_code.done`, ...at, code });
 }
 
 /**
@@ -77,7 +93,11 @@ export async function emitHostedItem<I extends HostedItem>(
     out.send({ type: 'response.output_item.done', output_index: outputIndex, item: structuredClone(item) });
   for (const step of HOSTED_EVENT_ORDER[item.type]) {
     if (step === 'added') {
+      // Added as the model began it: its code (if any) streams at the `code` step.
+      const code = item.code;
+      if (typeof code === 'string') item.code = '';
       outputIndex = out.addItem(item as unknown as ResponseOutputItem);
+      if (typeof code === 'string') item.code = code;
     } else if (step === 'run') {
       try {
         ended = await work();
@@ -89,6 +109,8 @@ export async function emitHostedItem<I extends HostedItem>(
     } else if (step === 'done') {
       item.status = ended;
       done();
+    } else if (step === 'code') {
+      sendCode(out, item, outputIndex);
     } else if (ended === 'completed') {
       item.status = step;
       out.send({ type: `response.${item.type}.${step}`, item_id: item.id, output_index: outputIndex });
@@ -106,6 +128,8 @@ export async function emitHostedItem<I extends HostedItem>(
 export function replayHostedItem(out: RunOutput, stored: HostedItem & { results?: unknown }): void {
   const item: HostedItem = { ...structuredClone(stored), status: 'in_progress' };
   if ('results' in item) item.results = null;
+  if ('outputs' in item) Object.assign(item, { outputs: null });
+  if ('code' in item) item.code = '';
   // As live: the steps after the tool ran go out only when it completed.
   let ran = false;
   let outputIndex = -1;
@@ -117,6 +141,8 @@ export function replayHostedItem(out: RunOutput, stored: HostedItem & { results?
     } else if (step === 'done') {
       item.status = stored.status;
       out.send({ type: 'response.output_item.done', output_index: outputIndex, item: structuredClone(item) });
+    } else if (step === 'code') {
+      sendCode(out, { ...item, code: stored.code }, outputIndex);
     } else if (!ran || stored.status === 'completed') {
       item.status = step;
       out.send({ type: `response.${item.type}.${step}`, item_id: item.id, output_index: outputIndex });

@@ -8,6 +8,7 @@
  */
 export * from './budgets';
 export * from './citations';
+export * from './code-interpreter';
 export * from './contracts';
 export * from './file-search';
 export * from './hosted-events';
@@ -16,3 +17,4 @@ export * from './mcp-connection';
 export * from './mcp-events';
 export * from './mcp-policy';
 export * from './mcp-results';
+export * from './python-backend';

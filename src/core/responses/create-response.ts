@@ -2,7 +2,7 @@ import { invalidRequest, toErrorResponse } from '../../common/api-error';
 import { pace } from '../../common/pace';
 import type { Engine, LoadProgress } from '../../engine/types';
 import type { ResponseStore } from '../../store/types';
-import type { FileContentReader, FileSearchBackend, McpConnector } from '../hosted';
+import type { FileContentReader, FileSearchBackend, McpConnector, PythonBackend } from '../hosted';
 import { EventQueue } from '../plumbing/event-queue';
 import { jsonResponse, readJsonObject } from '../plumbing/http';
 import { newId } from '../plumbing/ids';
@@ -36,6 +36,8 @@ export interface CreateDeps {
   fileSearch?: FileSearchBackend;
   /** Opens remote MCP servers; without it an `mcp` tool is a 400. */
   mcp?: McpConnector;
+  /** The containers behind `code_interpreter`; without them a `code_interpreter` tool is a 400. */
+  python?: PythonBackend;
 }
 
 /**

@@ -7,6 +7,7 @@ import type {
   GenerateRequest,
 } from '../../engine/types';
 import { type CitationSource, MAX_ENGINE_PASSES, type McpTarget } from '../hosted';
+import { PYTHON_NAME } from './request/code-interpreter-tool';
 import { FILE_SEARCH_NAME } from './request/hosted-tools';
 import type { McpPlan } from './request/mcp-plan';
 import type { PreparedCreate } from './request/prepare-create';
@@ -70,17 +71,25 @@ export class LoopState {
     return this.prepared.hosted.maxCalls;
   }
 
+  /** The request's `code_interpreter` plan (tool, container, include); only read once {@link isHosted} said a call is one. */
+  get codeInterpreter() {
+    return this.prepared.hosted.codeInterpreter;
+  }
+
   /** Whether the model may still call a hosted tool in the coming pass. */
   get hostedOpen(): boolean {
-    const { fileSearch, maxCalls, mcp } = this.prepared.hosted;
-    const any = fileSearch !== null || (mcp?.targets.size ?? 0) > 0;
+    const { fileSearch, codeInterpreter, maxCalls, mcp } = this.prepared.hosted;
+    const any = fileSearch !== null || codeInterpreter !== null || (mcp?.targets.size ?? 0) > 0;
     return any && this.hostedCalls < maxCalls && this.passes < MAX_ENGINE_PASSES - 1;
   }
 
   /** Whether `name` is a hosted tool of this request (so it is run here, not surfaced). */
   isHosted(name: string): boolean {
     if (this.mcpTarget(name)) return true;
-    return this.prepared.hosted.fileSearch !== null && name === FILE_SEARCH_NAME;
+    const { fileSearch, codeInterpreter } = this.prepared.hosted;
+    return (
+      (fileSearch !== null && name === FILE_SEARCH_NAME) || (codeInterpreter !== null && name === PYTHON_NAME)
+    );
   }
 
   /** The request's `mcp` plan; only read when it has one. */

@@ -106,6 +106,7 @@ function replayItem(run: ResponseRun, item: ResponseOutputItem): void {
       run.push({ type: 'tool_call', name: item.name, arguments: item.arguments });
       return;
     case 'file_search_call':
+    case 'code_interpreter_call':
       replayHostedItem(run.hostedOutput(), item);
       return;
     case 'mcp_list_tools':

@@ -1,10 +1,4 @@
-import type {
-  Response as ApiResponse,
-  FileSearchTool,
-  FunctionTool,
-  ResponseUsage,
-  Tool,
-} from 'openai/resources/responses/responses';
+import type { Response as ApiResponse, ResponseUsage, Tool } from 'openai/resources/responses/responses';
 import { type CreateResponseBody, localToolChoiceSchema } from './request/create-schema';
 
 /**
@@ -30,7 +24,7 @@ export type ResponseObject = Omit<ApiResponse, 'output_text' | 'usage' | 'user'>
  */
 export function newResponseObject(
   body: CreateResponseBody,
-  init: { id: string; createdAt: number; tools: Array<FunctionTool | FileSearchTool | Tool.Mcp> },
+  init: { id: string; createdAt: number; tools: Tool[] },
 ): ResponseObject {
   return {
     id: init.id,

@@ -8,6 +8,7 @@ import {
   type FileSearchBackend,
   McpSessions,
   needsApproval,
+  type PythonBackend,
   runFileSearchCall,
   runMcpCall,
 } from '../hosted';
@@ -16,6 +17,8 @@ import { untilAborted } from '../plumbing/json-hold';
 import { strictOutputErrorPaced } from '../validation/strict-output';
 import { fitTurns } from './fit-turns';
 import { type HostedTurn, LoopState, type PassOutcome } from './loop-state';
+import { runPythonTurn } from './python-turn';
+import { PYTHON_NAME } from './request/code-interpreter-tool';
 import type { PreparedCreate } from './request/prepare-create';
 import type { ResponseRun } from './response-run';
 
@@ -31,6 +34,8 @@ import type { ResponseRun } from './response-run';
 export interface LoopDeps {
   engine: Engine;
   fileSearch?: FileSearchBackend;
+  /** The containers `code_interpreter` runs in. */
+  python?: PythonBackend;
 }
 
 /**
@@ -210,6 +215,7 @@ async function runHostedCall(
   deps: LoopDeps,
   signal: AbortSignal,
 ): Promise<HostedTurn> {
+  if (chunk.name === PYTHON_NAME) return runPythonTurn(run, chunk, state, deps.python, signal);
   const id = newId('fs');
   const setup = {
     tool: state.fileSearchTool,

@@ -11,6 +11,7 @@ import type {
   TokenLogprob,
 } from '../types';
 import { nextMcpCall } from './mcp-directive';
+import { nextPythonCode, PYTHON_TOOL } from './python-directive';
 import { instanceForPaced } from './schema-instance';
 import { embedScripted } from './scripted-embedding';
 import { countScriptedTokens } from './token-count';
@@ -186,6 +187,11 @@ async function planReply(req: GenerateRequest): Promise<ReplyPlan> {
   const mcp = nextMcpCall(req, text);
   if (mcp) {
     parts.push({ type: 'tool_call', ...mcp });
+    return plan;
+  }
+  const code = nextPythonCode(req, text);
+  if (code !== null) {
+    parts.push({ type: 'tool_call', name: PYTHON_TOOL, arguments: JSON.stringify({ code }) });
     return plan;
   }
   const search = nextFileSearch(req, text);

@@ -63,4 +63,16 @@ describe('engine worker options carried in its name', () => {
     });
     expect(workerOptions('intab-engine {"fileSearch":{"embeddingModel":7}}').fileSearch).toBeUndefined();
   });
+
+  it('round-trips the code_interpreter wall time, dropping a bad one', () => {
+    expect(
+      workerOptions(engineWorkerName({ codeInterpreter: { timeoutMs: 5_000 } })).codeInterpreter,
+    ).toEqual({
+      timeoutMs: 5_000,
+    });
+    for (const bad of ['-1', '0', '"5000"', 'null'])
+      expect(
+        workerOptions(`intab-engine {"codeInterpreter":{"timeoutMs":${bad}}}`).codeInterpreter,
+      ).toBeUndefined();
+  });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { jsonObjectSchema, metadataSchema } from '../../plumbing/validate';
+import { codeInterpreterCallItem } from './code-interpreter-tool';
 import { mcpApprovalRequestItem, mcpApprovalResponseItem, mcpCallItem, mcpListToolsItem } from './mcp-items';
 
 /**
@@ -154,6 +155,7 @@ export const inputItemSchema = z.preprocess(
     mcpCallItem,
     mcpApprovalRequestItem,
     mcpApprovalResponseItem,
+    codeInterpreterCallItem,
   ]),
 );
 

@@ -45,7 +45,7 @@ export const FILE_SEARCH_SPEC: FunctionToolSpec = {
 };
 
 /** The names the loop runs itself rather than surfacing as `function_call`. */
-export const HOSTED_NAMES: ReadonlySet<string> = new Set([FILE_SEARCH_NAME]);
+export const HOSTED_NAMES: ReadonlySet<string> = new Set([FILE_SEARCH_NAME, 'python']);
 
 const comparisonTypes = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'nin'] as const;
 const comparisonFilter = z.strictObject({
@@ -122,9 +122,10 @@ export function checkFilters(raw: unknown, param: string): NonNullable<FileSearc
 
 /** A 400 for a function tool whose name a hosted tool in the same request takes. */
 export function hostedNameTaken(name: string, i: number) {
+  const tool = name === 'python' ? 'code_interpreter' : 'file_search';
   return invalidRequest(
     `tools[${i}].name`,
-    `The function name '${clip(name)}' is reserved for the file_search tool in this request: rename the function.`,
+    `The function name '${clip(name)}' is reserved for the ${tool} tool in this request: rename the function.`,
     'invalid_value',
   );
 }

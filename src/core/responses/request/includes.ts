@@ -9,6 +9,8 @@ const SUPPORTED_INCLUDES = new Set([
   'message.input_image.image_url',
   // file_search runs locally; its results ride on the file_search_call item only when asked for.
   'file_search_call.results',
+  // code_interpreter runs locally too (a Pyodide sandbox); its logs and images, only when asked for.
+  'code_interpreter_call.outputs',
 ]);
 
 /**

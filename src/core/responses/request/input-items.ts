@@ -135,6 +135,7 @@ async function toStoredItem(
     case 'compaction':
       return { type: 'compaction', id: item.id ?? newId('cmp'), encrypted_content: item.encrypted_content };
     case 'file_search_call':
+    case 'code_interpreter_call':
     case 'mcp_list_tools':
     case 'mcp_call':
     case 'mcp_approval_request':

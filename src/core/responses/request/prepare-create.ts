@@ -9,7 +9,7 @@ import {
   promptShape,
 } from '../../../engine/types';
 import type { ResponseStore } from '../../../store/types';
-import type { FileContentReader, FileSearchBackend, McpConnector } from '../../hosted';
+import type { FileContentReader, FileSearchBackend, McpConnector, PythonBackend } from '../../hosted';
 import { resolveFileInputs } from '../../plumbing/file-inputs';
 import type { FileFetcher } from '../../plumbing/input-files';
 import { requireJsonMention } from '../../plumbing/json-mode';
@@ -17,6 +17,7 @@ import { conversationHistory, findModel, previousHistory } from '../../plumbing/
 import { parseOrThrow } from '../../plumbing/validate';
 import { expandCompactions } from '../compaction';
 import type { RunOptions } from '../response-run';
+import { type CodeInterpreterPlan, planCodeInterpreter } from './code-interpreter-tool';
 import { type CreateResponseBody, createResponseSchema } from './create-schema';
 import { fitContext } from './fit-context';
 import { type HostedPlan, planHosted } from './hosted-tools';
@@ -42,7 +43,7 @@ export interface PreparedCreate {
   /** How the run shapes output beyond the engine's chunks (logprobs, summaries, tool-call cap). */
   run: Omit<RunOptions, 'now'>;
   /** The hosted tools the run's loop serves itself. */
-  hosted: HostedPlan;
+  hosted: HostedPlan & { codeInterpreter: CodeInterpreterPlan | null };
 }
 
 /**
@@ -69,6 +70,8 @@ export async function prepareCreate(
     fileSearch?: FileSearchBackend;
     /** Opens remote MCP servers for the `mcp` tool; without it an `mcp` tool is a 400. */
     mcp?: McpConnector;
+    /** The containers `code_interpreter` runs in; without it a `code_interpreter` tool is a 400. */
+    python?: PythonBackend;
   },
   opts: { fit: boolean } = { fit: true },
 ): Promise<PreparedCreate> {
@@ -107,6 +110,13 @@ export async function prepareCreate(
   checkUniqueIds(input);
   await pace();
   const inputItems = [...history, ...input];
+  const codeInterpreter = planCodeInterpreter(
+    tools,
+    toolChoice.choice === 'none' ? null : toolChoice.allowed,
+    include,
+    deps.python,
+    inputItems,
+  );
   const expanded = expandCompactions(inputItems);
   checkToolPairing(expanded);
   const firstInput = expanded.length - expandCompactions(input).length;
@@ -183,7 +193,7 @@ export async function prepareCreate(
       encryptedContent: include.has('reasoning.encrypted_content'),
       maxToolCalls: body.parallel_tool_calls === false ? 1 : Number.POSITIVE_INFINITY,
     },
-    hosted: { ...hosted, mcp: mcp.plan },
+    hosted: { ...hosted, mcp: mcp.plan, codeInterpreter },
   };
 }
 

@@ -3,6 +3,7 @@ import { clip, invalidRequest } from '../../../common/api-error';
 import type { ChatContentPart, ChatMessage } from '../../../engine/types';
 import { pastSearchResult } from '../../hosted';
 import { fileText } from '../../plumbing/input-files';
+import { pastPythonTurn } from './code-interpreter-tool';
 import { FILE_SEARCH_NAME } from './hosted-tools';
 import { answeredApprovals } from './mcp-approvals';
 import { McpHistory } from './mcp-history';
@@ -91,6 +92,9 @@ export function toChatMessages(
         });
         return;
       }
+      case 'code_interpreter_call':
+        out.push(...pastPythonTurn(item, withReasoning));
+        return;
       case 'reasoning': {
         const text = (item.content ?? []).map((p) => p.text).join('');
         reasoning = text === '' ? null : text;

@@ -2,12 +2,18 @@ import type { FileSearchTool, FunctionTool, Tool } from 'openai/resources/respon
 import { clip, invalidRequest } from '../../../common/api-error';
 import type { FunctionToolSpec, ToolChoiceSpec } from '../../../engine/types';
 import { parseOrThrow } from '../../plumbing/validate';
+import {
+  type CodeInterpreterTool,
+  PYTHON_NAME,
+  PYTHON_SPEC,
+  parseCodeInterpreterTool,
+} from './code-interpreter-tool';
 import { type CreateResponseBody, functionToolSchema } from './create-schema';
 import { FILE_SEARCH_NAME, FILE_SEARCH_SPEC, hostedNameTaken, parseFileSearchTool } from './hosted-tools';
 import { checkUniqueLabels, parseMcpTool } from './mcp-tools';
 
 /** The tools a request may carry: function tools, and the hosted tools that run locally. */
-export type RequestTool = FunctionTool | FileSearchTool | Tool.Mcp;
+export type RequestTool = FunctionTool | FileSearchTool | Tool.Mcp | CodeInterpreterTool;
 
 /** The request's tools as echoed (secrets redacted), and its `mcp` entries as the run uses them. */
 export interface ParsedTools {
@@ -36,10 +42,19 @@ export function parseTools(body: CreateResponseBody, origin: string | null = nul
         throw invalidRequest(`tools[${i}].type`, 'Only one file_search tool may be given.', 'invalid_value');
       return parseFileSearchTool(raw, i);
     }
+    if (raw.type === 'code_interpreter') {
+      if ((body.tools ?? []).findIndex((t) => t.type === 'code_interpreter') !== i)
+        throw invalidRequest(
+          `tools[${i}].type`,
+          'Only one code_interpreter tool may be given.',
+          'invalid_value',
+        );
+      return parseCodeInterpreterTool(raw, i);
+    }
     if (raw.type !== 'function') {
       throw invalidRequest(
         `tools[${i}].type`,
-        `Tool type '${clip(raw.type)}' is not supported by intab: only 'function', 'file_search' and 'mcp' tools run locally.`,
+        `Tool type '${clip(raw.type)}' is not supported by intab: only 'function', 'file_search', 'mcp' and 'code_interpreter' tools run locally.`,
         'unsupported_value',
       );
     }
@@ -48,6 +63,10 @@ export function parseTools(body: CreateResponseBody, origin: string | null = nul
   if (tools.some((t) => t.type === 'file_search')) {
     const clash = tools.findIndex((t) => t.type === 'function' && t.name === FILE_SEARCH_NAME);
     if (clash >= 0) throw hostedNameTaken(FILE_SEARCH_NAME, clash);
+  }
+  if (tools.some((t) => t.type === 'code_interpreter')) {
+    const clash = tools.findIndex((t) => t.type === 'function' && t.name === PYTHON_NAME);
+    if (clash >= 0) throw hostedNameTaken(PYTHON_NAME, clash);
   }
   checkUniqueLabels(tools);
   return { tools, mcpRun };
@@ -131,7 +150,7 @@ export function parseToolChoice(body: CreateResponseBody, tools: RequestTool[]):
       forcedMcp: { label: ref.server_label, name },
     };
   }
-  if (tc.type === 'function' || tc.type === 'file_search') {
+  if (tc.type === 'function' || tc.type === 'file_search' || tc.type === 'code_interpreter') {
     const tool = findTool(tools, tc as { type: string; name?: string });
     if (!tool)
       throw invalidRequest(
@@ -176,16 +195,19 @@ function addMcpName(names: Map<string, Set<string> | null>, label: string, name:
 function findTool(tools: RequestTool[], ref: ToolRef): RequestTool | undefined {
   if (ref.type === 'file_search') return tools.find((t) => t.type === 'file_search');
   if (ref.type === 'mcp') return tools.find((t) => t.type === 'mcp' && t.server_label === ref.server_label);
+  if (ref.type === 'code_interpreter') return tools.find((t) => t.type === 'code_interpreter');
   return tools.find((t) => ref.type === 'function' && t.type === 'function' && t.name === ref.name);
 }
 
 /** The name the model calls `t` by (an `mcp` tool is never forced through here). */
 function specName(t: RequestTool): string {
+  if (t.type === 'code_interpreter') return PYTHON_NAME;
   return t.type === 'function' ? t.name : FILE_SEARCH_NAME;
 }
 
 /** @example toSpec(tool) // → { name, description, parameters, strict } (an `mcp` server's tools come from its listing) */
-export function toSpec(t: FunctionTool | FileSearchTool): FunctionToolSpec {
+export function toSpec(t: FunctionTool | FileSearchTool | CodeInterpreterTool): FunctionToolSpec {
   if (t.type === 'file_search') return FILE_SEARCH_SPEC;
+  if (t.type === 'code_interpreter') return PYTHON_SPEC;
   return { name: t.name, description: t.description ?? null, parameters: t.parameters, strict: t.strict };
 }

@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import { invalidRequest } from '../../common/api-error';
+import type { FileContentReader } from '../hosted';
+import { readBodyCapped } from '../plumbing/capped-read';
+import { jsonResponse, readJsonObject } from '../plumbing/http';
+import { listBody, parseLimit } from '../plumbing/list-params';
+import { parseOrThrow } from '../plumbing/validate';
+import type { ContainerRegistry } from './registry';
+
+type Params = Record<string, string>;
+type Handler = (request: Request, url: URL, params: Params) => Promise<Response>;
+
+/** What the routes need beside the registry: the body cap, and `/v1/files` for `file_ids` / `{file_id}`. */
+export interface ContainerRouteDeps {
+  maxBodyBytes: number;
+  readFile?: FileContentReader;
+}
+
+const createSchema = z.strictObject({
+  name: z.string().min(1).max(256),
+  expires_after: z
+    .strictObject({ anchor: z.literal('last_active_at'), minutes: z.number().int().min(1).max(20) })
+    .optional(),
+  file_ids: z.array(z.string().min(1)).max(50).optional(),
+  memory_limit: z.enum(['1g', '4g', '16g', '64g']).optional(),
+  network_policy: z
+    .union([z.strictObject({ type: z.literal('disabled') }), z.looseObject({ type: z.literal('allowlist') })])
+    .optional(),
+});
+
+const fileRefSchema = z.strictObject({ file_id: z.string().min(1) });
+
+/**
+ * Every `/v1/containers` route (paths without `/v1`, as the server's router files them), for
+ * `createResponsesServer` to add to its own: create, list, retrieve, delete; and files: upload
+ * (multipart `file`, or JSON `{file_id}` from `/v1/files`), list, retrieve, content, delete.
+ *
+ * @example
+ * routes.push(...containerRoutes(registry, deps));
+ */
+export function containerRoutes(
+  reg: ContainerRegistry,
+  deps: ContainerRouteDeps,
+): { path: string; methods: Record<string, Handler> }[] {
+  const id = (p: Params) => p.id as string;
+  return [
+    {
+      path: '/containers',
+      methods: {
+        POST: async (r) => jsonResponse(await create(r, reg, deps)),
+        GET: async (_r, url) => jsonResponse(page(reg.list(), url)),
+      },
+    },
+    {
+      path: '/containers/:id',
+      methods: {
+        GET: async (_r, _u, p) => jsonResponse(reg.get(id(p))),
+        DELETE: async (_r, _u, p) => {
+          reg.delete(id(p));
+          return jsonResponse({ id: id(p), object: 'container.deleted', deleted: true });
+        },
+      },
+    },
+    {
+      path: '/containers/:id/files',
+      methods: {
+        POST: async (r, _u, p) => jsonResponse(await upload(r, id(p), reg, deps)),
+        GET: async (_r, url, p) => jsonResponse(page(reg.files(id(p)), url)),
+      },
+    },
+    {
+      path: '/containers/:id/files/:file',
+      methods: {
+        GET: async (_r, _u, p) => jsonResponse(reg.file(id(p), p.file as string).meta),
+        DELETE: async (_r, _u, p) => {
+          reg.deleteFile(id(p), p.file as string);
+          return jsonResponse({ id: p.file, object: 'container.file.deleted', deleted: true });
+        },
+      },
+    },
+    {
+      path: '/containers/:id/files/:file/content',
+      methods: {
+        GET: async (_r, _u, p) =>
+          new Response(reg.file(id(p), p.file as string).data as Uint8Array<ArrayBuffer>, {
+            headers: { 'content-type': 'application/octet-stream' },
+          }),
+      },
+    },
+  ];
+}
+
+/** A cursor page of `items` (newest first; `order=asc` reverses), from `after`. */
+function page<T extends { id: string }>(items: T[], url: URL) {
+  const limit = parseLimit(url);
+  const order = url.searchParams.get('order') ?? 'desc';
+  if (order !== 'asc' && order !== 'desc')
+    throw invalidRequest('order', "Invalid value for 'order': expected 'asc' or 'desc'.", 'invalid_value');
+  const sorted = order === 'asc' ? [...items].reverse() : items;
+  const after = url.searchParams.get('after');
+  const start = after ? sorted.findIndex((i) => i.id === after) + 1 : 0;
+  const data = sorted.slice(start, start + limit);
+  return listBody(data, start + limit < sorted.length);
+}
+
+async function create(request: Request, reg: ContainerRegistry, deps: ContainerRouteDeps) {
+  const body = parseOrThrow(createSchema, await readJsonObject(request, deps.maxBodyBytes));
+  if (body.network_policy && body.network_policy.type !== 'disabled')
+    throw invalidRequest(
+      'network_policy',
+      "Network policy 'allowlist' is not supported by intab: the Python sandbox has no network.",
+      'unsupported_value',
+    );
+  // Every file is read before the container is made: a bad id makes nothing.
+  const files = await Promise.all(
+    (body.file_ids ?? []).map((fid, i) => requireReader(deps)(fid, `file_ids[${i}]`)),
+  );
+  const obj = reg.create({
+    name: body.name,
+    minutes: body.expires_after?.minutes,
+    memoryLimit: body.memory_limit,
+  });
+  for (const f of files) reg.addFile(obj.id, f.filename, f.bytes, 'user');
+  return obj;
+}
+
+async function upload(request: Request, id: string, reg: ContainerRegistry, deps: ContainerRouteDeps) {
+  reg.get(id);
+  const type = request.headers.get('content-type') ?? '';
+  if (/^application\/json/i.test(type)) {
+    const { file_id } = parseOrThrow(fileRefSchema, await readJsonObject(request, deps.maxBodyBytes));
+    const f = await requireReader(deps)(file_id, 'file_id');
+    return reg.addFile(id, f.filename, f.bytes, 'user');
+  }
+  if (!/^multipart\/form-data\s*;/i.test(type))
+    throw invalidRequest(
+      null,
+      'Send the file as multipart/form-data (a `file` part) or JSON {"file_id": "…"}.',
+    );
+  const body = await readBodyCapped(request, deps.maxBodyBytes);
+  let form: FormData;
+  try {
+    form = await new Response(body, { headers: { 'content-type': type } }).formData();
+  } catch {
+    throw invalidRequest(null, 'The multipart/form-data body could not be parsed.');
+  }
+  const file = form.get('file');
+  if (file === null || typeof file === 'string')
+    throw invalidRequest(
+      'file',
+      "Missing required parameter: 'file' (a file part).",
+      'missing_required_parameter',
+    );
+  return reg.addFile(id, file.name || 'upload', new Uint8Array(await file.arrayBuffer()), 'user');
+}
+
+function requireReader(deps: ContainerRouteDeps): FileContentReader {
+  if (!deps.readFile) throw invalidRequest('file_id', 'Files from /v1/files are not available here.');
+  return deps.readFile;
+}

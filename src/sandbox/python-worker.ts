@@ -1,0 +1,83 @@
+/**
+ * The Python sandbox: a module worker of its own (never the engine worker) that loads Pyodide from
+ * its own folder on the app's origin, hardens its global, and answers each {@link SandboxCall} with
+ * one {@link SandboxReply}. The service worker serves this script with a CSP that allows no eval, no
+ * connection outside the Pyodide folder and no nested worker (see `sw/python-sandbox.ts`).
+ */
+import type { PyodideAPI } from 'pyodide';
+import { DATA_DIR, type SandboxCall } from './protocol';
+import { hardenScope, runCall } from './python-runtime';
+
+/** The worker's global, as much of it as this script uses. */
+declare const self: {
+  postMessage(message: unknown, transfer: Transferable[]): void;
+  onmessage: ((event: MessageEvent<SandboxCall>) => void) | null;
+};
+
+/** The Pyodide folder: this script sits in it (`intab/vite` copies both there). */
+// Not `new URL('./', import.meta.url)`: bundlers read that pattern as an asset to inline.
+const indexURL = import.meta.url.replace(/[^/]*$/, '');
+
+// Taken before loading, as the hardening removes the global one.
+let post: (message: unknown, transfer: Transferable[]) => void = self.postMessage.bind(self);
+const calls: SandboxCall[] = [];
+let ready: PyodideAPI | null = null;
+let loadError: string | null = null;
+let busy = false;
+
+self.onmessage = (event: MessageEvent<SandboxCall>) => {
+  calls.push(event.data);
+  void drain();
+};
+
+/**
+ * Whether this script runs under the sandbox's CSP: where `eval` works, the policy is missing (a
+ * page the service worker does not control fetched it from the network), and the sandbox refuses
+ * to run code rather than run it with the worker's real global in reach.
+ */
+function underCsp(): boolean {
+  try {
+    new Function('return 1')();
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+async function load(): Promise<void> {
+  try {
+    if (!underCsp())
+      throw new Error(
+        'its script was served without its Content-Security-Policy (is the service worker in control?)',
+      );
+    const mod = (await import(/* @vite-ignore */ `${indexURL}pyodide.mjs`)) as {
+      loadPyodide(opts: object): Promise<PyodideAPI>;
+    };
+    // jsglobals: {} keeps `import js` empty; the CSP and the hardening do the rest.
+    const py = await mod.loadPyodide({ indexURL, jsglobals: {}, env: { HOME: DATA_DIR } });
+    py.FS.mkdirTree(DATA_DIR);
+    py.runPython(`import os\nos.chdir(${JSON.stringify(DATA_DIR)})`);
+    post = hardenScope(self);
+    ready = py;
+  } catch (err) {
+    loadError = `Python failed to load in the sandbox: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  void drain();
+}
+
+async function drain(): Promise<void> {
+  if (busy || (!ready && !loadError)) return;
+  busy = true;
+  for (let call = calls.shift(); call; call = calls.shift()) {
+    const reply = ready
+      ? await runCall(ready, call)
+      : { id: call.id, stdout: '', stderr: loadError ?? '', files: [] };
+    post(
+      reply,
+      reply.files.map((f) => f.bytes.buffer as ArrayBuffer),
+    );
+  }
+  busy = false;
+}
+
+void load();
