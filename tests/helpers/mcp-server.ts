@@ -24,6 +24,8 @@ export interface McpServerOptions {
   redirectTo?: string;
   /** Hold `tools/list` this long (ms) before answering. */
   listDelayMs?: number;
+  /** More tools, each answering its fixed `text` (e.g. markup, for the demo's XSS test). */
+  extraTools?: { name: string; description?: string; text: string }[];
 }
 
 export interface RunningMcpServer {
@@ -77,6 +79,11 @@ function buildServer(opts: McpServerOptions): McpServer {
     { description: 'Never answers.' },
     () => new Promise(() => {}) as Promise<{ content: [] }>,
   );
+  for (const extra of opts.extraTools ?? []) {
+    server.registerTool(extra.name, { description: extra.description ?? '' }, async () => ({
+      content: [{ type: 'text', text: extra.text }],
+    }));
+  }
   return server;
 }
 
