@@ -79,10 +79,18 @@ function buildServer(opts: McpServerOptions): McpServer {
     { description: 'Never answers.' },
     () => new Promise(() => {}) as Promise<{ content: [] }>,
   );
-  for (const extra of opts.extraTools ?? []) {
-    server.registerTool(extra.name, { description: extra.description ?? '' }, async () => ({
-      content: [{ type: 'text', text: extra.text }],
-    }));
+  // The SDK warns about every nonstandard name on every registration (here, every HTTP request);
+  // the extra tools' odd names are the point, so their warnings are left out.
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    for (const extra of opts.extraTools ?? []) {
+      server.registerTool(extra.name, { description: extra.description ?? '' }, async () => ({
+        content: [{ type: 'text', text: extra.text }],
+      }));
+    }
+  } finally {
+    console.warn = warn;
   }
   return server;
 }
