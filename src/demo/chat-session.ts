@@ -5,9 +5,10 @@
 import OpenAI from 'openai';
 import type { ChatView } from './chat-view';
 import { errorMessage } from './dom';
-import { citedFiles, fileSearchCallView } from './hosted-items';
+import { citedFiles, type HostedTools, hostedItemView } from './hosted';
 
 type ResponseStream = ReturnType<OpenAI['responses']['stream']>;
+type TurnInput = string | OpenAI.Responses.ResponseInputItem[];
 
 /**
  * Formats an OpenAI-shaped error for the chat log: status, code and the server's own message.
@@ -55,14 +56,34 @@ export class ChatSession {
     private readonly maxOutputTokens: (model: string) => number | undefined = () => undefined,
     /** The vector stores a turn may search (`file_search`); none, no tool. */
     private readonly vectorStoreIds: () => Promise<string[]> = async () => [],
+    /** The other hosted tools a turn offers (`code_interpreter`, `mcp`), as the Tools panel says now. */
+    private readonly hostedTools: () => HostedTools = () => ({ tools: [], include: [] }),
   ) {}
 
   /** Sends one user turn and streams the reply into the view. Resolves when the turn has ended. */
   async send(text: string, instructions: string): Promise<void> {
+    await this.#turn(text, text, instructions);
+  }
+
+  /**
+   * Answers an `mcp_approval_request` with an `mcp_approval_response` on top of the last response
+   * (`previous_response_id`), as OpenAI's approval flow does; false while another turn runs.
+   */
+  answerApproval(request: OpenAI.Responses.ResponseOutputItem.McpApprovalRequest, approve: boolean): boolean {
+    if (this.#stream || this.#starting) return false;
+    void this.#turn(
+      [{ type: 'mcp_approval_response', approval_request_id: request.id, approve }],
+      `${approve ? 'Approved' : 'Declined'}: ${request.name} on ${request.server_label}`,
+      '',
+    );
+    return true;
+  }
+
+  async #turn(input: TurnInput, shown: string, instructions: string): Promise<void> {
     if (this.#stream || this.#starting) return;
     this.#starting = true;
     const model = this.currentModel();
-    this.view.addUser(text);
+    this.view.addUser(shown);
     this.view.setBusy(true);
     const reply = this.view.startReply(model);
     const startedAt = performance.now();
@@ -75,16 +96,21 @@ export class ChatSession {
 
     const cap = this.maxOutputTokens(model);
     const stores = await this.vectorStoreIds().catch(() => []);
+    const hosted = this.hostedTools();
+    const tools: OpenAI.Responses.Tool[] = [
+      ...(stores.length > 0 ? [{ type: 'file_search' as const, vector_store_ids: stores }] : []),
+      ...hosted.tools,
+    ];
+    const include: OpenAI.Responses.ResponseIncludable[] = [
+      ...(stores.length > 0 ? ['file_search_call.results' as const] : []),
+      ...hosted.include,
+    ];
     this.#starting = false;
     const stream = this.client.responses.stream({
       model,
-      input: text,
-      ...(stores.length > 0
-        ? {
-            tools: [{ type: 'file_search' as const, vector_store_ids: stores }],
-            include: ['file_search_call.results' as const],
-          }
-        : {}),
+      input,
+      ...(tools.length > 0 ? { tools } : {}),
+      ...(include.length > 0 ? { include } : {}),
       ...(cap ? { max_output_tokens: cap } : {}),
       ...(instructions ? { instructions } : {}),
       ...(this.#previousResponseId ? { previous_response_id: this.#previousResponseId } : {}),
@@ -99,9 +125,11 @@ export class ChatSession {
           case 'response.refusal.delta':
             reply.appendRefusal(event.delta);
             break;
-          case 'response.output_item.done':
-            if (event.item.type === 'file_search_call') reply.addHosted(fileSearchCallView(event.item));
+          case 'response.output_item.done': {
+            const view = hostedItemView(event.item, this);
+            if (view) reply.addHosted(view);
             break;
+          }
           case 'response.completed': {
             // Only a completed response becomes the memory: a stopped or failed turn is left out.
             this.#previousResponseId = event.response.id;

@@ -10,6 +10,7 @@ import { createChatView } from './chat-view';
 import { byId, el, errorMessage } from './dom';
 import { showGpuStatus } from './gpu-status';
 import { createHints } from './hints';
+import { createToolsForm } from './hosted';
 import { createModelPicker, listModelIds } from './model-picker';
 import { createRemoteForm } from './remote-form';
 import { createStoragePanel } from './storage-panel';
@@ -72,6 +73,7 @@ const picker = createModelPicker(intab, {
 });
 // The catalog's models (web-llm's builds, curated GGUFs) are chosen in their own panel, by family.
 const catalog = createCatalogPanel(intab, client, picker);
+const tools = createToolsForm();
 // The handlers only run after a click, by which time `session` exists.
 const chat = createChatView({
   // A finished turn is stored (completed, cancelled or failed): the storage panel shows it at once.
@@ -86,6 +88,7 @@ const session = new ChatSession(
   () => picker.model,
   (model) => (model === TEST_MODEL_ID ? 48 : undefined),
   searchableStores,
+  () => tools.current(),
 );
 const storage = createStoragePanel();
 
@@ -104,6 +107,7 @@ byId('app').replaceChildren(
       el('section', { className: 'panel' }, [
         createRemoteForm(intab, async () => picker.setModels(await listModelIds(client))),
       ]),
+      tools.root,
       chat.root,
       el('div', { className: 'panel' }, [catalog.root]),
     ]),

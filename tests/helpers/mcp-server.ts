@@ -24,6 +24,8 @@ export interface McpServerOptions {
   redirectTo?: string;
   /** Hold `tools/list` this long (ms) before answering. */
   listDelayMs?: number;
+  /** More tools, each answering its fixed `text` (e.g. markup, for the demo's XSS test). */
+  extraTools?: { name: string; description?: string; text: string }[];
 }
 
 export interface RunningMcpServer {
@@ -77,6 +79,19 @@ function buildServer(opts: McpServerOptions): McpServer {
     { description: 'Never answers.' },
     () => new Promise(() => {}) as Promise<{ content: [] }>,
   );
+  // The SDK warns about every nonstandard name on every registration (here, every HTTP request);
+  // the extra tools' odd names are the point, so their warnings are left out.
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    for (const extra of opts.extraTools ?? []) {
+      server.registerTool(extra.name, { description: extra.description ?? '' }, async () => ({
+        content: [{ type: 'text', text: extra.text }],
+      }));
+    }
+  } finally {
+    console.warn = warn;
+  }
   return server;
 }
 

@@ -5,7 +5,7 @@
  * `el`'s `textContent` and text nodes, never as HTML (issue 22, security point 1).
  */
 import type { ResponseFileSearchToolCall, ResponseOutputText } from 'openai/resources/responses/responses';
-import { el } from './dom';
+import { el } from '../dom';
 
 /** How much of each result's text the demo shows: enough to recognise the excerpt. */
 const EXCERPT_CHARS = 120;
@@ -31,8 +31,13 @@ export function fileSearchCallView(item: ResponseFileSearchToolCall): HTMLElemen
   ]);
 }
 
-/** The file names an answer cites, in order, each once (`file_citation` annotations only). */
+/**
+ * The file names an answer cites, in order, each once: `file_citation` (a vector store's file) and
+ * `container_file_citation` (a file the Python code wrote).
+ */
 export function citedFiles(annotations: ResponseOutputText['annotations']): string[] {
-  const names = annotations.flatMap((a) => (a.type === 'file_citation' ? [a.filename] : []));
+  const names = annotations.flatMap((a) =>
+    a.type === 'file_citation' || a.type === 'container_file_citation' ? [a.filename] : [],
+  );
   return [...new Set(names)];
 }
