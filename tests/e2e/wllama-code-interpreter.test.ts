@@ -6,7 +6,9 @@
  * engine worker starts. So what is checked is the shape: the call and its code come from the model,
  * the item's events in OpenAI's order, logs that are what Python says about that code (the same
  * code run here in Node's Pyodide gives the same text: a Python error is a `completed` call with
- * its traceback in the logs, as OpenAI's are), and the loop going on to a next engine pass.
+ * its traceback in the logs, as OpenAI's are), and the loop going on to a next engine pass. On the
+ * same page, the scripted model's answer naming a file its code wrote gets its
+ * `container_file_citation`s through the service worker too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InProcessPython } from '../helpers/python-runner-double';
@@ -100,4 +102,37 @@ describe('code_interpreter with the wllama test model', () => {
     expect(final.usage.output_tokens).toBeLessThanOrEqual(64);
     expect(app.pageErrors).toEqual([]);
   }, 300_000);
+});
+
+describe('container_file_citation through the service worker (scripted model)', () => {
+  it('cites the file the code wrote where the answer names it, announced in the stream', async () => {
+    const code =
+      "open('/mnt/data/sum.txt', 'w').write(str(sum(range(10))))\nprint('see sum.txt, not other.txt')";
+    const { events } = await app.page.evaluate(streamResponse, {
+      model: 'scripted',
+      input: `!python ${code}`,
+      tools: [TOOL],
+    });
+    const final = events.at(-1)?.response as { status: string; output: Json[] };
+    expect(final.status).toBe('completed');
+    const part = ((final.output.at(-1)?.content as Json[]) ?? [])[0] as { text: string; annotations: Json[] };
+    const cited = part.annotations.map((a) => [
+      part.text.slice(a.start_index as number, a.end_index as number),
+      a.filename,
+    ]);
+    expect(cited).toEqual([
+      ['sum.txt', 'sum.txt'],
+      ['/mnt/data/sum.txt', 'sum.txt'],
+    ]);
+    const call = final.output[0] as CodeCall;
+    for (const a of part.annotations)
+      expect(a).toMatchObject({ type: 'container_file_citation', container_id: call.container_id });
+    const added = events.filter((e) => e.type === 'response.output_text.annotation.added');
+    expect(added.map((e) => e.annotation)).toEqual(part.annotations);
+    const content = await app.page.evaluate(
+      async ([box, id]) => (await fetch(`/v1/containers/${box}/files/${id}/content`)).text(),
+      [call.container_id, part.annotations[0]?.file_id as string] as const,
+    );
+    expect(content).toBe('45');
+  }, 120_000);
 });
