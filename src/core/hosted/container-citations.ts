@@ -61,7 +61,7 @@ export class ContainerFileNames {
     }
   }
 
-  /** Whether any file can be cited. */
+  /** How many names cite a file (0: nothing to cite). */
   get size(): number {
     return this.names.size;
   }
