@@ -191,6 +191,12 @@ export class ContainerRegistry implements PythonBackend {
     return result;
   }
 
+  writtenFiles(containerId: string): { file_id: string; path: string }[] {
+    const c = this.all.get(containerId);
+    const written = [...(c?.files.values() ?? [])].filter((f) => f.meta.source === 'assistant');
+    return written.map((f) => ({ file_id: f.meta.id, path: f.meta.path }));
+  }
+
   private touch(id: string): void {
     const c = this.all.get(id);
     if (c) c.obj.last_active_at = Math.floor(this.now() / 1000);

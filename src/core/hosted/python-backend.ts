@@ -57,4 +57,6 @@ export interface PythonBackend {
   containerFor(container: string | { type: 'auto' }, param: string, previous: string | null): string;
   /** Runs `code` in the container; never rejects (a failure is `failed`). */
   run(containerId: string, code: string, signal: AbortSignal): Promise<PythonRunResult>;
+  /** The files code wrote in the container that are still there (none once it is gone), for citations. */
+  writtenFiles(containerId: string): { file_id: string; path: string }[];
 }

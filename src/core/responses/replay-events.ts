@@ -121,7 +121,7 @@ function replayItem(run: ResponseRun, item: ResponseOutputItem): void {
 
 /**
  * A text part again, cut at each citation so that its `annotation.added` comes where the live run
- * sent it (at the text's length then). The logprobs ride on the first delta.
+ * sent it (at the text's length then, or at the end of the mention it spans). The logprobs ride on the first delta.
  */
 function replayText(run: ResponseRun, part: ResponseOutputText): void {
   let at = 0;
@@ -134,10 +134,11 @@ function replayText(run: ResponseRun, part: ResponseOutputText): void {
     at = end;
   };
   for (const a of part.annotations) {
-    if (a.type !== 'file_citation') continue;
-    const end = Math.min(Math.max(a.index, at), part.text.length);
+    // A file_citation went out when the text reached its index, a container file's once its mention was whole.
+    if (a.type !== 'file_citation' && a.type !== 'container_file_citation') continue;
+    const end = Math.min(Math.max(a.type === 'file_citation' ? a.index : a.end_index, at), part.text.length);
     if (end > at) push(end);
-    run.cite({ file_id: a.file_id, filename: a.filename });
+    run.cite(a.type === 'file_citation' ? { file_id: a.file_id, filename: a.filename } : a);
   }
   if (at < part.text.length || !pushed) push(part.text.length);
 }

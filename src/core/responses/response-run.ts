@@ -13,7 +13,7 @@ import { newId } from '../plumbing/ids';
 import { emitFunctionCall } from './function-call-events';
 import { OpenReasoning, type ReasoningOptions } from './reasoning-events';
 import type { ResponseObject } from './response-object';
-import { addCitation, clone, type OpenPart, toWireLogprob } from './run-parts';
+import { addCitation, type Citing, clone, MentionCites, type OpenPart, toWireLogprob } from './run-parts';
 
 /** Events without their sequence number; the run numbers them as it emits them. */
 type Unnumbered<E> = E extends unknown ? Omit<E, 'sequence_number'> : never;
@@ -50,6 +50,8 @@ export class ResponseRun {
   private toolCalls = 0;
   /** Set by {@link close}: the items are done, the terminal event is still to come. */
   private closedWith: FinishReason | null = null;
+  /** The container files that text parts cite where they name them (watched once code wrote some). */
+  readonly mentions = new MentionCites();
 
   constructor(
     readonly response: ResponseObject,
@@ -185,6 +187,7 @@ export class ResponseRun {
       delta,
       logprobs: lp,
     });
+    for (const e of this.mentions.events(open, false)) this.send(e);
   }
 
   private refusalDelta(delta: string): void {
@@ -237,10 +240,10 @@ export class ResponseRun {
     return { addItem, send: (e) => this.send(e) };
   }
 
-  /** Cites `file` where the text part being written now ends, announced by `output_text.annotation.added`. */
-  cite(file: { file_id: string; filename: string }): void {
+  /** Cites `cited` in the text part being written now (a file where it ends), announced by `output_text.annotation.added`. */
+  cite(cited: Citing): void {
     const open = this.open?.kind === 'text' ? this.open : this.openMessagePart('text');
-    if (open.kind === 'text') this.send(addCitation(open, file));
+    if (open.kind === 'text') this.send(addCitation(open, cited));
   }
 
   /** Opens a text or refusal part in the current message item, opening the message if needed. */
@@ -293,6 +296,7 @@ export class ResponseRun {
     if (!emit) return;
     const base = { item_id: open.item.id, output_index: open.outputIndex, content_index: open.contentIndex };
     if (open.kind === 'text') {
+      for (const e of this.mentions.events(open, true)) this.send(e);
       this.send({
         type: 'response.output_text.done',
         ...base,

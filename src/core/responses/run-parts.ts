@@ -4,6 +4,7 @@ import type {
   ResponseOutputText,
 } from 'openai/resources/responses/responses';
 import type { TokenLogprob } from '../../engine/types';
+import type { ContainerFileNames, MentionScanner } from '../hosted';
 import type { OpenReasoning } from './reasoning-events';
 
 /** The content part a run is writing into: a message's text or refusal part, or a reasoning item. */
@@ -44,15 +45,20 @@ export function toWireLogprob(l: TokenLogprob) {
   };
 }
 
+/** What a run cites: a file (a `file_citation` where the text ends now), or a whole annotation. */
+export type Citing = { file_id: string; filename: string } | ResponseOutputText.ContainerFileCitation;
+
 /**
- * Puts a `file_citation` of `file` on the open text part at the text's current end, and returns
- * its `response.output_text.annotation.added` event (unnumbered).
+ * Puts an annotation on the open text part (a `file_citation` of a file at the text's current end,
+ * or a `container_file_citation` as it is), and returns its `response.output_text.annotation.added`
+ * event (unnumbered).
  */
 export function addCitation(
   open: Extract<OpenPart, { kind: 'text' }>,
-  file: { file_id: string; filename: string },
+  cited: Citing,
 ): Record<string, unknown> {
-  const annotation = { type: 'file_citation' as const, ...file, index: open.part.text.length };
+  const annotation =
+    'type' in cited ? cited : { type: 'file_citation' as const, ...cited, index: open.part.text.length };
   const annotation_index = open.part.annotations.push(annotation) - 1;
   return {
     type: 'response.output_text.annotation.added',
@@ -62,4 +68,33 @@ export function addCitation(
     annotation_index,
     annotation: clone(annotation),
   };
+}
+
+/**
+ * Cites the container files a run's text parts name (hosted/container-citations.ts): each text
+ * part is read as it grows, a mention cited once it is whole (at the next break, or the part's end).
+ *
+ * @example
+ * run.mentions.watch(names); // then each text delta: for (const e of run.mentions.events(open, false)) send(e);
+ */
+export class MentionCites {
+  private names: ContainerFileNames | null = null;
+  private part: ResponseOutputText | null = null;
+  private scanner: MentionScanner | null = null;
+
+  /** From now on, text names these files (code wrote them); a part already read is read again. */
+  watch(names: ContainerFileNames): void {
+    this.names = names.size > 0 ? names : null;
+    this.part = null;
+  }
+
+  /** The `annotation.added` events of the mentions `open`'s text now completes (its last word too once it `ended`). */
+  events(open: Extract<OpenPart, { kind: 'text' }>, ended: boolean): Record<string, unknown>[] {
+    if (!this.names) return [];
+    if (this.part !== open.part || !this.scanner) {
+      this.part = open.part;
+      this.scanner = this.names.scanner();
+    }
+    return this.scanner.scan(open.part.text, ended).map((found) => addCitation(open, found));
+  }
 }

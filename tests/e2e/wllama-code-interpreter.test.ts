@@ -1,0 +1,138 @@
+/**
+ * code_interpreter with real inference, in Chromium through the real service worker: llama.cpp
+ * (wllama) runs the tiny test GGUF (random weights, Llama 3 vocabulary), forced by `tool_choice:
+ * {type: 'code_interpreter'}` to call `python`, whose arguments llama.cpp samples under the grammar
+ * of `{"code": string}`. The code is gibberish, and it runs: in Pyodide, in the sandbox worker the
+ * engine worker starts. So what is checked is the shape: the call and its code come from the model,
+ * the item's events in OpenAI's order, logs that are what Python says about that code (the same
+ * code run here in Node's Pyodide gives the same text: a Python error is a `completed` call with
+ * its traceback in the logs, as OpenAI's are), and the loop going on to a next engine pass. On the
+ * same page, the scripted model's answer naming a file its code wrote gets its
+ * `container_file_citation`s through the service worker too.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InProcessPython } from '../helpers/python-runner-double';
+import { type AppSession, openApp } from './harness';
+import { streamResponse } from './python-responses.page';
+
+const options = {
+  wllama: { stallTimeoutMs: 20_000, models: [{ id: 'tiny', url: '/test-models/intab-tiny-random.gguf' }] },
+  codeInterpreter: { timeoutMs: 20_000 },
+};
+const path = `/tests/e2e/pages/options.html#${encodeURIComponent(JSON.stringify(options))}`;
+
+let app: AppSession & { pageErrors: string[] };
+beforeAll(async () => {
+  app = await openApp({ path, testPages: true });
+}, 240_000);
+afterAll(() => app?.close());
+
+type Json = Record<string, unknown>;
+type CodeCall = {
+  id: string;
+  type: string;
+  code: string;
+  container_id: string;
+  status: string;
+  outputs: Json[];
+};
+
+const TOOL = { type: 'code_interpreter', container: { type: 'auto' } };
+
+describe('code_interpreter with the wllama test model', () => {
+  it('a forced call: the model writes the code, it runs in the sandbox, its logs go to the next pass', async () => {
+    const started = Date.now();
+    const { types, events } = await app.page.evaluate(streamResponse, {
+      model: 'tiny',
+      input: 'Add the numbers from 1 to 10 with Python.',
+      tools: [TOOL],
+      tool_choice: { type: 'code_interpreter' },
+      include: ['code_interpreter_call.outputs'],
+      max_output_tokens: 64,
+      temperature: 0,
+    });
+    console.info(`forced code_interpreter turn: ${Date.now() - started} ms, ${types.length} events`);
+    const final = events.at(-1)?.response as { status: string; output: Json[]; usage: Json; tools: Json[] };
+    expect(['response.completed', 'response.incomplete']).toContain(types.at(-1));
+    expect(final.tools).toEqual([TOOL]);
+
+    // The model's call, first: forced, so the reply opens with it.
+    const call = final.output[0] as CodeCall;
+    expect(call).toMatchObject({
+      id: expect.stringMatching(/^ci_/),
+      type: 'code_interpreter_call',
+      container_id: expect.stringMatching(/^cntr_/),
+      status: 'completed',
+    });
+    expect(typeof call.code).toBe('string');
+    expect(call.code.trim()).not.toBe('');
+
+    // Its events, exactly in OpenAI's order, the code streamed as deltas that join to it.
+    const own = events.filter((e) => e.item_id === call.id || (e.item as Json | undefined)?.id === call.id);
+    const steps = own
+      .map((e) => e.type as string)
+      .filter((t, i, all) => !(t.endsWith('.delta') && all[i - 1] === t));
+    expect(steps).toEqual([
+      'response.output_item.added',
+      'response.code_interpreter_call.in_progress',
+      'response.code_interpreter_call_code.delta',
+      'response.code_interpreter_call_code.done',
+      'response.code_interpreter_call.interpreting',
+      'response.code_interpreter_call.completed',
+      'response.output_item.done',
+    ]);
+    expect(own[0]?.item).toMatchObject({ code: '', status: 'in_progress', outputs: null });
+    const deltas = own.filter((e) => e.type === 'response.code_interpreter_call_code.delta');
+    expect(deltas.map((e) => e.delta).join('')).toBe(call.code);
+    expect(own.find((e) => e.type === 'response.code_interpreter_call_code.done')?.code).toBe(call.code);
+    for (const e of own.slice(0, -1)) expect(e.output_index).toBe(0);
+
+    // The logs are Python's own answer to that code: the same run in Pyodide here says the same.
+    const python = new InProcessPython();
+    const here = await python.run('check', call.code, []);
+    const logs = `${here.stdout}${here.stderr}`;
+    console.info(
+      `the model's code: ${JSON.stringify(call.code)}; Python said: ${JSON.stringify(logs.slice(-200))}`,
+    );
+    expect(call.outputs).toEqual(logs === '' ? [] : [{ type: 'logs', logs }]);
+
+    // The loop went on: a next pass (forced no more) wrote after the call, within the token budget.
+    expect(final.output.length).toBeGreaterThanOrEqual(2);
+    expect(['message', 'code_interpreter_call']).toContain(final.output[1]?.type);
+    expect(final.usage.output_tokens).toBeLessThanOrEqual(64);
+    expect(app.pageErrors).toEqual([]);
+  }, 300_000);
+});
+
+describe('container_file_citation through the service worker (scripted model)', () => {
+  it('cites the file the code wrote where the answer names it, announced in the stream', async () => {
+    const code =
+      "open('/mnt/data/sum.txt', 'w').write(str(sum(range(10))))\nprint('see sum.txt, not other.txt')";
+    const { events } = await app.page.evaluate(streamResponse, {
+      model: 'scripted',
+      input: `!python ${code}`,
+      tools: [TOOL],
+    });
+    const final = events.at(-1)?.response as { status: string; output: Json[] };
+    expect(final.status).toBe('completed');
+    const part = ((final.output.at(-1)?.content as Json[]) ?? [])[0] as { text: string; annotations: Json[] };
+    const cited = part.annotations.map((a) => [
+      part.text.slice(a.start_index as number, a.end_index as number),
+      a.filename,
+    ]);
+    expect(cited).toEqual([
+      ['sum.txt', 'sum.txt'],
+      ['/mnt/data/sum.txt', 'sum.txt'],
+    ]);
+    const call = final.output[0] as CodeCall;
+    for (const a of part.annotations)
+      expect(a).toMatchObject({ type: 'container_file_citation', container_id: call.container_id });
+    const added = events.filter((e) => e.type === 'response.output_text.annotation.added');
+    expect(added.map((e) => e.annotation)).toEqual(part.annotations);
+    const content = await app.page.evaluate(
+      async ([box, id]) => (await fetch(`/v1/containers/${box}/files/${id}/content`)).text(),
+      [call.container_id, part.annotations[0]?.file_id as string] as const,
+    );
+    expect(content).toBe('45');
+  }, 120_000);
+});
