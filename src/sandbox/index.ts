@@ -9,4 +9,5 @@
  */
 export * from './protocol';
 export * from './sandbox-host';
+export * from './snapshot';
 export * from './start-worker';

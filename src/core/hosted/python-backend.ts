@@ -45,6 +45,11 @@ export interface PythonRunner {
     signal?: AbortSignal,
   ): Promise<PythonRunResult>;
   stop(containerId: string): void;
+  /**
+   * Starts loading a sandbox ahead of the first call (SandboxHost.prewarm), unless `containerId`'s
+   * is already running. Optional: a runner without it starts sandboxes at the first call.
+   */
+  prewarm?(containerId: string | null): void;
 }
 
 /** What the tool loop asks of the containers. */
@@ -57,4 +62,9 @@ export interface PythonBackend {
   containerFor(container: string | { type: 'auto' }, param: string, previous: string | null): string;
   /** Runs `code` in the container; never rejects (a failure is `failed`). */
   run(containerId: string, code: string, signal: AbortSignal): Promise<PythonRunResult>;
+  /**
+   * A response that may run Python has started: get a sandbox loading, so Pyodide's start overlaps
+   * the model writing the code. `containerId`: the container the response will use, when known.
+   */
+  prewarm?(containerId: string | null): void;
 }
