@@ -11,7 +11,7 @@ import { checkedSnapshot, type SandboxInit, type SandboxSnapshot, sha256Hex } fr
 export type LoadPyodide = (opts: object) => Promise<PyodideAPI>;
 
 /** The sandbox's own setup, which a snapshot already holds (it is redone, idempotent, after one). */
-export function setUp(py: PyodideAPI): PyodideAPI {
+function setUp(py: PyodideAPI): PyodideAPI {
   py.FS.mkdirTree(DATA_DIR);
   py.runPython(`import os\nos.chdir(${JSON.stringify(DATA_DIR)})`);
   return py;

@@ -1,7 +1,7 @@
 /**
  * The Python sandbox: a module worker of its own (never the engine worker) that loads Pyodide from
- * its own folder on the app's origin, hardens its global, and answers each {@link SandboxCall} with
- * one {@link SandboxReply}. The service worker serves this script with a CSP that allows no eval, no
+ * its own folder on the app's origin (from the snapshot its host's first message may carry, see
+ * snapshot.ts), hardens its global, and answers each {@link SandboxCall} with one {@link SandboxReply}. The service worker serves this script with a CSP that allows no eval, no
  * connection outside the Pyodide folder and no nested worker (see `sw/python-sandbox.ts`).
  */
 import type { PyodideAPI } from 'pyodide';
@@ -26,7 +26,7 @@ const calls: SandboxCall[] = [];
 let ready: PyodideAPI | null = null;
 let loadError: string | null = null;
 let busy = false;
-
+/** Whether the first message (which says how to start) has come. */
 let loading = false;
 
 self.onmessage = (event: MessageEvent<unknown>) => {
