@@ -11,7 +11,8 @@ import { readSandboxStarted, type SandboxInit, type SandboxStarted, type Snapsho
 
 /**
  * The engine worker's side of the Python sandboxes: one sandbox worker per container, started on
- * its first call, at most {@link MAX_LIVE_SANDBOXES} alive, each call bounded in wall time. Past
+ * its first call (or ahead of it, by {@link SandboxHost.prewarm}; from the kept interpreter
+ * snapshot when there is one, see snapshot.ts), at most {@link MAX_LIVE_SANDBOXES} alive, each call bounded in wall time. Past
  * the bound the worker is terminated (Pyodide's interrupt needs SharedArrayBuffer, which intab
  * cannot assume) and the container's next call starts a fresh, empty one.
  */
@@ -91,19 +92,18 @@ export class SandboxHost {
   /**
    * Starts loading a sandbox before any container needs it (a request with `code_interpreter`
    * arrived, so Python is likely soon: the load overlaps the model's writing of the code), unless
-   * `containerId`'s sandbox is already running. The next container that starts takes it. Does nothing when a spare exists or the live sandboxes are at
-   * their cap; a spare no container takes is stopped after {@link SPARE_IDLE_MS}.
+   * `containerId`'s sandbox is already running. The next container that starts takes it. Does
+   * nothing when a spare exists or the live sandboxes are at their cap; a spare no container takes
+   * is stopped after {@link SPARE_IDLE_MS}.
+   *
+   * @example
+   * host.prewarm(previousContainerId); // at the start of a response with code_interpreter
    */
   prewarm(containerId: string | null = null): void {
     if (containerId !== null && this.live.has(containerId)) return;
     if (this.spare || this.live.size >= MAX_LIVE_SANDBOXES) return;
     const box = this.launch();
-    const timer = setTimeout(() => {
-      if (this.spare?.box !== box) return;
-      this.spare = null;
-      box.worker.terminate();
-    }, SPARE_IDLE_MS);
-    this.spare = { box, timer };
+    this.spare = { box, timer: setTimeout(() => this.drop(box), SPARE_IDLE_MS) };
   }
 
   /**
