@@ -167,7 +167,17 @@ async function main() {
     }
     if (runs('vector')) Object.assign(results, await measureVectorFigures({ root, runs: RUNS, stats, log }));
     if (runs('remote')) Object.assign(results, await measureRemote({ runs: RUNS, log, root, stats }));
-    if (runs('pyodide')) Object.assign(results, await measurePyodide(page, { runs: RUNS, log, stats }));
+    if (runs('pyodide'))
+      Object.assign(
+        results,
+        await measurePyodide(page, {
+          runs: RUNS,
+          log,
+          stats,
+          baseUrl,
+          launchPersistent: (dir) => chromium.launchPersistentContext(dir, { ...CHROMIUM, baseURL: baseUrl }),
+        }),
+      );
     if (runs('hosted')) {
       results.pdf_text_ms_per_page = await measurePdfText({ root, page, runs: RUNS, stats, log });
       results.ingest_ms_per_mb_in_chromium = await measureIngestInPage({ page, runs: 3, stats, log });

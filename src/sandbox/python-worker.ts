@@ -1,17 +1,19 @@
 /**
  * The Python sandbox: a module worker of its own (never the engine worker) that loads Pyodide from
- * its own folder on the app's origin, hardens its global, and answers each {@link SandboxCall} with
- * one {@link SandboxReply}. The service worker serves this script with a CSP that allows no eval, no
+ * its own folder on the app's origin (from the snapshot its host's first message may carry, see
+ * snapshot.ts), hardens its global, and answers each {@link SandboxCall} with one {@link SandboxReply}. The service worker serves this script with a CSP that allows no eval, no
  * connection outside the Pyodide folder and no nested worker (see `sw/python-sandbox.ts`).
  */
 import type { PyodideAPI } from 'pyodide';
-import { DATA_DIR, type SandboxCall } from './protocol';
+import type { SandboxCall } from './protocol';
 import { hardenScope, runCall } from './python-runtime';
+import { type LoadPyodide, startPyodide } from './python-start';
+import { readSandboxInit, type SandboxInit } from './snapshot';
 
 /** The worker's global, as much of it as this script uses. */
 declare const self: {
   postMessage(message: unknown, transfer: Transferable[]): void;
-  onmessage: ((event: MessageEvent<SandboxCall>) => void) | null;
+  onmessage: ((event: MessageEvent<unknown>) => void) | null;
 };
 
 /** The Pyodide folder: this script sits in it (`intab/vite` copies both there). */
@@ -24,9 +26,18 @@ const calls: SandboxCall[] = [];
 let ready: PyodideAPI | null = null;
 let loadError: string | null = null;
 let busy = false;
+/** Whether the first message (which says how to start) has come. */
+let loading = false;
 
-self.onmessage = (event: MessageEvent<SandboxCall>) => {
-  calls.push(event.data);
+self.onmessage = (event: MessageEvent<unknown>) => {
+  // The first message says how to start: an init (from the host), or a call (a clean start).
+  if (!loading) {
+    loading = true;
+    const init = readSandboxInit(event.data);
+    void load(init);
+    if (init) return;
+  }
+  calls.push(event.data as SandboxCall);
   void drain();
 };
 
@@ -44,20 +55,22 @@ function underCsp(): boolean {
   }
 }
 
-async function load(): Promise<void> {
+async function load(init: SandboxInit['init'] | null): Promise<void> {
+  const t0 = performance.now();
   try {
     if (!underCsp())
       throw new Error(
         'its script was served without its Content-Security-Policy (is the service worker in control?)',
       );
-    const mod = (await import(/* @vite-ignore */ `${indexURL}pyodide.mjs`)) as {
-      loadPyodide(opts: object): Promise<PyodideAPI>;
-    };
-    // jsglobals: {} keeps `import js` empty; the CSP and the hardening do the rest.
-    const py = await mod.loadPyodide({ indexURL, jsglobals: {}, env: { HOME: DATA_DIR } });
-    py.FS.mkdirTree(DATA_DIR);
-    py.runPython(`import os\nos.chdir(${JSON.stringify(DATA_DIR)})`);
+    const mod = (await import(/* @vite-ignore */ `${indexURL}pyodide.mjs`)) as { loadPyodide: LoadPyodide };
+    const { py, ...started } = await startPyodide(mod.loadPyodide, indexURL, init);
     post = hardenScope(self);
+    // Before any call runs, so the snapshot holds no model-written state.
+    if (init)
+      post(
+        { started: { ...started, loadMs: performance.now() - t0 } },
+        started.snapshot ? [started.snapshot.bytes.buffer as ArrayBuffer] : [],
+      );
     ready = py;
   } catch (err) {
     loadError = `Python failed to load in the sandbox: ${err instanceof Error ? err.message : String(err)}`;
@@ -79,5 +92,3 @@ async function drain(): Promise<void> {
   }
   busy = false;
 }
-
-void load();

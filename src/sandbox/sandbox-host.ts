@@ -7,10 +7,12 @@ import {
   type SandboxFile,
   truncateLog,
 } from './protocol';
+import { readSandboxStarted, type SandboxInit, type SandboxStarted, type SnapshotStore } from './snapshot';
 
 /**
  * The engine worker's side of the Python sandboxes: one sandbox worker per container, started on
- * its first call, at most {@link MAX_LIVE_SANDBOXES} alive, each call bounded in wall time. Past
+ * its first call (or ahead of it, by {@link SandboxHost.prewarm}; from the kept interpreter
+ * snapshot when there is one, see snapshot.ts), at most {@link MAX_LIVE_SANDBOXES} alive, each call bounded in wall time. Past
  * the bound the worker is terminated (Pyodide's interrupt needs SharedArrayBuffer, which intab
  * cannot assume) and the container's next call starts a fresh, empty one.
  */
@@ -39,13 +41,27 @@ export interface SandboxHostOptions {
   timeoutMs?: number;
   /** Wall time for a call that also loads Pyodide; {@link PYTHON_LOAD_TIMEOUT_MS} more by default. */
   loadTimeoutMs?: number;
+  /**
+   * Where the interpreter snapshot is kept (snapshot.ts): sandboxes start from it, and the first
+   * clean start makes it. Without one, every sandbox starts clean.
+   */
+  snapshots?: SnapshotStore;
+  /** Told how each sandbox started (from the snapshot or clean, and its load time). */
+  onStart?: (info: Omit<SandboxStarted['started'], 'snapshot'>) => void;
 }
+
+/** A prewarmed sandbox no container took is stopped after this long. */
+export const SPARE_IDLE_MS = 5 * 60_000;
 
 interface Live {
   worker: WorkerLike;
-  /** Whether a call has been answered since start (Pyodide is loaded). */
+  /** The container it runs for; null while it is the spare. */
+  container: string | null;
+  /** Whether Pyodide is loaded (it said it started, or answered a call). */
   loaded: boolean;
   pending: Map<number, (reply: PythonRun) => void>;
+  /** Messages held until its init is sent (the snapshot is being read); null once sent. */
+  waiting: { message: unknown; transfer: Transferable[] }[] | null;
 }
 
 /**
@@ -58,6 +74,8 @@ interface Live {
  */
 export class SandboxHost {
   private readonly live = new Map<string, Live>();
+  /** A sandbox started ahead of its container ({@link SandboxHost.prewarm}), with its idle timer. */
+  private spare: { box: Live; timer: ReturnType<typeof setTimeout> } | null = null;
   private readonly timeoutMs: number;
   private readonly loadTimeoutMs: number;
 
@@ -66,9 +84,26 @@ export class SandboxHost {
     this.loadTimeoutMs = opts.loadTimeoutMs ?? PYTHON_LOAD_TIMEOUT_MS;
   }
 
-  /** How many sandbox workers are alive now. */
+  /** How many sandbox workers are alive now (a prewarmed spare included). */
   get alive(): number {
-    return this.live.size;
+    return this.live.size + (this.spare ? 1 : 0);
+  }
+
+  /**
+   * Starts loading a sandbox before any container needs it (a request with `code_interpreter`
+   * arrived, so Python is likely soon: the load overlaps the model's writing of the code), unless
+   * `containerId`'s sandbox is already running. The next container that starts takes it. Does
+   * nothing when a spare exists or the live sandboxes are at their cap; a spare no container takes
+   * is stopped after {@link SPARE_IDLE_MS}.
+   *
+   * @example
+   * host.prewarm(previousContainerId); // at the start of a response with code_interpreter
+   */
+  prewarm(containerId: string | null = null): void {
+    if (containerId !== null && this.live.has(containerId)) return;
+    if (this.spare || this.live.size >= MAX_LIVE_SANDBOXES) return;
+    const box = this.launch();
+    this.spare = { box, timer: setTimeout(() => this.drop(box), SPARE_IDLE_MS) };
   }
 
   /**
@@ -103,7 +138,7 @@ export class SandboxHost {
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       box.pending.set(id, finish);
-      box.worker.postMessage({ id, code, files }, []);
+      this.send(box, { id, code, files }, []);
     });
   }
 
@@ -112,6 +147,7 @@ export class SandboxHost {
     const box = this.live.get(containerId);
     if (!box) return;
     this.live.delete(containerId);
+    box.container = null;
     box.worker.terminate();
     for (const finish of [...box.pending.values()])
       finish({
@@ -135,35 +171,90 @@ export class SandboxHost {
       if (this.live.size < MAX_LIVE_SANDBOXES) break;
       if (box.pending.size === 0) this.stop(id);
     }
-    const worker = this.opts.startWorker();
-    const box: Live = { worker, loaded: false, pending: new Map() };
-    worker.onmessage = (event) => {
-      const reply = readSandboxReply(event.data, new Set(box.pending.keys()));
-      if (!reply) return;
-      box.loaded = true;
-      const finish = box.pending.get(reply.id);
-      if (reply.stderr.endsWith(OVER_MEMORY_NOTE)) {
-        // Its heap cannot shrink: the sandbox goes, and the container's next call starts a fresh one.
-        finish?.({
-          stdout: truncateLog(reply.stdout),
-          stderr: reply.stderr,
-          files: [],
-          failed: OVER_MEMORY_NOTE,
-        });
-        if (this.live.get(containerId) === box) this.stop(containerId);
-        return;
-      }
-      finish?.({
-        stdout: truncateLog(reply.stdout),
-        stderr: truncateLog(reply.stderr),
-        files: reply.files,
-        failed: null,
-      });
-    };
-    worker.onerror = () => {
-      if (this.live.get(containerId) === box) this.stop(containerId);
-    };
+    const spare = this.spare;
+    if (spare) {
+      clearTimeout(spare.timer);
+      this.spare = null;
+    }
+    const box = spare?.box ?? this.launch();
+    box.container = containerId;
     this.live.set(containerId, box);
     return box;
+  }
+
+  /** Posts to the sandbox, after its init when that is still waiting for the snapshot. */
+  private send(box: Live, message: unknown, transfer: Transferable[]): void {
+    if (box.waiting) box.waiting.push({ message, transfer });
+    else box.worker.postMessage(message, transfer);
+  }
+
+  /** Stops `box` wherever it is (a container's, or the spare). */
+  private drop(box: Live): void {
+    if (box.container !== null && this.live.get(box.container) === box) this.stop(box.container);
+    else if (this.spare?.box === box) {
+      clearTimeout(this.spare.timer);
+      this.spare = null;
+      box.worker.terminate();
+    }
+  }
+
+  /** A new sandbox worker, sent its init (with the kept snapshot, once read) before any call. */
+  private launch(): Live {
+    const worker = this.opts.startWorker();
+    const box: Live = { worker, container: null, loaded: false, pending: new Map(), waiting: null };
+    const store = this.opts.snapshots;
+    if (!store)
+      worker.postMessage({ init: { snapshot: null, makeSnapshot: false } } satisfies SandboxInit, []);
+    else {
+      box.waiting = [];
+      void store
+        .get()
+        .catch(() => null)
+        .then((snapshot) => {
+          const init: SandboxInit = { init: { snapshot, makeSnapshot: true } };
+          worker.postMessage(init, snapshot ? [snapshot.bytes.buffer as ArrayBuffer] : []);
+          for (const m of box.waiting ?? []) worker.postMessage(m.message, m.transfer);
+          box.waiting = null;
+        });
+    }
+    worker.onmessage = (event) => this.receive(box, event.data);
+    worker.onerror = () => this.drop(box);
+    return box;
+  }
+
+  /** The sandbox's start report (once, before any reply), then its replies to pending calls. */
+  private receive(box: Live, data: unknown): void {
+    const started = box.loaded ? null : readSandboxStarted(data);
+    if (started) {
+      box.loaded = true;
+      const { snapshot, ...info } = started.started;
+      this.opts.onStart?.(info);
+      const store = this.opts.snapshots;
+      // A fresh snapshot replaces a bad one; a bad one with none to replace it is dropped.
+      if (store && snapshot) void store.put(snapshot).catch(() => {});
+      else if (store && info.snapshotError) void store.drop().catch(() => {});
+      return;
+    }
+    const reply = readSandboxReply(data, new Set(box.pending.keys()));
+    if (!reply) return;
+    box.loaded = true;
+    const finish = box.pending.get(reply.id);
+    if (reply.stderr.endsWith(OVER_MEMORY_NOTE)) {
+      // Its heap cannot shrink: the sandbox goes, and the container's next call starts a fresh one.
+      finish?.({
+        stdout: truncateLog(reply.stdout),
+        stderr: reply.stderr,
+        files: [],
+        failed: OVER_MEMORY_NOTE,
+      });
+      this.drop(box);
+      return;
+    }
+    finish?.({
+      stdout: truncateLog(reply.stdout),
+      stderr: truncateLog(reply.stderr),
+      files: reply.files,
+      failed: null,
+    });
   }
 }

@@ -18,7 +18,7 @@ import {
   type RemoteServerSpec,
   ScriptedEngine,
 } from '../engine/index';
-import { SandboxHost, startSandboxWorker } from '../sandbox';
+import { cacheSnapshotStore, SandboxHost, startSandboxWorker } from '../sandbox';
 import { openIdbStore } from '../store/index';
 import { createEngineApi } from './engine-api';
 import { probeGpu } from './gpu-status';
@@ -105,6 +105,8 @@ function getServer(): Promise<{ fetch(req: Request): Promise<Response> }> {
         // Sandboxes start on a response's first Python call, never before (sandbox-host.ts).
         python: new SandboxHost({
           startWorker: () => startSandboxWorker(),
+          // Sandboxes after the first start from its interpreter snapshot (src/sandbox/snapshot.ts).
+          snapshots: cacheSnapshotStore(self.location.origin),
           ...workerOptions(self.name).codeInterpreter,
         }),
       });

@@ -10,12 +10,18 @@ export class SandboxWorkerDouble implements WorkerLike {
   onerror: ((event: unknown) => void) | null = null;
   terminated = false;
   readonly calls: { id: number; code: string }[] = [];
+  /** The init messages it was sent (the host sends one first, before any call). */
+  readonly inits: unknown[] = [];
 
   constructor(
     private readonly answer: (code: string) => { stdout?: string; stderr?: string } | 'hang' = () => ({}),
   ) {}
 
   postMessage(message: unknown): void {
+    if (typeof message === 'object' && message !== null && 'init' in message) {
+      this.inits.push(message);
+      return;
+    }
     const call = message as { id: number; code: string };
     this.calls.push(call);
     const a = this.answer(call.code);

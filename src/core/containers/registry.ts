@@ -174,6 +174,10 @@ export class ContainerRegistry implements PythonBackend {
     return this.create({ name: 'auto' }).id;
   }
 
+  prewarm(containerId: string | null): void {
+    this.runner.prewarm?.(containerId !== null && this.all.has(containerId) ? containerId : null);
+  }
+
   async run(containerId: string, code: string, signal: AbortSignal): Promise<PythonRunResult> {
     const c = this.all.get(containerId);
     if (!c) return { stdout: '', stderr: '', files: [], failed: 'The container has expired or was deleted.' };

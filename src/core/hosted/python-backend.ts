@@ -45,6 +45,11 @@ export interface PythonRunner {
     signal?: AbortSignal,
   ): Promise<PythonRunResult>;
   stop(containerId: string): void;
+  /**
+   * Starts loading a sandbox ahead of the first call (SandboxHost.prewarm), unless `containerId`'s
+   * is already running. Optional: a runner without it starts sandboxes at the first call.
+   */
+  prewarm?(containerId: string | null): void;
 }
 
 /** What the tool loop asks of the containers. */
@@ -59,4 +64,9 @@ export interface PythonBackend {
   run(containerId: string, code: string, signal: AbortSignal): Promise<PythonRunResult>;
   /** The files code wrote in the container that are still there (none once it is gone), for citations. */
   writtenFiles(containerId: string): { file_id: string; path: string }[];
+  /**
+   * A response that may run Python has started: get a sandbox loading, so Pyodide's start overlaps
+   * the model writing the code. `containerId`: the container the response will use, when known.
+   */
+  prewarm?(containerId: string | null): void;
 }

@@ -54,6 +54,8 @@ export async function drive(
   onProgress: ((p: LoadProgress) => void) | undefined,
 ): Promise<RunOutcome> {
   const settled = (error: ApiError | null = null): RunOutcome => ({ kind: 'settled', error });
+  // Python is likely: its sandbox loads while the model loads and writes the code (not at page load).
+  prepared.hosted.codeInterpreter?.prewarm();
   try {
     // A load failure fails the response with the load's own error (model_download_failed, …).
     await untilAborted(deps.engine.load(prepared.generate.model, onProgress), signal);

@@ -6,6 +6,7 @@
  * worker, exactly as the engine worker does.
  */
 import { type IntabClient, startIntab } from '../../../src/client';
+import { cacheSnapshotStore, sha256Hex } from '../../../src/sandbox';
 import hostWorkerUrl from './python-host-worker.ts?worker&url';
 
 /** What a run gives back to the test (file bytes as sizes and the first bytes, in plain JSON). */
@@ -16,12 +17,18 @@ export interface PageRun {
   files: { path: string; size: number; head: number[] }[];
   ms: number;
   alive: number;
+  /** How the call's sandbox started, when the call started one (SandboxHost's onStart). */
+  start: { fromSnapshot: boolean; snapshotError: string | null; loadMs: number } | null;
 }
 
 declare global {
   interface Window {
     intab: IntabClient;
     runPython(container: string, code: string): Promise<PageRun>;
+    /** The kept snapshot's checksum, or null when none is kept. */
+    snapshotSha(): Promise<string | null>;
+    /** Replaces the kept snapshot with `kind` of bad one (its checksum made to match). */
+    spoilSnapshot(kind: 'magic' | 'build'): Promise<void>;
   }
 }
 
@@ -34,3 +41,14 @@ window.runPython = (container, code) =>
     channel.port1.onmessage = (event: MessageEvent<PageRun>) => resolve(event.data);
     host.postMessage({ container, code, timeoutMs }, [channel.port2]);
   });
+
+const snapshots = cacheSnapshotStore(location.origin);
+window.snapshotSha = async () => (await snapshots.get())?.sha256 ?? null;
+window.spoilSnapshot = async (kind) => {
+  const kept = await snapshots.get();
+  if (!kept) throw new Error('no snapshot kept');
+  // Bytes 0–3: Pyodide's magic number; 16–47: the build id it checks against its own.
+  if (kind === 'magic') kept.bytes.fill(0, 0, 4);
+  else kept.bytes.fill(0xab, 16, 48);
+  await snapshots.put({ bytes: kept.bytes, sha256: await sha256Hex(kept.bytes) });
+};

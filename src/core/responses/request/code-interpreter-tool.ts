@@ -87,6 +87,8 @@ export interface CodeInterpreterPlan {
   container(): string;
   /** `include: ['code_interpreter_call.outputs']`. */
   includeOutputs: boolean;
+  /** Gets the container's sandbox loading before the first call (the run calls it as it starts). */
+  prewarm(): void;
 }
 
 /**
@@ -122,6 +124,7 @@ export function planCodeInterpreter(
       return id;
     },
     includeOutputs: include.has('code_interpreter_call.outputs'),
+    prewarm: () => backend.prewarm?.(id ?? previous),
   };
 }
 
