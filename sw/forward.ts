@@ -44,8 +44,8 @@ export async function forwardToEngine(
     const { link, trusted } = await links.acquire(clientId);
     const res = deserializeResponse(await callHandle(link, trusted, data, links, timing, request.signal));
     return isEventStream(res)
-      ? endWithLink(res, link)
-      : await readWhole(res, link, timing.wholeBodyMs ?? WHOLE_BODY_MS);
+      ? endWithLink(res, link, links)
+      : await readWhole(res, link, links, timing.wholeBodyMs ?? WHOLE_BODY_MS);
   } catch (err) {
     return retryable(toErrorResponse(err));
   }
@@ -77,7 +77,7 @@ const LATE = Symbol('late');
  * body lost with its tab is a retryable 503. A body still arriving after `ms` (the core's
  * early-headers JSON, which may take minutes) is streamed on from where the read got to.
  */
-async function readWhole(res: Response, link: EngineLink, ms: number): Promise<Response> {
+async function readWhole(res: Response, link: EngineLink, links: EngineLinks, ms: number): Promise<Response> {
   if (!res.body) return res;
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -102,7 +102,7 @@ async function readWhole(res: Response, link: EngineLink, ms: number): Promise<R
         reader.cancel(link.gone.reason).catch(() => {});
         return retryable(toErrorResponse(link.gone.reason));
       }
-      if (step === LATE) return endWithLink(new Response(resumed(chunks, next, reader), head), link);
+      if (step === LATE) return endWithLink(new Response(resumed(chunks, next, reader), head), link, links);
       if (step.done) return new Response(concatBytes(chunks), head);
       chunks.push(step.value);
       next = reader.read();
@@ -239,8 +239,16 @@ function callHandle(
  * leader e2e test hung past its 60 s limit without this guard). Piping through an identity stream keeps tokens flowing as they
  * come and still passes the page's cancel back to the worker's stream.
  */
-function endWithLink(res: Response, link: EngineLink): Response {
+function endWithLink(res: Response, link: EngineLink, links: EngineLinks): Response {
   if (!res.body) return res;
-  const body = res.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>(), { signal: link.gone });
+  // Each chunk comes from the link's worker, so it counts as hearing from it: the next request of a
+  // chat or a tool loop that follows a long stream then skips the ping (a round trip on its path).
+  const heard = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      links.heard(link);
+      controller.enqueue(chunk);
+    },
+  });
+  const body = res.body.pipeThrough(heard, { signal: link.gone });
   return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
 }

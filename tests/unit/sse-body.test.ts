@@ -2,6 +2,7 @@
 // written where, never how long it takes (timings belong to `npm run bench`).
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { describe, expect, it, vi } from 'vitest';
+import { EventQueue } from '../../src/core/plumbing/event-queue';
 import { encodeSseEvent } from '../../src/core/plumbing/sse';
 import { SSE_COALESCE_LIMIT, sseBody } from '../../src/core/plumbing/sse-body';
 import { EVENT_LOG_MAX_BATCH, EventLog } from '../../src/core/responses/event-log';
@@ -61,6 +62,30 @@ describe('sseBody', () => {
     await tick();
     expect(decode((await reader.read()).value)).toBe(events.slice(1).map(encodeSseEvent).join(''));
     expect((await reader.read()).done).toBe(true);
+  });
+
+  it("sends what a run pushed in one turn as one chunk when it reads an EventQueue's batches", async () => {
+    // A message's first token is three events (output_item.added, content_part.added, the delta).
+    // Each chunk of a stream moved between workers waits for the reading side's acknowledgement,
+    // so three chunks would be three round trips before the page sees the token.
+    const [a, b, c] = makeDeltaEvents('resp_1', 0, 3) as StreamEvent[];
+    for (const [iterable, chunks] of [
+      [(q: EventQueue<StreamEvent>) => q.batches(), 1],
+      [(q: EventQueue<StreamEvent>) => q, 3],
+    ] as const) {
+      const queue = new EventQueue<StreamEvent>();
+      const reader = sseBody(iterable(queue)).getReader();
+      const first = reader.read();
+      await tick(); // the reader is waiting, as a stream's reader is between tokens
+      queue.push(a as StreamEvent);
+      queue.push(b as StreamEvent);
+      queue.push(c as StreamEvent);
+      queue.end();
+      const got: string[] = [decode((await first).value)];
+      for (let r = await reader.read(); !r.done; r = await reader.read()) got.push(decode(r.value));
+      expect(got.join('')).toBe([a, b, c].map((e) => encodeSseEvent(e as StreamEvent)).join(''));
+      expect(got).toHaveLength(chunks);
+    }
   });
 
   it('reads ahead at most about the coalescing limit', async () => {

@@ -172,7 +172,7 @@ async function streamChat(
   committed = true;
   if (early) return toErrorResponse(early);
   // The client went away (page abort → SW → transferred stream): stop generating now.
-  return new Response(sseBody(queue, work.stop, { idleMs: deps.streamIdleMs }), {
+  return new Response(sseBody(queue.batches(), work.stop, { idleMs: deps.streamIdleMs }), {
     status: 200,
     headers: SSE_HEADERS,
   });

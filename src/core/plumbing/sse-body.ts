@@ -36,7 +36,7 @@ export interface SseBodyOptions {
  * new Response(sseBody(live.follow(-1), () => {}), { headers: SSE_HEADERS });
  */
 export function sseBody(
-  events: AsyncIterable<SseFrame>,
+  events: AsyncIterable<SseFrame | readonly SseFrame[]>,
   onCancel: () => void = () => {},
   opts: SseBodyOptions = {},
 ): ReadableStream<Uint8Array> {
@@ -68,12 +68,16 @@ export function sseBody(
         }
         const { done, value } = await it.next();
         if (done || cancelled) break;
-        // The first and last events carry the whole response (a 1 MB request's echo, each).
-        await pace();
+        // A batch (see EventQueue.batches) wakes the reader once, after its last frame.
+        for (const event of isBatch(value) ? value : [value]) {
+          // The first and last events carry the whole response (a 1 MB request's echo, each).
+          await pace();
+          if (cancelled) break;
+          const frame = encodeSseFrame(event);
+          frames.push(frame);
+          size += frame.length;
+        }
         if (cancelled) break;
-        const frame = encodeSseFrame(value);
-        frames.push(frame);
-        size += frame.length;
         if (dataWaiter) wakeData();
         else idle.waiting();
       }
@@ -126,6 +130,10 @@ export function sseBody(
     // in between goes out as one chunk instead of being split by a speculative pull.
     { highWaterMark: 0 },
   );
+}
+
+function isBatch(value: SseFrame | readonly SseFrame[]): value is readonly SseFrame[] {
+  return Array.isArray(value);
 }
 
 /**

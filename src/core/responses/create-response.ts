@@ -1,5 +1,5 @@
 import { invalidRequest, toErrorResponse } from '../../common/api-error';
-import { pace } from '../../common/pace';
+import { pace, yieldTurn } from '../../common/pace';
 import type { Engine, LoadProgress } from '../../engine/types';
 import type { ResponseStore } from '../../store/types';
 import type { FileContentReader, FileSearchBackend, McpConnector, PythonBackend } from '../hosted';
@@ -100,17 +100,28 @@ function settle(response: ResponseObject, deps: CreateDeps, live: LiveRun | null
  * `cancelled`, when the reader cancels the body, when it leaves it unread for `streamIdleMs`, when
  * the request is aborted, or when the response is deleted.
  */
-function streamRun(
+async function streamRun(
   response: ResponseObject,
   prepared: PreparedCreate,
   deps: CreateDeps,
   persist: boolean,
   requestSignal: AbortSignal,
-): Response {
+): Promise<Response> {
   const work = followRequest(requestSignal);
   const live = liveEntry(response, deps, persist, work);
   const queue = new EventQueue<StreamEvent | SseComment>();
-  const run = new ResponseRun(response, (e) => queue.push(e), { ...prepared.run, now: deps.now });
+  let pastStart: () => void = () => {};
+  const engineBusy = new Promise<void>((resolve) => {
+    pastStart = resolve;
+  });
+  const run = new ResponseRun(
+    response,
+    (e) => {
+      queue.push(e);
+      if (e.type !== 'response.created' && e.type !== 'response.in_progress') pastStart();
+    },
+    { ...prepared.run, now: deps.now },
+  );
   // No event log: resuming a stream is a background-mode feature (as at OpenAI), and logging every
   // token of a direct stream would cost more than the stream itself (see README, Performance). A
   // replay of it is rebuilt from the stored response.
@@ -125,7 +136,13 @@ function streamRun(
     queue.end();
   });
   // The client went away (page abort → SW → transferred stream, or a stopped service worker): stop.
-  const body = sseBody(queue, work.stop, { idleMs: deps.streamIdleMs });
+  const body = sseBody(queue.batches(), work.stop, { idleMs: deps.streamIdleMs });
+  // Answered once the engine has its work: the run's steps up to the engine are microtasks, and
+  // handing this Response across to the service worker (its body a transferred stream) costs the
+  // thread about a millisecond that would otherwise come before the prefill starts. An engine that
+  // waits for nothing (scripted) pushes its first output in those microtasks; one that waits (for
+  // llama.cpp's worker, a GPU, a server) lets the next task run, and the Response goes then.
+  await Promise.race([engineBusy, yieldTurn()]);
   return new Response(body, { status: 200, headers: SSE_HEADERS });
 }
 

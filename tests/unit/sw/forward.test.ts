@@ -142,6 +142,45 @@ describe('forwardToEngine', () => {
     }
   });
 
+  it('counts each chunk of a streamed answer as hearing from the link: the request after a long stream skips the ping', async () => {
+    const calls: string[] = [];
+    const timing = { ...fast, heartbeatMs: 60_000, trustMs: 100 };
+    // An answer that streams for three times trustMs: only its chunks show the worker alive since.
+    const slowStream = async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          async start(controller) {
+            for (let i = 0; i < 6; i++) {
+              controller.enqueue(new TextEncoder().encode(`data: ${i}\n\n`));
+              await new Promise((r) => setTimeout(r, 50));
+            }
+            controller.close();
+          },
+        }),
+        { headers: { 'content-type': 'text/event-stream' } },
+      );
+    let links!: EngineLinks;
+    const p = page(
+      () => links,
+      (port) => {
+        port.addEventListener('message', (e: MessageEvent) => {
+          const path = (e.data as { path?: string[] }).path;
+          if (path?.[0]) calls.push(path[0]);
+        });
+        engineWorker(slowStream)(port);
+      },
+    );
+    links = new EngineLinks(clientsOf(p.client), timing);
+    const first = await forwardToEngine(get('/v1/responses'), 'page-1', links, timing);
+    expect(await first.text()).toContain('data: 5');
+    expect(calls).toEqual(['ping', 'handle']);
+    const second = await forwardToEngine(get('/v1/responses'), 'page-1', links, timing);
+    await second.body?.cancel();
+    // Trusted: the call goes first and its check beside it (a ping first would come before it).
+    await expect.poll(() => calls.length).toBe(4);
+    expect(calls).toEqual(['ping', 'handle', 'handle', 'ping']);
+  });
+
   it('answers a retryable 503 within pingMs when a link it trusted has died, then asks for a new port', async () => {
     let ports = 0;
     const worker = engineWorker(async () => json({ ok: true }));
