@@ -37,10 +37,16 @@ export function table(r) {
       '>= 0.97',
     ],
     [
-      'wllama_first_token_overhead_ms',
-      r.wllama_first_token_overhead_ms && { ...r.wllama_first_token_overhead_ms, p90: '' },
+      'wllama_first_token_overhead_ms (p75 in the p90 column)',
+      firstToken(r.wllama_first_token_overhead_ms),
       'ms',
-      '<= 5',
+      '<= 5 or 5%',
+    ],
+    [
+      'wllama_first_token_overhead_tiny_ms (p75)',
+      firstToken(r.wllama_first_token_overhead_tiny_ms),
+      'ms',
+      '<= 5 or 5%',
     ],
     ['remote_vs_direct (tok/s ratio)', r.remote_vs_direct, '', '>= 0.97'],
     ['pyodide_cold_start_ms (HTTP cache, snapshot)', r.pyodide_cold_start_ms, 'ms', '<= 2500'],
@@ -70,7 +76,14 @@ export function table(r) {
   ].join('\n');
 }
 
+/** A first-token figure's row: its p75 where others show p90 (they have none). */
+function firstToken(s) {
+  return s && { ...s, p90: s.p75 ?? '' };
+}
+
 function verdict(s, target) {
+  // Within 5 ms, or within 5% of the direct first token (issue 23's "5 ms (or 5%)").
+  if (target === '<= 5 or 5%') return s.median <= 5 || s.pct_of_direct <= 5 ? 'ok' : 'MISSED';
   const m = /^(<=|>=) ([\d.]+)$/.exec(target);
   if (!m) return '';
   const ok = m[1] === '<=' ? s.median <= Number(m[2]) : s.median >= Number(m[2]);

@@ -9,14 +9,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { offeredName } from '../../src/core/hosted/mcp-policy';
 import { type RunningMcpServer, startMcpServer } from '../helpers/mcp-server';
-import { handlerElements, tagCounts, xssFlag } from './demo-tools.page';
+import { domCounts, expectNothingInjected } from './demo-dom-checks';
+import { tagCounts, xssFlag } from './demo-tools.page';
 import { type AppSession, openApp } from './harness';
 
 const TOOL_NAME = '<img src=x onerror="window.__xss=1">';
 const TOOL_DESCRIPTION = '<script>window.__xss=2</script><b>bold</b>';
 const TOOL_OUTPUT = '<img src=x onerror="window.__xss=3"><script>window.__xss=4</script>';
 const ECHO_TEXT = '<img src=x onerror="window.__xss=5"><script>window.__xss=6</script>';
-const MESSAGES = '[data-testid="messages"]';
 /** What a turn may add to the chat: the chat's own markup for bubbles, tool blocks and buttons. */
 const CHAT_TAGS = ['LI', 'SPAN', 'DIV', 'UL', 'PRE', 'BUTTON'];
 
@@ -45,8 +45,7 @@ describe('the demo shows MCP output as text', () => {
   it('renders markup tool names, descriptions, arguments and output through textContent only', async () => {
     const { page } = app;
     await page.getByTestId('mcp-approval').uncheck();
-    const before = await page.evaluate(tagCounts, null);
-    const chatBefore = await page.evaluate(tagCounts, MESSAGES);
+    const before = await domCounts(page);
     // The model calls the markup tool by the valid name intab offers it under.
     const offered = offeredName('demo', TOOL_NAME, new Set());
     const echoArgs = JSON.stringify({ text: ECHO_TEXT });
@@ -69,14 +68,7 @@ describe('the demo shows MCP output as text', () => {
     const reply = page.locator('.msg--assistant').last().locator('.msg__text');
     expect(await reply.textContent()).toContain(TOOL_OUTPUT);
 
-    const after = await page.evaluate(tagCounts, null);
-    for (const tag of ['IMG', 'SCRIPT', 'B']) expect(after[tag] ?? 0).toBe(before[tag] ?? 0);
-    expect(await page.evaluate(handlerElements)).toEqual([]);
-    const chatAfter = await page.evaluate(tagCounts, MESSAGES);
-    const added = Object.keys(chatAfter).filter((t) => (chatAfter[t] ?? 0) > (chatBefore[t] ?? 0));
-    expect(added.filter((t) => !CHAT_TAGS.includes(t))).toEqual([]);
-    await page.waitForTimeout(200); // an onerror would fire once a broken image failed to load
-    expect(await page.evaluate(xssFlag)).toBeUndefined();
+    await expectNothingInjected(page, before, { watched: ['IMG', 'SCRIPT', 'B'], chatTags: CHAT_TAGS });
   });
 
   it('Approve sends the approval response and the call output appears; markup arguments stay text', async () => {

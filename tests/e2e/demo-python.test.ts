@@ -6,7 +6,8 @@
  * image. A real PNG (written with zlib and struct) does show, as one `<img>` with a PNG `data:` URL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handlerElements, imagesUnder, tagCounts, xssFlag } from './demo-tools.page';
+import { domCounts, expectNothingInjected } from './demo-dom-checks';
+import { imagesUnder, tagCounts } from './demo-tools.page';
 import { type AppSession, openApp } from './harness';
 
 const PRINTED = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>';
@@ -34,8 +35,7 @@ async function sendAndWait(text: string): Promise<void> {
 describe('the demo shows code_interpreter output as text', () => {
   it('renders markup logs, file names and a non-PNG .png through textContent only', async () => {
     const { page } = app;
-    const before = await page.evaluate(tagCounts, null);
-    const chatBefore = await page.evaluate(tagCounts, MESSAGES);
+    const before = await domCounts(page);
     const code = [
       `print(${JSON.stringify(PRINTED)})`,
       `open('/mnt/data/' + ${JSON.stringify(FILE_NAME)}, 'w').write('x')`,
@@ -57,14 +57,7 @@ describe('the demo shows code_interpreter output as text', () => {
     expect(reply).toContain(`/mnt/data/${FILE_NAME}`);
     expect(reply).toContain('/mnt/data/fake.png');
 
-    const after = await page.evaluate(tagCounts, null);
-    for (const tag of ['IMG', 'SCRIPT']) expect(after[tag] ?? 0).toBe(before[tag] ?? 0);
-    expect(await page.evaluate(handlerElements)).toEqual([]);
-    const chatAfter = await page.evaluate(tagCounts, MESSAGES);
-    const added = Object.keys(chatAfter).filter((t) => (chatAfter[t] ?? 0) > (chatBefore[t] ?? 0));
-    expect(added.filter((t) => !CHAT_TAGS.includes(t))).toEqual([]);
-    await page.waitForTimeout(200); // an onerror would fire once a broken image failed to load
-    expect(await page.evaluate(xssFlag)).toBeUndefined();
+    await expectNothingInjected(page, before, { watched: ['IMG', 'SCRIPT'], chatTags: CHAT_TAGS });
   }, 180_000);
 
   it('shows a real PNG the code wrote as one <img> with a data:image/png URL', async () => {
