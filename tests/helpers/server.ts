@@ -56,3 +56,15 @@ export async function readSse(res: Response): Promise<{ event: string; data: Rec
       return { event, data: JSON.parse(data) };
     });
 }
+
+/**
+ * Every event (or chunk) of an SDK stream, in order: the SDK-side twin of {@link readSse}.
+ *
+ * @example
+ * const events = await readStream(await client.responses.create({ ...body, stream: true }));
+ */
+export async function readStream<T>(stream: AsyncIterable<T>): Promise<T[]> {
+  const items: T[] = [];
+  for await (const item of stream) items.push(item);
+  return items;
+}

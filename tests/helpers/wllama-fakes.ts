@@ -1,7 +1,7 @@
 /**
  * A fake `Wllama` for the engine's unit tests: streams scripted tokens through `onData` the way
  * wllama does (one poll per token, the abort signal checked before each poll), and can crash or
- * hang on demand. Real llama.cpp runs in tests/e2e/wllama.test.ts.
+ * hang on demand. Real llama.cpp runs in tests/e2e/wllama-*.test.ts.
  */
 import type { ChatCompletionChunk, LoadedContextInfo } from '@wllama/wllama/esm/index.js';
 import type { WllamaLike } from '../../src/engine/wllama/wllama-options';

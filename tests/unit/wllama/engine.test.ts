@@ -1,7 +1,7 @@
 /**
  * WllamaEngine's own logic over a fake `Wllama` (tests/helpers/wllama-fakes.ts): streaming and usage,
  * abort within a token, crash and hang recovery with bounded waits, exact counts by a one-token run,
- * load progress, eviction, embeddings. Real llama.cpp runs the same paths in tests/e2e/wllama.test.ts.
+ * load progress, eviction, embeddings. Real llama.cpp runs the same paths in tests/e2e/wllama-*.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import type { EngineChunk, GenerateRequest } from '../../../src/engine/types';

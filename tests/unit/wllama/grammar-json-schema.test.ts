@@ -1,13 +1,12 @@
 /**
- * The GBNF grammars the llama.cpp engine sends: JSON Schema, regex patterns, tool calls in the
- * family's markup, think blocks. Each grammar is parsed and run by an independent recognizer
- * (tests/helpers/gbnf-match.ts): values valid by ajv match, invalid ones do not. (The same grammars
- * run in real llama.cpp in tests/e2e/wllama.test.ts.)
+ * The GBNF grammars the llama.cpp engine sends for JSON Schema, regex patterns included. Each grammar
+ * is parsed and run by an independent recognizer (tests/helpers/gbnf-match.ts): values valid by ajv
+ * match, invalid ones do not. (The same grammars run in real llama.cpp in
+ * tests/e2e/wllama-structured-output.test.ts.)
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { familyOf } from '../../../src/engine/tool-formats';
 import { gbnfClass, gbnfLiteral } from '../../../src/engine/wllama/grammar/gbnf';
 import {
   jsonSchemaToGbnf,
@@ -15,7 +14,6 @@ import {
   UnsupportedSchemaError,
 } from '../../../src/engine/wllama/grammar/json-schema-gbnf';
 import { regexToGbnf, UnsupportedPatternError } from '../../../src/engine/wllama/grammar/regex-gbnf';
-import { GrammarError, requestGrammar } from '../../../src/engine/wllama/grammar/request-grammar';
 import { gbnfMatches, parseGbnf } from '../../helpers/gbnf-match';
 
 const ajv = new Ajv2020({ strict: false });
@@ -235,156 +233,5 @@ describe('regex patterns inside JSON strings', () => {
   it('refuses lookarounds and back-references', () => {
     expect(() => regexToGbnf('a(?!b)')).toThrow(UnsupportedPatternError);
     expect(() => regexToGbnf('(a)\\1')).toThrow(UnsupportedPatternError);
-  });
-});
-
-describe('request grammars', () => {
-  const weather = {
-    name: 'get_weather',
-    description: 'Weather',
-    parameters: {
-      type: 'object',
-      properties: { city: { type: 'string' }, unit: { enum: ['c', 'f'] } },
-      required: ['city', 'unit'],
-      additionalProperties: false,
-    },
-    strict: true,
-  };
-  const lookup = {
-    name: 'lookup',
-    parameters: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] },
-    strict: true,
-  };
-  const llama3 = familyOf('Llama-3-8B-Instruct').tools;
-  const base = {
-    format: llama3,
-    parallel: false,
-    maxToolCalls: null,
-    output: { type: 'text' as const },
-    thinking: null,
-  };
-
-  it('is null for free text', () => {
-    expect(requestGrammar({ ...base, tools: [], forced: false })).toBeNull();
-  });
-
-  it("forces a Llama 3 call from the first token under 'required', arguments by schema", () => {
-    const g = requestGrammar({ ...base, tools: [weather, lookup], forced: true }) as string;
-    expect(gbnfMatches(g, '{"name": "get_weather", "parameters": {"city": "Paris", "unit": "c"}}')).toBe(
-      true,
-    );
-    expect(gbnfMatches(g, '<|python_tag|>{"name": "lookup", "parameters": {"id": 4}}')).toBe(true);
-    expect(gbnfMatches(g, '{"name": "get_weather", "parameters": {"city": "Paris"}}')).toBe(false);
-    expect(gbnfMatches(g, '{"name": "nope", "parameters": {}}')).toBe(false);
-    expect(gbnfMatches(g, 'Sure! {"name": "lookup", "parameters": {"id": 4}}')).toBe(false);
-    // One call unless parallel calls are on.
-    expect(
-      gbnfMatches(
-        g,
-        '{"name": "lookup", "parameters": {"id": 4}}; {"name": "lookup", "parameters": {"id": 5}}',
-      ),
-    ).toBe(false);
-  });
-
-  it('allows parallel calls up to max_tool_calls, in the family separator', () => {
-    const g = requestGrammar({
-      ...base,
-      tools: [lookup],
-      forced: true,
-      parallel: true,
-      maxToolCalls: 2,
-    }) as string;
-    const call = (n: number) => `{"name": "lookup", "parameters": {"id": ${n}}}`;
-    expect(gbnfMatches(g, `${call(1)}; ${call(2)}`)).toBe(true);
-    expect(gbnfMatches(g, `${call(1)}; ${call(2)}; ${call(3)}`)).toBe(false);
-    const hermes = requestGrammar({
-      ...base,
-      format: familyOf('Qwen2.5-7B').tools,
-      tools: [lookup],
-      forced: true,
-      parallel: true,
-    }) as string;
-    const tag = (n: number) => `<tool_call>\n{"name": "lookup", "arguments": {"id": ${n}}}\n</tool_call>`;
-    expect(gbnfMatches(hermes, `${tag(1)}\n${tag(2)}`)).toBe(true);
-  });
-
-  it("under 'auto' lets prose through but holds an opened call to its schema", () => {
-    const g = requestGrammar({ ...base, tools: [lookup], forced: false }) as string;
-    expect(gbnfMatches(g, 'It is sunny.')).toBe(true);
-    expect(gbnfMatches(g, '{"name": "lookup", "parameters": {"id": 4}}')).toBe(true);
-    expect(gbnfMatches(g, '{"name": "lookup", "parameters": {"id": "four"}}')).toBe(false);
-  });
-
-  it('a JSON format alone, or beside tools under auto (the answer or a call)', () => {
-    const output = {
-      type: 'json_schema' as const,
-      name: 'x',
-      schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
-      strict: true,
-    };
-    const alone = requestGrammar({ ...base, tools: [], forced: false, output }) as string;
-    expect(gbnfMatches(alone, '{"ok": true}')).toBe(true);
-    expect(gbnfMatches(alone, 'ok')).toBe(false);
-    const both = requestGrammar({ ...base, tools: [lookup], forced: false, output }) as string;
-    expect(gbnfMatches(both, '{"ok": false}')).toBe(true);
-    expect(gbnfMatches(both, '{"name": "lookup", "parameters": {"id": 1}}')).toBe(true);
-    expect(gbnfMatches(both, 'prose')).toBe(false);
-  });
-
-  it('puts a free think block first for models that always think', () => {
-    const qwen3 = familyOf('Qwen3-8B');
-    const g = requestGrammar({
-      ...base,
-      format: qwen3.tools,
-      tools: [lookup],
-      forced: true,
-      thinking: qwen3.reasoning,
-    }) as string;
-    const call = '<tool_call>\n{"name": "lookup", "arguments": {"id": 2}}\n</tool_call>';
-    expect(gbnfMatches(g, `<think>\nI should look it up.\n</think>\n\n${call}`)).toBe(true);
-    expect(gbnfMatches(g, call)).toBe(false);
-  });
-
-  it('writes Qwen3.5 XML parameters and Mistral call lists', () => {
-    const qwen35 = requestGrammar({
-      ...base,
-      format: familyOf('Qwen3.5-4B').tools,
-      tools: [weather],
-      forced: true,
-    }) as string;
-    expect(
-      gbnfMatches(
-        qwen35,
-        '<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=unit>\nc\n</parameter>\n</function>\n</tool_call>',
-      ),
-    ).toBe(true);
-    const mistral = requestGrammar({
-      ...base,
-      format: familyOf('Mistral-7B-Instruct-v0.3').tools,
-      tools: [lookup],
-      forced: true,
-      parallel: true,
-    }) as string;
-    expect(
-      gbnfMatches(
-        mistral,
-        '[TOOL_CALLS] [{"name": "lookup", "arguments": {"id": 1}}, {"name": "lookup", "arguments": {"id": 2}}]',
-      ),
-    ).toBe(true);
-  });
-
-  it('names the tool whose schema cannot be enforced', () => {
-    const bad = {
-      name: 'bad',
-      parameters: { type: 'object', properties: { n: { type: 'integer', multipleOf: 2 } } },
-      strict: true,
-    };
-    try {
-      requestGrammar({ ...base, tools: [lookup, bad], forced: true });
-      expect.unreachable();
-    } catch (err) {
-      expect(err).toBeInstanceOf(GrammarError);
-      expect((err as GrammarError).param).toBe('tools[1].parameters');
-    }
   });
 });
