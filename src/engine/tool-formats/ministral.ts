@@ -41,6 +41,11 @@ export const ministralFormat: ToolFormat = {
     const args = text.indexOf(ARGS);
     return args < 0 ? -1 : jsonEnd(text, args + ARGS.length);
   },
+  argumentsStart(region) {
+    const args = region.indexOf(ARGS);
+    if (!region.startsWith(TOOL_CALLS) || args < 0) return null;
+    return { name: region.slice(TOOL_CALLS.length, args).trim(), at: args + ARGS.length };
+  },
   parseRegion(region, known) {
     const args = region.indexOf(ARGS);
     if (!region.startsWith(TOOL_CALLS) || args < 0) return null;

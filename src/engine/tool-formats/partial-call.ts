@@ -1,0 +1,93 @@
+/**
+ * A tool call's arguments as the model writes them: once a call region names its tool and opens
+ * its arguments, the arguments' JSON text streams out as it grows, up to the end of that value.
+ */
+
+/** Where a partly written call's arguments begin in its region, and the tool it names. */
+export interface ArgumentsStart {
+  name: string;
+  /** Index of the arguments' JSON value in the region (whitespace before it allowed). */
+  at: number;
+}
+
+/** `{"name": "f", "arguments": ` (or `"parameters"`), maybe inside a list's `[`, at the head of a call. */
+const JSON_CALL_HEAD = /^\s*\[?\s*\{\s*"name"\s*:\s*("(?:[^"\\]|\\.)*")\s*,\s*"(?:arguments|parameters)"\s*:/;
+
+/**
+ * For formats that write `{"name": …, "arguments": {…}}` after a marker of `head` characters: the
+ * name and where the arguments start, once the text has reached them; null before (or never).
+ *
+ * @example
+ * jsonArgumentsStart('<tool_call>\n{"name": "python", "arguments": {"co', 11); // {name:'python', at:40}
+ */
+export function jsonArgumentsStart(region: string, head: number): ArgumentsStart | null {
+  const m = JSON_CALL_HEAD.exec(region.slice(head));
+  if (!m) return null;
+  let name: unknown;
+  try {
+    name = JSON.parse(m[1] as string);
+  } catch {
+    return null;
+  }
+  return typeof name === 'string' ? { name, at: head + m[0].length } : null;
+}
+
+/**
+ * Follows one call's arguments through its growing region: `next(region)` returns the arguments
+ * text added since the last call, stopping at the end of the JSON value. Linear: each character is
+ * scanned once. Arguments that are not an object stop it (no more deltas; the whole call decides).
+ *
+ * @example
+ * const p = new PartialArguments(40);
+ * p.next('<tool_call>\n{"name": "python", "arguments": {"co'); // '{"co'
+ */
+export class PartialArguments {
+  private at: number;
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  private started = false;
+  /** The value ended, or is no object: nothing more comes out. */
+  private ended = false;
+
+  constructor(at: number) {
+    this.at = at;
+  }
+
+  next(region: string): string {
+    if (this.ended) return '';
+    let i = this.at;
+    if (!this.started) {
+      while (i < region.length && /\s/.test(region[i] as string)) i++;
+      if (i >= region.length) {
+        this.at = i;
+        return '';
+      }
+      if (region[i] !== '{') {
+        this.ended = true;
+        return '';
+      }
+      this.started = true;
+    }
+    const from = i;
+    for (; i < region.length; i++) {
+      const c = region[i];
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (c === '\\') this.escaped = true;
+        else if (c === '"') this.inString = false;
+      } else if (c === '"') this.inString = true;
+      else if (c === '{' || c === '[') this.depth++;
+      else if (c === '}' || c === ']') {
+        this.depth--;
+        if (this.depth === 0) {
+          this.ended = true;
+          i++;
+          break;
+        }
+      }
+    }
+    this.at = i;
+    return region.slice(from, i);
+  }
+}
