@@ -34,6 +34,8 @@ function decodeAll(pieces: string[]): { text: string; decoder: JsonStringDecoder
   return { text, decoder };
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 const anyText = fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme' }), fc.string());
 
 describe('JsonStringDecoder', () => {
@@ -71,7 +73,7 @@ describe('JsonStringDecoder', () => {
       const first = d.push(json.slice(1, cut));
       const second = d.push(json.slice(cut));
       expect(first + second).toBe('a😀b😀c');
-      for (const part of [first, second]) expect(part).toBe(part.toWellFormed());
+      for (const part of [first, second]) expect(LONE_SURROGATE.test(part)).toBe(false);
     }
   });
 
