@@ -153,7 +153,9 @@ describe('code_interpreter code deltas stream as the model writes the call', () 
     const run = async (chunks: EngineChunk[]) => {
       const { client } = makeRig({ python: runner, engine: new PlannedEngine(chunks) });
       const { events } = await collect(client, { input: 'go', tools: [fn, TOOL] });
-      return events.map(({ sequence_number: _, ...e }) => JSON.stringify(e).replace(/"(fc|resp|msg|call)_\w+"|"(created|completed)_at":\d+/g, 'ID'));
+      return events.map(({ sequence_number: _, ...e }) =>
+        JSON.stringify(e).replace(/"(fc|resp|msg|call)_\w+"|"(created|completed)_at":\d+/g, 'ID'),
+      );
     };
     const withDeltas = await run([delta(0, 'f', '{"a":'), delta(0, 'f', '1}'), ...whole]);
     expect(withDeltas).toEqual(await run(whole));

@@ -118,9 +118,9 @@ export class JsonStringDecoder {
     if (text !== '') parts.push(text);
   }
 
-  private decodeEscape(escape: string): string | null {
-    if (escape[1] !== 'u') return SIMPLE_ESCAPES[escape[1] as string] ?? null;
-    const hex = escape.slice(2);
+  private decodeEscape(seq: string): string | null {
+    if (seq[1] !== 'u') return SIMPLE_ESCAPES[seq[1] as string] ?? null;
+    const hex = seq.slice(2);
     return /^[0-9a-fA-F]{4}$/.test(hex) ? String.fromCharCode(Number.parseInt(hex, 16)) : null;
   }
 }

@@ -3,7 +3,7 @@
  * prose streams as it comes, minus the tail that could still be the start of a call.
  */
 import type { FunctionToolSpec } from '../types';
-import { PartialArguments } from './partial-call';
+import type { PartialCallHead } from './partial-call';
 import type { ParsedToolCall, ToolFormat } from './types';
 
 /**
@@ -34,7 +34,7 @@ export class CallStream {
   /** The whitespace dropped before the open region: given back if the region is no call. */
   private gap = '';
   /** The open region's call whose arguments stream; null before its head is read. */
-  private partial: { name: string; args: PartialArguments } | null = null;
+  private partial: PartialCallHead | null = null;
   /** The open region's arguments cannot stream (an unknown tool, no head where one should be). */
   private noPartial = false;
 
@@ -179,18 +179,18 @@ export class CallStream {
   private streamArguments(region: string, out: CallStreamPiece[]): void {
     if (this.noPartial || !this.format.argumentsStart) return;
     if (!this.partial) {
-      const start = this.format.argumentsStart(region);
-      if (!start) {
+      const head = this.format.argumentsStart(region, this.schemas);
+      if (!head) {
         this.noPartial = region.length > HEAD_LIMIT;
         return;
       }
-      if (!this.known.includes(start.name)) {
+      if (!this.known.includes(head.name)) {
         this.noPartial = true;
         return;
       }
-      this.partial = { name: start.name, args: new PartialArguments(start.at) };
+      this.partial = head;
     }
-    const delta = this.partial.args.next(region);
+    const delta = this.partial.arguments.next(region);
     if (delta !== '') out.push({ type: 'call_delta', name: this.partial.name, delta });
   }
 }

@@ -6,8 +6,8 @@
  */
 import type { FunctionToolSpec } from '../types';
 import { jsonEnd, parsedArguments, pyJson, pyJsonIndent } from './json-text';
-import { argumentSchema, openAiTool, parseCallObjects } from './shared';
 import { jsonArgumentsStart } from './partial-call';
+import { argumentSchema, openAiTool, parseCallObjects } from './shared';
 import type { HistoryCall, HistoryResult, TagSpec, ToolFormat } from './types';
 
 const PYTHON_TAG = '<|python_tag|>';

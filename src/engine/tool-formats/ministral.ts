@@ -6,6 +6,7 @@
  */
 import type { FunctionToolSpec } from '../types';
 import { argumentsText, jsonEnd, parsedArguments, pyJson } from './json-text';
+import { JsonArguments } from './partial-call';
 import { argumentSchema, openAiTool } from './shared';
 import type { HistoryCall, HistoryResult, TagSpec, ToolFormat } from './types';
 
@@ -44,7 +45,10 @@ export const ministralFormat: ToolFormat = {
   argumentsStart(region) {
     const args = region.indexOf(ARGS);
     if (!region.startsWith(TOOL_CALLS) || args < 0) return null;
-    return { name: region.slice(TOOL_CALLS.length, args).trim(), at: args + ARGS.length };
+    return {
+      name: region.slice(TOOL_CALLS.length, args).trim(),
+      arguments: new JsonArguments(args + ARGS.length),
+    };
   },
   parseRegion(region, known) {
     const args = region.indexOf(ARGS);

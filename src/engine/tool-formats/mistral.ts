@@ -5,8 +5,8 @@
  */
 import type { FunctionToolSpec } from '../types';
 import { jsonEnd, parsedArguments, pyJson } from './json-text';
-import { callListSchema, openAiTool, parseCallObjects } from './shared';
 import { jsonArgumentsStart } from './partial-call';
+import { callListSchema, openAiTool, parseCallObjects } from './shared';
 import type { HistoryCall, HistoryResult, TagSpec, ToolFormat } from './types';
 
 const TOOL_CALLS = '[TOOL_CALLS]';

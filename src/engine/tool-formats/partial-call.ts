@@ -3,11 +3,16 @@
  * its arguments, the arguments' JSON text streams out as it grows, up to the end of that value.
  */
 
-/** Where a partly written call's arguments begin in its region, and the tool it names. */
-export interface ArgumentsStart {
+/** A partly written call's arguments, followed through its growing region. */
+export interface ArgumentsStream {
+  /** The arguments' JSON text added since the last look at the region (which only grows). */
+  next(region: string): string;
+}
+
+/** A partly written call: the tool it names, and its arguments as they come. */
+export interface PartialCallHead {
   name: string;
-  /** Index of the arguments' JSON value in the region (whitespace before it allowed). */
-  at: number;
+  arguments: ArgumentsStream;
 }
 
 /** `{"name": "f", "arguments": ` (or `"parameters"`), maybe inside a list's `[`, at the head of a call. */
@@ -15,12 +20,12 @@ const JSON_CALL_HEAD = /^\s*\[?\s*\{\s*"name"\s*:\s*("(?:[^"\\]|\\.)*")\s*,\s*"(
 
 /**
  * For formats that write `{"name": …, "arguments": {…}}` after a marker of `head` characters: the
- * name and where the arguments start, once the text has reached them; null before (or never).
+ * name and the arguments' stream, once the text has reached them; null before (or never).
  *
  * @example
- * jsonArgumentsStart('<tool_call>\n{"name": "python", "arguments": {"co', 11); // {name:'python', at:40}
+ * jsonArgumentsStart('<tool_call>\n{"name": "python", "arguments": {"co', 11)?.name; // 'python'
  */
-export function jsonArgumentsStart(region: string, head: number): ArgumentsStart | null {
+export function jsonArgumentsStart(region: string, head: number): PartialCallHead | null {
   const m = JSON_CALL_HEAD.exec(region.slice(head));
   if (!m) return null;
   let name: unknown;
@@ -29,7 +34,7 @@ export function jsonArgumentsStart(region: string, head: number): ArgumentsStart
   } catch {
     return null;
   }
-  return typeof name === 'string' ? { name, at: head + m[0].length } : null;
+  return typeof name === 'string' ? { name, arguments: new JsonArguments(head + m[0].length) } : null;
 }
 
 /**
@@ -38,10 +43,10 @@ export function jsonArgumentsStart(region: string, head: number): ArgumentsStart
  * scanned once. Arguments that are not an object stop it (no more deltas; the whole call decides).
  *
  * @example
- * const p = new PartialArguments(40);
+ * const p = new JsonArguments(41);
  * p.next('<tool_call>\n{"name": "python", "arguments": {"co'); // '{"co'
  */
-export class PartialArguments {
+export class JsonArguments implements ArgumentsStream {
   private at: number;
   private depth = 0;
   private inString = false;

@@ -10,8 +10,8 @@
  */
 import type { FunctionToolSpec } from '../types';
 import { jsonEnd, parsedArguments, pyJson } from './json-text';
-import { argumentSchema, functionDefinition, parseCallObjects } from './shared';
 import { jsonArgumentsStart } from './partial-call';
+import { argumentSchema, functionDefinition, parseCallObjects } from './shared';
 import type { HistoryCall, HistoryResult, TagSpec, ToolFormat } from './types';
 
 const FUNCTOOLS = 'functools';
