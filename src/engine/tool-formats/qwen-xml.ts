@@ -5,8 +5,7 @@
 import type { FunctionToolSpec } from '../types';
 import { isRecord, parsedArguments, pyJson, tryJson } from './json-text';
 import { freeParameters, QWEN_FREE_PARAMETERS, qwenXmlParameters } from './qwen-xml-arguments';
-import { qwenXmlArgumentsStart } from './qwen-xml-partial';
-import { scanQwenCall } from './qwen-xml-scan';
+import { qwenXmlArgumentsStart, scanQwenCall } from './qwen-xml-scan';
 import { jsonType, schemaTypes } from './schema-types';
 import { argumentSchema, closingEnd, openAiTool } from './shared';
 import type { HistoryCall, HistoryResult, ParsedToolCall, TagSpec, ToolFormat } from './types';
