@@ -13,7 +13,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InProcessPython } from '../helpers/python-runner-double';
 import { type AppSession, openApp } from './harness';
-import { streamResponse } from './python-responses.page';
+import { streamResponse, streamResponseTimed } from './python-responses.page';
 
 const options = {
   wllama: { stallTimeoutMs: 20_000, models: [{ id: 'tiny', url: '/test-models/intab-tiny-random.gguf' }] },
@@ -42,7 +42,7 @@ const TOOL = { type: 'code_interpreter', container: { type: 'auto' } };
 describe('code_interpreter with the wllama test model', () => {
   it('a forced call: the model writes the code, it runs in the sandbox, its logs go to the next pass', async () => {
     const started = Date.now();
-    const { types, events } = await app.page.evaluate(streamResponse, {
+    const { types, events, reads, at } = await app.page.evaluate(streamResponseTimed, {
       model: 'tiny',
       input: 'Add the numbers from 1 to 10 with Python.',
       tools: [TOOL],
@@ -85,6 +85,19 @@ describe('code_interpreter with the wllama test model', () => {
     const deltas = own.filter((e) => e.type === 'response.code_interpreter_call_code.delta');
     expect(deltas.map((e) => e.delta).join('')).toBe(call.code);
     expect(own.find((e) => e.type === 'response.code_interpreter_call_code.done')?.code).toBe(call.code);
+
+    // The code streamed while the model wrote it: several deltas, the first read from the body
+    // before the call was whole (its `.done`, sent once the call parsed), not all sent at its end.
+    const when = (e: Json) => events.indexOf(e);
+    const done = own.find((e) => e.type === 'response.code_interpreter_call_code.done') as Json;
+    const first = deltas[0] as Json;
+    console.info(
+      `code deltas: ${JSON.stringify(deltas.map((e) => e.delta))}, in reads ${JSON.stringify(deltas.map((e) => reads[when(e)]))} ` +
+        `(first at ${at[when(first)]?.toFixed(0)} ms, .done in read ${reads[when(done)]} at ${at[when(done)]?.toFixed(0)} ms)`,
+    );
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(reads[when(first)]).toBeLessThan(reads[when(done)] as number);
+    expect(new Set(deltas.map((e) => reads[when(e)])).size).toBeGreaterThan(1);
     for (const e of own.slice(0, -1)) expect(e.output_index).toBe(0);
 
     // The logs are Python's own answer to that code: the same run in Pyodide here says the same.
