@@ -41,6 +41,8 @@ export class LiveCodeCall {
     const delta = this.field.push(argumentsDelta);
     if (delta === '') return;
     this.sent += delta;
+    // The item in the response holds the code so far (a background response read while it runs).
+    this.item.code = this.sent;
     this.out.send({ type: 'response.code_interpreter_call_code.delta', ...this.at(), delta });
   }
 
