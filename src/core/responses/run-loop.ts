@@ -179,7 +179,8 @@ async function onePass(
       }
       let live: LiveCodeCall | undefined;
       if (chunk.type === 'tool_call') live = watch.take(calls++);
-      else watch.abandon('failed');
+      // A call cut by the token limit is `incomplete`, as the response is; one that parsed into no call `failed`.
+      else watch.abandon(chunk.type === 'done' && chunk.finishReason === 'length' ? 'incomplete' : 'failed');
       if (chunk.type !== 'text') flushCited();
       // The watch follows only the calls run below as code_interpreter; any other keeps its whole-call events.
       if (live && (chunk.type !== 'tool_call' || chunk.name !== PYTHON_NAME)) live.abandon('failed');
