@@ -144,6 +144,30 @@ describe('code_interpreter code deltas stream as the model writes the call', () 
     expect(types.at(-1)).toBe('response.completed');
   });
 
+  it('a call after one that parsed into no call (the same index again) streams as its own item', async () => {
+    const engine = new PlannedEngine([
+      delta(0, 'python', '{"code": "x'),
+      { type: 'text', delta: 'Not a call after all. ' },
+      delta(0, 'python', '{"code": "print('),
+      delta(0, 'python', '2)"}'),
+      { type: 'tool_call', name: 'python', arguments: '{"code":"print(2)"}' },
+      { type: 'done', finishReason: 'tool_calls', usage },
+    ]);
+    const { client } = makeRig({ python: runner, engine });
+    const { events } = await collect(client, { input: 'go', tools: [TOOL] });
+    const items = ofType(events, 'response.output_item.done')
+      .map((e) => e.item)
+      .filter((i) => i.type === 'code_interpreter_call');
+    expect(items).toMatchObject([
+      { code: 'x', status: 'failed' },
+      { code: 'print(2)', status: 'completed', outputs: null },
+    ]);
+    const second = ofType(events, 'response.code_interpreter_call_code.delta').filter(
+      (d) => d.item_id === items[1]?.id,
+    );
+    expect(second.map((d) => d.delta)).toEqual(['print(', '2)']);
+  });
+
   it("a client function call's partial chunks change none of its events", async () => {
     const fn = { type: 'function' as const, name: 'f', parameters: { type: 'object' }, strict: false };
     const whole: EngineChunk[] = [

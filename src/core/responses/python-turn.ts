@@ -109,9 +109,13 @@ export class CodeCallWatch {
     return live;
   }
 
-  /** Ends a followed call that no whole call completed (`incomplete` when the run was stopped). */
+  /**
+   * Ends a followed call that no whole call completed (`incomplete` when it was cut or stopped). The
+   * engine's next call may reuse the index of one that parsed into no call, so none is skipped after.
+   */
   abandon(status: 'failed' | 'incomplete'): void {
     this.live?.abandon(status);
     this.live = null;
+    this.skipped = -1;
   }
 }
