@@ -86,7 +86,8 @@ export interface StartedItem {
 /**
  * Emits `item`'s events in {@link HOSTED_EVENT_ORDER}, running `work` at its `run` step (`work`
  * fills the item: queries, results; it answers `failed` for a call the tool could not run, which
- * ends the item `failed` and the response goes on). A `started` item goes on from its `code` step. When `work` throws, the item ends `incomplete` if `aborted()`
+ * ends the item `failed` and the response goes on). A `started` item (added while the model wrote
+ * it) goes on from its `code` step. When `work` throws, the item ends `incomplete` if `aborted()`
  * says the run was stopped, else `failed`, with its `output_item.done`, and the error is rethrown.
  *
  * @example
