@@ -94,6 +94,16 @@ export type EngineChunk =
   | { type: 'refusal'; delta: string }
   /** A whole tool call; engines parse calls before yielding them. */
   | { type: 'tool_call'; name: string; arguments: string }
+  /**
+   * Part of a tool call still being written, for consumers that show a call as it comes (the code
+   * of a `code_interpreter` call); others skip it, and the `tool_call` that follows is the call.
+   * `index` is the call's place among the reply's `tool_call` chunks (0 for the first): that chunk
+   * completes it. `arguments_delta` is the arguments' JSON text as the model writes it, so the
+   * deltas join to the same value as the whole call's `arguments` (which an engine may
+   * re-serialize: spacing and escapes can differ). An engine may send none, or stop sending them,
+   * and a partial call that parses into no call is followed by no `tool_call` of its index.
+   */
+  | { type: 'tool_call_delta'; index: number; name: string; arguments_delta: string }
   | { type: 'done'; finishReason: FinishReason; usage: EngineUsage };
 
 export interface ModelInfo {

@@ -13,7 +13,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InProcessPython } from '../helpers/python-runner-double';
 import { type AppSession, openApp } from './harness';
-import { streamResponse } from './python-responses.page';
+import { streamResponse, streamResponseTimed } from './python-responses.page';
 
 const options = {
   wllama: { stallTimeoutMs: 20_000, models: [{ id: 'tiny', url: '/test-models/intab-tiny-random.gguf' }] },
@@ -42,7 +42,7 @@ const TOOL = { type: 'code_interpreter', container: { type: 'auto' } };
 describe('code_interpreter with the wllama test model', () => {
   it('a forced call: the model writes the code, it runs in the sandbox, its logs go to the next pass', async () => {
     const started = Date.now();
-    const { types, events } = await app.page.evaluate(streamResponse, {
+    const { types, events, reads, at } = await app.page.evaluate(streamResponseTimed, {
       model: 'tiny',
       input: 'Add the numbers from 1 to 10 with Python.',
       tools: [TOOL],
@@ -85,6 +85,17 @@ describe('code_interpreter with the wllama test model', () => {
     const deltas = own.filter((e) => e.type === 'response.code_interpreter_call_code.delta');
     expect(deltas.map((e) => e.delta).join('')).toBe(call.code);
     expect(own.find((e) => e.type === 'response.code_interpreter_call_code.done')?.code).toBe(call.code);
+
+    // The code went out as the model wrote it: read from the body before the call was whole (its
+    // `.done`, sent once the call parsed). At temperature 0 this model's code here is one token
+    // (`":@"`), so one delta; the next test has a code of many tokens.
+    const when = (e: Json) => events.indexOf(e);
+    const done = own.find((e) => e.type === 'response.code_interpreter_call_code.done') as Json;
+    console.info(
+      `code deltas ${JSON.stringify(deltas.map((e) => e.delta))} in reads ${JSON.stringify(deltas.map((e) => reads[when(e)]))} ` +
+        `(first at ${at[when(deltas[0] as Json)]?.toFixed(0)} ms); .done in read ${reads[when(done)]} at ${at[when(done)]?.toFixed(0)} ms`,
+    );
+    expect(reads[when(deltas[0] as Json)]).toBeLessThan(reads[when(done)] as number);
     for (const e of own.slice(0, -1)) expect(e.output_index).toBe(0);
 
     // The logs are Python's own answer to that code: the same run in Pyodide here says the same.
@@ -102,6 +113,37 @@ describe('code_interpreter with the wllama test model', () => {
     expect(final.usage.output_tokens).toBeLessThanOrEqual(64);
     expect(app.pageErrors).toEqual([]);
   }, 300_000);
+});
+
+describe('code deltas from the wllama test model, as it writes', () => {
+  it('a code of many tokens streams delta by delta; cut by max_output_tokens, the call is incomplete', async () => {
+    // At temperature 0 this prompt gets a code the model never closes (it repeats a token), so the
+    // call runs into the token limit: every delta is the model's, sent as its token came.
+    const { types, events, reads, at } = await app.page.evaluate(streamResponseTimed, {
+      model: 'tiny',
+      input: 'Use Python.',
+      tools: [TOOL],
+      tool_choice: { type: 'code_interpreter' },
+      max_output_tokens: 48,
+      temperature: 0,
+    });
+    expect(types.at(-1)).toBe('response.incomplete');
+    const deltas = events.filter((e) => e.type === 'response.code_interpreter_call_code.delta');
+    const done = events.find((e) => e.type === 'response.output_item.done')?.item as CodeCall;
+    const deltaReads = deltas.map((e) => reads[events.indexOf(e)] as number);
+    const times = deltas.map((e) => at[events.indexOf(e)] as number);
+    console.info(
+      `${deltas.length} code deltas in ${new Set(deltaReads).size} reads over ${((times.at(-1) ?? 0) - (times[0] ?? 0)).toFixed(0)} ms: ` +
+        JSON.stringify(deltas.map((e) => e.delta)),
+    );
+    expect(deltas.length).toBeGreaterThan(10);
+    // One read per few tokens at most: they were sent apart, as generated, not together at the end.
+    expect(new Set(deltaReads).size).toBeGreaterThan(deltas.length / 2);
+    expect(deltas.map((e) => e.delta).join('')).toBe(done.code);
+    expect(done).toMatchObject({ type: 'code_interpreter_call', status: 'incomplete', outputs: null });
+    expect(types).not.toContain('response.code_interpreter_call.interpreting');
+    expect(app.pageErrors).toEqual([]);
+  }, 120_000);
 });
 
 describe('container_file_citation through the service worker (scripted model)', () => {

@@ -70,6 +70,8 @@ export class ChatCompletionRun {
   /** Takes one engine chunk; returns true when a stop sequence ended the completion (stop generating). */
   push(chunk: EngineChunk): boolean {
     if (this.settled) return true;
+    // Chat Completions streams a call whole here: its partial arguments are not sent.
+    if (chunk.type === 'tool_call_delta') return false;
     if (!this.started) {
       this.started = true;
       this.send({ role: 'assistant', content: '', refusal: null });

@@ -1,5 +1,6 @@
 import type { ResponseCodeInterpreterToolCall } from 'openai/resources/responses/responses';
 import { bytesToBase64 } from '../../common/base64';
+import type { LiveCodeCall } from './code-stream';
 import { emitHostedItem, type RunOutput } from './hosted-events';
 import type { ContainerFileBytes, PythonBackend } from './python-backend';
 
@@ -46,6 +47,8 @@ export function imageDataUrl(file: ContainerFileBytes): string | null {
  * Runs one call to `python` with the model's `args` (`{"code": "…"}`), emitting its item, and
  * returns the tool result for the model. Arguments with no code end the item `failed` and tell the
  * model why; so does a call the sandbox could not finish (a timeout: the container restarts empty).
+ * With `ctx.live`, the item was added while the model wrote the call, and its code streamed: the
+ * events go on from there (the rest of the code, if the whole call holds more, and `.done` with it).
  *
  * @example
  * const { text } = await runCodeInterpreterCall(run.hostedOutput(), '{"code":"print(1)"}', setup, { id, signal });
@@ -54,17 +57,19 @@ export async function runCodeInterpreterCall(
   out: RunOutput,
   args: string,
   setup: CodeInterpreterSetup,
-  ctx: { id: string; signal: AbortSignal },
+  ctx: { id: string; signal: AbortSignal; live?: LiveCodeCall },
 ): Promise<CodeInterpreterResult> {
   const code = parseCode(args);
-  const item: ResponseCodeInterpreterToolCall = {
+  const item: ResponseCodeInterpreterToolCall = ctx.live?.item ?? {
     id: ctx.id,
     type: 'code_interpreter_call',
     status: 'in_progress',
-    code: code ?? '',
+    code: '',
     container_id: setup.containerId,
     outputs: null,
   };
+  item.code = code ?? '';
+  const started = ctx.live ? { outputIndex: ctx.live.outputIndex, sent: ctx.live.sent } : undefined;
   const result: CodeInterpreterResult = {
     text: 'python was called without code: call it with {"code": "…"}.',
   };
@@ -87,6 +92,7 @@ export async function runCodeInterpreterCall(
       return run.failed === null ? 'completed' : 'failed';
     },
     () => ctx.signal.aborted,
+    started,
   );
   return result;
 }

@@ -60,22 +60,34 @@ export interface HostedItem {
   code?: string | null;
 }
 
-/** How many pieces the code of a `code_interpreter_call` goes out in (the model's whole call is known by then). */
+/** How long the code deltas are that go out once the whole code is known (a replay, an engine that gave no partial call). */
 const CODE_DELTA_CHARS = 64;
 
-/** The `code` step: `response.code_interpreter_call_code.delta` × N, then `.done` with the whole code. */
-function sendCode(out: RunOutput, item: HostedItem, outputIndex: number): void {
+/**
+ * The `code` step: `response.code_interpreter_call_code.delta` × N, then `.done` with the whole
+ * code. `sent` is the code that already went out as the model wrote it: only the rest follows. Should
+ * the whole call's code not start with it, the whole call wins: `.done` carries its code.
+ */
+function sendCode(out: RunOutput, item: HostedItem, outputIndex: number, sent = ''): void {
   const code = item.code ?? '';
+  const rest = code.startsWith(sent) ? code.slice(sent.length) : '';
   const at = { item_id: item.id, output_index: outputIndex };
-  for (let i = 0; i < code.length; i += CODE_DELTA_CHARS)
-    out.send({ type: `response.${item.type}_code.delta`, ...at, delta: code.slice(i, i + CODE_DELTA_CHARS) });
+  for (let i = 0; i < rest.length; i += CODE_DELTA_CHARS)
+    out.send({ type: `response.${item.type}_code.delta`, ...at, delta: rest.slice(i, i + CODE_DELTA_CHARS) });
   out.send({ type: `response.${item.type}_code.done`, ...at, code });
+}
+
+/** An item already added and `in_progress` while the model wrote it (a streamed code call), and the code sent. */
+export interface StartedItem {
+  outputIndex: number;
+  sent: string;
 }
 
 /**
  * Emits `item`'s events in {@link HOSTED_EVENT_ORDER}, running `work` at its `run` step (`work`
  * fills the item: queries, results; it answers `failed` for a call the tool could not run, which
- * ends the item `failed` and the response goes on). When `work` throws, the item ends `incomplete` if `aborted()`
+ * ends the item `failed` and the response goes on). A `started` item (added while the model wrote
+ * it) goes on from its `code` step. When `work` throws, the item ends `incomplete` if `aborted()`
  * says the run was stopped, else `failed`, with its `output_item.done`, and the error is rethrown.
  *
  * @example
@@ -86,12 +98,14 @@ export async function emitHostedItem<I extends HostedItem>(
   item: I,
   work: () => Promise<'completed' | 'failed'>,
   aborted: () => boolean,
+  started?: StartedItem,
 ): Promise<void> {
-  let outputIndex = -1;
+  let outputIndex = started?.outputIndex ?? -1;
   let ended: 'completed' | 'failed' = 'completed';
   const done = () =>
     out.send({ type: 'response.output_item.done', output_index: outputIndex, item: structuredClone(item) });
   for (const step of HOSTED_EVENT_ORDER[item.type]) {
+    if (started && (step === 'added' || step === 'in_progress')) continue;
     if (step === 'added') {
       // Added as the model began it: its code (if any) streams at the `code` step.
       const code = item.code;
@@ -110,7 +124,7 @@ export async function emitHostedItem<I extends HostedItem>(
       item.status = ended;
       done();
     } else if (step === 'code') {
-      sendCode(out, item, outputIndex);
+      sendCode(out, item, outputIndex, started?.sent);
     } else if (ended === 'completed') {
       item.status = step;
       out.send({ type: `response.${item.type}.${step}`, item_id: item.id, output_index: outputIndex });

@@ -9,6 +9,7 @@
 export * from './budgets';
 export * from './citations';
 export * from './code-interpreter';
+export * from './code-stream';
 export * from './container-citations';
 export * from './contracts';
 export * from './file-search';

@@ -1,6 +1,13 @@
 import type { EngineChunk } from '../../engine/types';
-import { ContainerFileNames, newPythonId, type PythonBackend, runCodeInterpreterCall } from '../hosted';
+import {
+  ContainerFileNames,
+  LiveCodeCall,
+  newPythonId,
+  type PythonBackend,
+  runCodeInterpreterCall,
+} from '../hosted';
 import type { HostedTurn, LoopState } from './loop-state';
+import { PYTHON_NAME } from './request/code-interpreter-tool';
 import type { ResponseRun } from './response-run';
 
 /**
@@ -17,17 +24,18 @@ export async function runPythonTurn(
   state: LoopState,
   backend: PythonBackend | undefined,
   signal: AbortSignal,
+  live?: LiveCodeCall,
 ): Promise<HostedTurn> {
   const plan = state.codeInterpreter;
   // prepareCreate refuses a code_interpreter tool without a backend; this is the same rule, held here.
   if (!plan || !backend) throw new Error('code_interpreter ran without a Python sandbox.');
-  const id = newPythonId('ci');
+  const id = live?.item.id ?? newPythonId('ci');
   const containerId = plan.container();
   const { text } = await runCodeInterpreterCall(
     run.hostedOutput(),
     chunk.arguments,
     { backend, containerId, includeOutputs: plan.includeOutputs },
-    { id, signal },
+    { id, signal, ...(live ? { live } : {}) },
   );
   const written = backend.writtenFiles(containerId).map((f) => ({ ...f, container_id: containerId }));
   run.mentions.watch(new ContainerFileNames(written));
@@ -38,4 +46,76 @@ export async function runPythonTurn(
     // A log is not cut into excerpts: what does not fit is cut from its end.
     shorter: (keep) => (keep >= 1 ? text : `${text.slice(0, 2000)}\n[output cut to fit the model's context]`),
   };
+}
+
+/**
+ * Follows the `python` call the engine is writing in one pass (its `tool_call_delta` chunks), so
+ * its `code_interpreter_call` item is added and its code streams while the model writes it. Only a
+ * call the loop would run is followed (code_interpreter offered, under `max_tool_calls`, not an
+ * MCP tool's name); other partial calls are skipped, and their whole calls go on as before.
+ *
+ * @example
+ * const watch = new CodeCallWatch(run, state, offered, () => flushCitations());
+ * watch.delta(chunk); // a tool_call_delta
+ * const live = watch.take(callIndex); // at the tool_call of that index
+ */
+export class CodeCallWatch {
+  private live: LiveCodeCall | null = null;
+  private liveIndex = -1;
+  private skipped = -1;
+
+  constructor(
+    private readonly run: ResponseRun,
+    private readonly state: LoopState,
+    private readonly offered: ReadonlySet<string>,
+    /** Runs before the item is added (text held back goes out first). */
+    private readonly beforeStart: () => void,
+  ) {}
+
+  delta(chunk: EngineChunk & { type: 'tool_call_delta' }): void {
+    if (this.live && chunk.index === this.liveIndex) {
+      this.live.push(chunk.arguments_delta);
+      return;
+    }
+    if (chunk.index === this.skipped) return;
+    this.abandon('failed');
+    const { state } = this;
+    const plan = state.codeInterpreter;
+    const runs =
+      plan !== null &&
+      chunk.name === PYTHON_NAME &&
+      state.isHosted(PYTHON_NAME) &&
+      !state.mcpTarget(PYTHON_NAME) &&
+      this.offered.has(PYTHON_NAME) &&
+      state.hostedCalls < state.maxHostedCalls;
+    if (!runs) {
+      this.skipped = chunk.index;
+      return;
+    }
+    this.beforeStart();
+    this.live = new LiveCodeCall(this.run.hostedOutput(), newPythonId('ci'), plan.container());
+    this.liveIndex = chunk.index;
+    this.live.push(chunk.arguments_delta);
+  }
+
+  /** The live call of the whole call at `index`, handed over to run; any other one open is abandoned. */
+  take(index: number): LiveCodeCall | undefined {
+    if (!this.live || this.liveIndex !== index) {
+      this.abandon('failed');
+      return undefined;
+    }
+    const live = this.live;
+    this.live = null;
+    return live;
+  }
+
+  /**
+   * Ends a followed call that no whole call completed (`incomplete` when it was cut or stopped). The
+   * engine's next call may reuse the index of one that parsed into no call, so none is skipped after.
+   */
+  abandon(status: 'failed' | 'incomplete'): void {
+    this.live?.abandon(status);
+    this.live = null;
+    this.skipped = -1;
+  }
 }

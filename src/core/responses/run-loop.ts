@@ -6,6 +6,7 @@ import {
   emitApprovalRequest,
   emitMcpItem,
   type FileSearchBackend,
+  type LiveCodeCall,
   McpSessions,
   needsApproval,
   type PythonBackend,
@@ -17,7 +18,7 @@ import { untilAborted } from '../plumbing/json-hold';
 import { strictOutputErrorPaced } from '../validation/strict-output';
 import { fitTurns } from './fit-turns';
 import { type HostedTurn, LoopState, type PassOutcome } from './loop-state';
-import { runPythonTurn } from './python-turn';
+import { CodeCallWatch, runPythonTurn } from './python-turn';
 import { PYTHON_NAME } from './request/code-interpreter-tool';
 import type { PreparedCreate } from './request/prepare-create';
 import type { ResponseRun } from './response-run';
@@ -159,51 +160,70 @@ async function onePass(
   };
   // Renewed after each search: a filter knows the markers handed out before it was made.
   let cited = state.sources.size > 0 ? new CitationFilter(state.sources) : null;
-  for await (const chunk of deps.engine.generate(req, signal)) {
-    if (signal.aborted) return null;
-    // An engine that never waits (the scripted one) would run the whole answer in one turn.
-    await pace();
-    if (chunk.type !== 'text') {
-      // Text held back as a possible marker goes out before whatever comes next.
-      const rest = cited?.flush();
-      if (rest) run.push({ type: 'text', delta: rest });
-    }
-    switch (chunk.type) {
-      case 'done':
-        return { ...outcome, reason: chunk.finishReason, usage: chunk.usage };
-      case 'tool_call':
-        if (!state.isHosted(chunk.name)) {
-          outcome.functionCalls += 1;
-          break;
-        }
-        // Calls past max_tool_calls, or to a tool this pass was not offered, are ignored.
-        if (!offered.has(chunk.name) || state.hostedCalls >= state.maxHostedCalls) continue;
-        state.hostedCalls += 1;
-        if (deps.sessions && state.mcpTarget(chunk.name)) {
-          const turn = await mcpCall(run, chunk, state, deps.sessions, signal);
-          if (turn) outcome.hosted.push(turn);
-          else outcome.approvals += 1;
-          if (signal.aborted) return null;
-          continue;
-        }
-        outcome.hosted.push(await runHostedCall(run, chunk, state, deps, signal));
-        if (signal.aborted) return null;
-        cited = new CitationFilter(state.sources);
+  const flushCited = () => {
+    // Text held back as a possible marker goes out before whatever comes next.
+    const rest = cited?.flush();
+    if (rest) run.push({ type: 'text', delta: rest });
+  };
+  // A `python` call's code streams while the model writes it; `calls` is the next call's index.
+  const watch = new CodeCallWatch(run, state, offered, flushCited);
+  let calls = 0;
+  try {
+    for await (const chunk of deps.engine.generate(req, signal)) {
+      if (signal.aborted) return null;
+      // An engine that never waits (the scripted one) would run the whole answer in one turn.
+      await pace();
+      if (chunk.type === 'tool_call_delta') {
+        watch.delta(chunk);
         continue;
-      case 'reasoning':
-        outcome.reasoning += chunk.delta;
-        break;
-      case 'text':
-        outcome.text += chunk.delta;
-        if (cited) {
-          pushCited(run, cited, chunk);
+      }
+      let live: LiveCodeCall | undefined;
+      if (chunk.type === 'tool_call') live = watch.take(calls++);
+      // A call cut by the token limit is `incomplete`, as the response is; one that parsed into no call `failed`.
+      else watch.abandon(chunk.type === 'done' && chunk.finishReason === 'length' ? 'incomplete' : 'failed');
+      if (chunk.type !== 'text') flushCited();
+      // The watch follows only the calls run below as code_interpreter; any other keeps its whole-call events.
+      if (live && (chunk.type !== 'tool_call' || chunk.name !== PYTHON_NAME)) live.abandon('failed');
+      switch (chunk.type) {
+        case 'done':
+          return { ...outcome, reason: chunk.finishReason, usage: chunk.usage };
+        case 'tool_call':
+          if (!state.isHosted(chunk.name)) {
+            outcome.functionCalls += 1;
+            break;
+          }
+          // Calls past max_tool_calls, or to a tool this pass was not offered, are ignored.
+          if (!offered.has(chunk.name) || state.hostedCalls >= state.maxHostedCalls) continue;
+          state.hostedCalls += 1;
+          if (deps.sessions && state.mcpTarget(chunk.name)) {
+            const turn = await mcpCall(run, chunk, state, deps.sessions, signal);
+            if (turn) outcome.hosted.push(turn);
+            else outcome.approvals += 1;
+            if (signal.aborted) return null;
+            continue;
+          }
+          outcome.hosted.push(await runHostedCall(run, chunk, state, deps, signal, live));
+          if (signal.aborted) return null;
+          cited = new CitationFilter(state.sources);
           continue;
-        }
-        break;
+        case 'reasoning':
+          outcome.reasoning += chunk.delta;
+          break;
+        case 'text':
+          outcome.text += chunk.delta;
+          if (cited) {
+            pushCited(run, cited, chunk);
+            continue;
+          }
+          break;
+      }
+      run.push(chunk);
     }
-    run.push(chunk);
+    return null;
+  } finally {
+    // A call followed but never completed (the pass ended, or was stopped, inside it).
+    watch.abandon(signal.aborted ? 'incomplete' : 'failed');
   }
-  return null;
 }
 
 /**
@@ -216,8 +236,9 @@ async function runHostedCall(
   state: LoopState,
   deps: LoopDeps,
   signal: AbortSignal,
+  live?: LiveCodeCall,
 ): Promise<HostedTurn> {
-  if (chunk.name === PYTHON_NAME) return runPythonTurn(run, chunk, state, deps.python, signal);
+  if (chunk.name === PYTHON_NAME) return runPythonTurn(run, chunk, state, deps.python, signal, live);
   const id = newId('fs');
   const setup = {
     tool: state.fileSearchTool,

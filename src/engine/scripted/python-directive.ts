@@ -24,3 +24,20 @@ export function nextPythonCode(req: GenerateRequest, text: string): string | nul
     .filter((m) => m.role === 'tool' && m.name === PYTHON_TOOL).length;
   return codes[ran] ?? null;
 }
+
+/** The longest piece a call's arguments stream in: a token's worth, as a model writes them. */
+const PIECE_CHARS = 8;
+
+/**
+ * A call's arguments (JSON text) in the pieces the scripted model streams them in: each
+ * whitespace-led word, cut to {@link PIECE_CHARS}; they join to `args`.
+ *
+ * @example
+ * argumentPieces('{"code":"print(1)"}') // → ['{"code":', '"print(1', ')"}']
+ */
+export function argumentPieces(args: string): string[] {
+  const pieces: string[] = [];
+  for (const word of args.match(/\s*\S+|\s+$/g) ?? [])
+    for (let i = 0; i < word.length; i += PIECE_CHARS) pieces.push(word.slice(i, i + PIECE_CHARS));
+  return pieces;
+}

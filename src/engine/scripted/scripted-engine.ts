@@ -11,7 +11,7 @@ import type {
   TokenLogprob,
 } from '../types';
 import { nextMcpCall } from './mcp-directive';
-import { nextPythonCode, PYTHON_TOOL } from './python-directive';
+import { argumentPieces, nextPythonCode, PYTHON_TOOL } from './python-directive';
 import { instanceForPaced } from './schema-instance';
 import { embedScripted } from './scripted-embedding';
 import { countScriptedTokens } from './token-count';
@@ -122,9 +122,16 @@ export class ScriptedEngine implements Engine {
       usage: { input_tokens: inputTokens, output_tokens: emitted, reasoning_tokens: reasoningTokens },
     });
 
+    let calls = 0;
     for (const part of plan.parts) {
       if (part.type === 'tool_call') {
         if (emitted >= budget) return yield done('length');
+        // Python code streams as a model writes it: its arguments in pieces, then the whole call.
+        for (const piece of part.name === PYTHON_TOOL ? argumentPieces(part.arguments) : []) {
+          await this.tick(plan.delayMs, signal);
+          yield { type: 'tool_call_delta', index: calls, name: part.name, arguments_delta: piece };
+        }
+        calls += 1;
         await this.tick(plan.delayMs, signal);
         emitted += 1;
         yield part;

@@ -3,9 +3,20 @@
  * prose streams as it comes, minus the tail that could still be the start of a call.
  */
 import type { FunctionToolSpec } from '../types';
+import type { PartialCallHead } from './partial-call';
 import type { ParsedToolCall, ToolFormat } from './types';
 
-export type CallStreamPiece = { type: 'text'; text: string } | { type: 'calls'; calls: ParsedToolCall[] };
+/**
+ * `call_delta`: the next piece of the arguments of the call being written (the first of its region),
+ * as the model writes them; the `calls` piece that ends the region holds it whole.
+ */
+export type CallStreamPiece =
+  | { type: 'text'; text: string }
+  | { type: 'calls'; calls: ParsedToolCall[] }
+  | { type: 'call_delta'; name: string; delta: string };
+
+/** How far into a region its call's name and arguments must have begun for them to stream. */
+const HEAD_LIMIT = 512;
 
 /**
  * @example
@@ -22,6 +33,10 @@ export class CallStream {
   private prose = false;
   /** The whitespace dropped before the open region: given back if the region is no call. */
   private gap = '';
+  /** The open region's call whose arguments stream; null before its head is read. */
+  private partial: PartialCallHead | null = null;
+  /** The open region's arguments cannot stream (an unknown tool, no head where one should be). */
+  private noPartial = false;
 
   private readonly known: readonly string[];
   private readonly schemas: Readonly<Record<string, Record<string, unknown>>>;
@@ -104,6 +119,7 @@ export class CallStream {
     for (;;) {
       if (this.inCall) {
         const end = this.format.regionEnd(this.buffer);
+        this.streamArguments(end < 0 ? this.buffer : this.buffer.slice(0, end), out);
         if (end < 0) {
           if (atEnd) {
             // Formats whose call ends at the end of the output (no closing marker).
@@ -144,6 +160,8 @@ export class CallStream {
         this.gap = before.slice(prose.length);
         this.buffer = this.buffer.slice(at);
         this.inCall = true;
+        this.partial = null;
+        this.noPartial = false;
         continue;
       }
       const keep = atEnd ? 0 : heldTail(this.buffer, this.triggers);
@@ -155,6 +173,25 @@ export class CallStream {
       this.buffer = this.buffer.slice(prose.length);
       return out;
     }
+  }
+
+  /** The arguments the open region's call gained since the last look, as a `call_delta`. */
+  private streamArguments(region: string, out: CallStreamPiece[]): void {
+    if (this.noPartial || !this.format.argumentsStart) return;
+    if (!this.partial) {
+      const head = this.format.argumentsStart(region, this.schemas);
+      if (!head) {
+        this.noPartial = region.length > HEAD_LIMIT;
+        return;
+      }
+      if (!this.known.includes(head.name)) {
+        this.noPartial = true;
+        return;
+      }
+      this.partial = head;
+    }
+    const delta = this.partial.arguments.next(region);
+    if (delta !== '') out.push({ type: 'call_delta', name: this.partial.name, delta });
   }
 }
 

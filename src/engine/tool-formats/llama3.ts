@@ -6,6 +6,7 @@
  */
 import type { FunctionToolSpec } from '../types';
 import { jsonEnd, parsedArguments, pyJson, pyJsonIndent } from './json-text';
+import { jsonArgumentsStart } from './partial-call';
 import { argumentSchema, openAiTool, parseCallObjects } from './shared';
 import type { HistoryCall, HistoryResult, TagSpec, ToolFormat } from './types';
 
@@ -57,6 +58,9 @@ export const llama3Format: ToolFormat = {
   regionEnd(text: string): number {
     const start = text.startsWith(PYTHON_TAG) ? PYTHON_TAG.length : 0;
     return jsonEnd(text, start);
+  },
+  argumentsStart(region) {
+    return jsonArgumentsStart(region, region.startsWith(PYTHON_TAG) ? PYTHON_TAG.length : 0);
   },
   parseRegion(region, known) {
     const body = region.startsWith(PYTHON_TAG) ? region.slice(PYTHON_TAG.length) : region;

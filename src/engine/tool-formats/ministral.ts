@@ -6,6 +6,7 @@
  */
 import type { FunctionToolSpec } from '../types';
 import { argumentsText, jsonEnd, parsedArguments, pyJson } from './json-text';
+import { JsonArguments } from './partial-call';
 import { argumentSchema, openAiTool } from './shared';
 import type { HistoryCall, HistoryResult, TagSpec, ToolFormat } from './types';
 
@@ -40,6 +41,14 @@ export const ministralFormat: ToolFormat = {
   regionEnd(text: string): number {
     const args = text.indexOf(ARGS);
     return args < 0 ? -1 : jsonEnd(text, args + ARGS.length);
+  },
+  argumentsStart(region) {
+    const args = region.indexOf(ARGS);
+    if (!region.startsWith(TOOL_CALLS) || args < 0) return null;
+    return {
+      name: region.slice(TOOL_CALLS.length, args).trim(),
+      arguments: new JsonArguments(args + ARGS.length),
+    };
   },
   parseRegion(region, known) {
     const args = region.indexOf(ARGS);

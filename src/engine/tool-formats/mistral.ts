@@ -5,6 +5,7 @@
  */
 import type { FunctionToolSpec } from '../types';
 import { jsonEnd, parsedArguments, pyJson } from './json-text';
+import { jsonArgumentsStart } from './partial-call';
 import { callListSchema, openAiTool, parseCallObjects } from './shared';
 import type { HistoryCall, HistoryResult, TagSpec, ToolFormat } from './types';
 
@@ -48,6 +49,9 @@ export const mistralFormat: ToolFormat = {
   },
   regionEnd(text: string): number {
     return jsonEnd(text, TOOL_CALLS.length);
+  },
+  argumentsStart(region) {
+    return region.startsWith(TOOL_CALLS) ? jsonArgumentsStart(region, TOOL_CALLS.length) : null;
   },
   parseRegion(region, known) {
     if (!region.startsWith(TOOL_CALLS)) return null;

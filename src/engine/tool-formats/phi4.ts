@@ -10,6 +10,7 @@
  */
 import type { FunctionToolSpec } from '../types';
 import { jsonEnd, parsedArguments, pyJson } from './json-text';
+import { jsonArgumentsStart } from './partial-call';
 import { argumentSchema, functionDefinition, parseCallObjects } from './shared';
 import type { HistoryCall, HistoryResult, TagSpec, ToolFormat } from './types';
 
@@ -62,6 +63,10 @@ export const phi4Format: ToolFormat = {
     const closed = /^\s*<\|\/tool_call\|>/.exec(rest);
     if (closed) return end + closed[0].length;
     return CLOSE.startsWith(rest.trimStart()) ? -1 : end;
+  },
+  argumentsStart(region) {
+    if (region.startsWith(`${FUNCTOOLS}[`)) return jsonArgumentsStart(region, FUNCTOOLS.length);
+    return region.startsWith(OPEN) ? jsonArgumentsStart(region, OPEN.length) : null;
   },
   parseRegion(region, known) {
     if (region.startsWith(`${FUNCTOOLS}[`))

@@ -5,7 +5,7 @@
 import type { FunctionToolSpec } from '../types';
 import { isRecord, parsedArguments, pyJson, tryJson } from './json-text';
 import { freeParameters, QWEN_FREE_PARAMETERS, qwenXmlParameters } from './qwen-xml-arguments';
-import { scanQwenCall } from './qwen-xml-scan';
+import { qwenXmlArgumentsStart, scanQwenCall } from './qwen-xml-scan';
 import { jsonType, schemaTypes } from './schema-types';
 import { argumentSchema, closingEnd, openAiTool } from './shared';
 import type { HistoryCall, HistoryResult, ParsedToolCall, TagSpec, ToolFormat } from './types';
@@ -95,6 +95,7 @@ export const qwenXmlFormat: ToolFormat = {
     if (call === 'incomplete') return -1;
     return call === 'malformed' ? closingEnd(text, CLOSE) : call.end;
   },
+  argumentsStart: (region, schemas) => qwenXmlArgumentsStart(region, schemas, typedValue),
   parseRegion(region, known, schemas): ParsedToolCall[] | null {
     const call = scanQwenCall(region);
     const read = typeof call === 'object' && call.end === region.length ? call : looseCall(region);

@@ -4,6 +4,7 @@
  */
 import type { ChatToolCall, FunctionToolSpec } from '../types';
 import { argumentsText, isRecord, tryJson } from './json-text';
+import { jsonArgumentsStart } from './partial-call';
 import type { HistoryCall, ParsedToolCall, ToolFormat } from './types';
 
 /** A tool's argument schema; tools without one take an object with no fixed properties. */
@@ -86,9 +87,13 @@ export function callListSchema(tools: FunctionToolSpec[], parallel: boolean): Re
  * @example
  * const { regionEnd, parseRegion } = wrappedJsonCalls('<tool_call>', '</tool_call>');
  */
-export function wrappedJsonCalls(open: string, close: string): Pick<ToolFormat, 'regionEnd' | 'parseRegion'> {
+export function wrappedJsonCalls(
+  open: string,
+  close: string,
+): Pick<ToolFormat, 'regionEnd' | 'parseRegion' | 'argumentsStart'> {
   return {
     regionEnd: (text) => closingEnd(text, close),
+    argumentsStart: (region) => (region.startsWith(open) ? jsonArgumentsStart(region, open.length) : null),
     parseRegion(region, known) {
       if (!region.startsWith(open) || !region.endsWith(close)) return null;
       return parseCallObjects(region.slice(open.length, -close.length), known, 'arguments');

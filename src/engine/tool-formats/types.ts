@@ -3,6 +3,7 @@
  * history, which structural tag constrains a call, and how a streamed call is recognised and parsed.
  */
 import type { FunctionToolSpec } from '../types';
+import type { PartialCallHead } from './partial-call';
 
 /** A parsed call: `arguments` is a JSON string, as the wire wants it. */
 export interface ParsedToolCall {
@@ -83,6 +84,16 @@ export interface ToolFormat {
    * Parses one complete region into calls of known tools; null when it is not one. `schemas` (each
    * tool's argument schema, by name) types values a format writes bare (Qwen3.5's XML parameters).
    */
+  /**
+   * For a region still being written (it starts with a trigger): the tool its first call names and
+   * a stream of that call's arguments, once the text has reached them; null before. Lets a call's
+   * arguments stream as the model writes them (`schemas` types values a format writes bare).
+   * Optional: a format without it yields whole calls only.
+   */
+  argumentsStart?(
+    region: string,
+    schemas?: Readonly<Record<string, Record<string, unknown>>>,
+  ): PartialCallHead | null;
   parseRegion(
     region: string,
     known: readonly string[],

@@ -47,7 +47,8 @@ export class ReplyAssembler {
   private deltas = 0;
   private reasoningDeltas = 0;
   private reasoningText = '';
-  private sawCall = false;
+  /** Tool calls yielded so far: the index of the call being written. */
+  private callCount = 0;
 
   constructor(
     opts: ReplyOptions,
@@ -96,7 +97,7 @@ export class ReplyAssembler {
       this.pendingLogprobs = [];
     }
     let reason: FinishReason = finishReason === 'length' ? 'length' : 'stop';
-    if (this.sawCall && reason === 'stop') reason = 'tool_calls';
+    if (this.callCount > 0 && reason === 'stop') reason = 'tool_calls';
     const outputTokens = usage?.completion_tokens ?? this.deltas;
     const reasoningTokens = this.countTokens ? this.countTokens(this.reasoningText) : this.reasoningDeltas;
     out.push({
@@ -126,10 +127,13 @@ export class ReplyAssembler {
     const out: EngineChunk[] = [];
     for (const p of pieces) {
       if (p.type === 'text') out.push(this.textChunk(p.text));
-      else {
-        this.sawCall = true;
-        for (const c of p.calls) out.push({ type: 'tool_call', name: c.name, arguments: c.arguments });
-      }
+      else if (p.type === 'call_delta')
+        out.push({ type: 'tool_call_delta', index: this.callCount, name: p.name, arguments_delta: p.delta });
+      else
+        for (const c of p.calls) {
+          this.callCount++;
+          out.push({ type: 'tool_call', name: c.name, arguments: c.arguments });
+        }
     }
     return out;
   }
