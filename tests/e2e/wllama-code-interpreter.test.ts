@@ -11,6 +11,7 @@
  * `container_file_citation`s through the service worker too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CODE_CALL_EVENTS, oneCodeDeltaStep } from '../helpers/code-call-events';
 import { InProcessPython } from '../helpers/python-runner-double';
 import { type AppSession, openApp } from './harness';
 import { streamResponse, streamResponseTimed } from './python-responses.page';
@@ -69,18 +70,7 @@ describe('code_interpreter with the wllama test model', () => {
 
     // Its events, exactly in OpenAI's order, the code streamed as deltas that join to it.
     const own = events.filter((e) => e.item_id === call.id || (e.item as Json | undefined)?.id === call.id);
-    const steps = own
-      .map((e) => e.type as string)
-      .filter((t, i, all) => !(t.endsWith('.delta') && all[i - 1] === t));
-    expect(steps).toEqual([
-      'response.output_item.added',
-      'response.code_interpreter_call.in_progress',
-      'response.code_interpreter_call_code.delta',
-      'response.code_interpreter_call_code.done',
-      'response.code_interpreter_call.interpreting',
-      'response.code_interpreter_call.completed',
-      'response.output_item.done',
-    ]);
+    expect(oneCodeDeltaStep(own.map((e) => e.type as string))).toEqual([...CODE_CALL_EVENTS]);
     expect(own[0]?.item).toMatchObject({ code: '', status: 'in_progress', outputs: null });
     const deltas = own.filter((e) => e.type === 'response.code_interpreter_call_code.delta');
     expect(deltas.map((e) => e.delta).join('')).toBe(call.code);

@@ -13,6 +13,7 @@ import type {
 } from 'openai/resources/responses/responses';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SandboxHost } from '../../src/sandbox';
+import { CODE_CALL_EVENTS, oneCodeDeltaStep } from '../helpers/code-call-events';
 import { InProcessPython } from '../helpers/python-runner-double';
 import { SandboxWorkerDouble } from '../helpers/sandbox-double';
 import { makeRig, readSse } from '../helpers/server';
@@ -71,20 +72,8 @@ describe('code_interpreter in responses.create', () => {
     const deltas = events.filter((e) => e.type === 'response.code_interpreter_call_code.delta');
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.map((e) => e.delta).join('')).toBe('print(sum(range(10)))');
-    const types = events
-      .map((e) => e.type)
-      .filter((t, i, all) => !(t.endsWith('_code.delta') && all[i - 1] === t));
-    expect(types.slice(0, 9)).toEqual([
-      'response.created',
-      'response.in_progress',
-      'response.output_item.added',
-      'response.code_interpreter_call.in_progress',
-      'response.code_interpreter_call_code.delta',
-      'response.code_interpreter_call_code.done',
-      'response.code_interpreter_call.interpreting',
-      'response.code_interpreter_call.completed',
-      'response.output_item.done',
-    ]);
+    const types = oneCodeDeltaStep(events.map((e) => e.type));
+    expect(types.slice(0, 9)).toEqual(['response.created', 'response.in_progress', ...CODE_CALL_EVENTS]);
     const added = events[2] as Extract<ResponseStreamEvent, { type: 'response.output_item.added' }>;
     expect(added.item).toMatchObject({
       type: 'code_interpreter_call',

@@ -10,16 +10,21 @@ import { MemoryFileSearch } from '../helpers/file-search-double';
 import { makeRig, readStream } from '../helpers/server';
 import { calls, rig, TOOL, texts } from './file-search-rig';
 
+/** The events of a streamed `!file_search blue sky` turn with the file_search tool. */
+async function streamSearch(client: ReturnType<typeof rig>['client']) {
+  const stream = await client.responses.create({
+    model: 'scripted',
+    input: '!file_search blue sky',
+    tools: [TOOL],
+    stream: true,
+  });
+  return readStream(stream);
+}
+
 describe('file_search in responses.create', () => {
   it('streams the file_search_call item and its events in order, then the answer', async () => {
     const { client } = rig();
-    const stream = await client.responses.create({
-      model: 'scripted',
-      input: '!file_search blue sky',
-      tools: [TOOL],
-      stream: true,
-    });
-    const events = await readStream(stream);
+    const events = await streamSearch(client);
     const types = events.map((e) => e.type);
     expect(types.slice(0, 7)).toEqual([
       'response.created',
@@ -80,13 +85,7 @@ describe('file_search in responses.create', () => {
 
   it('turns the markers the model writes into file_citation annotations, each announced', async () => {
     const { client } = rig();
-    const stream = await client.responses.create({
-      model: 'scripted',
-      input: '!file_search blue sky',
-      tools: [TOOL],
-      stream: true,
-    });
-    const events = await readStream(stream);
+    const events = await streamSearch(client);
     const final = events.at(-1) as Extract<ResponseStreamEvent, { type: 'response.completed' }>;
     const [part] = texts(final.response.output);
     expect(part?.text).not.toContain('【');
