@@ -9,7 +9,7 @@
  * with the same request produced and read inside the engine worker, with the same SSE reader.
  *
  * Options (environment): BENCH_RUNS (default 7), BENCH_TOKENS (default 20000), BENCH_SKIP_BUILD=1 (reuse
- * .tmp/bench-dist), BENCH_NO_MINIFY=1 (for profiling), BENCH_TRACE_DIR=dir (keep the blocks figure's traces), BENCH_WLLAMA_THREADS=N (llama.cpp threads on both sides), BENCH_ONLY=sse,floor,first,concurrent,cold,heap,blocks,bytes,wllama,vector,hosted,remote,pyodide (a subset, for profiling; the
+ * .tmp/bench-dist), BENCH_NO_MINIFY=1 (for profiling), BENCH_TRACE_DIR=dir (keep the blocks figure's traces), BENCH_WLLAMA_THREADS=N (llama.cpp threads on both sides), BENCH_ONLY=sse,floor,first,concurrent,cold,heap,blocks,bytes,wllama,vector,hosted,remote,mcp,pyodide (a subset, for profiling; the
  * results file then holds only those figures).
  */
 import { execFileSync } from 'node:child_process';
@@ -22,6 +22,7 @@ import { build, preview } from 'vite';
 import { ensureTestModel } from '../scripts/build-test-gguf.mjs';
 import { measureBlocks } from './blocks.mjs';
 import { measureFileSearchTurn, measureIngestInPage, measurePdfText } from './file-search.mjs';
+import { measureMcp } from './mcp.mjs';
 import { measurePyodide } from './pyodide.mjs';
 import { measureRemote } from './remote.mjs';
 import { round, stats } from './stats.mjs';
@@ -167,6 +168,7 @@ async function main() {
     }
     if (runs('vector')) Object.assign(results, await measureVectorFigures({ root, runs: RUNS, stats, log }));
     if (runs('remote')) Object.assign(results, await measureRemote({ runs: RUNS, log, root, stats }));
+    if (runs('mcp')) Object.assign(results, await measureMcp({ runs: RUNS, log, root, stats }));
     if (runs('pyodide'))
       Object.assign(
         results,

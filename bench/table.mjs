@@ -54,6 +54,7 @@ export function table(r) {
     ['pyodide_warm_call_ms', r.pyodide_warm_call_ms, 'ms', ''],
     ['pyodide_warm_call_vs_direct', r.pyodide_warm_call_vs_direct, '', '<= 1.3'],
     ['remote_first_token_overhead_ms', r.remote_first_token_overhead_ms, 'ms', '<= 5'],
+    ['mcp_first_call_ms over direct (list + call)', r.mcp_first_call_ms?.over_direct, 'ms', '<= 30'],
   ]
     .filter(([, s]) => s)
     .map(([name, s, unit, target]) => [
