@@ -25,7 +25,7 @@ describe('the demo connects a server', () => {
   it('lists the server model as remote after Connect, and clears the key field', async () => {
     const { page } = app;
     await page.getByTestId('runtime-status').filter({ hasText: 'ready' }).waitFor({ timeout: 20_000 });
-    await page.getByLabel('Server URL').fill(llama.baseURL);
+    await page.getByLabel('Server URL', { exact: true }).fill(llama.baseURL);
     await page.getByLabel('API key').fill(KEY);
     await page.getByRole('button', { name: 'Connect' }).click();
     await page.getByTestId('remote-status').filter({ hasText: 'Connected' }).waitFor({ timeout: 20_000 });
@@ -49,7 +49,7 @@ describe('the demo connects a server', () => {
 
   it('shows a wrong key as the server refusing it, without the key', async () => {
     const { page } = app;
-    await page.getByLabel('Server URL').fill(llama.baseURL);
+    await page.getByLabel('Server URL', { exact: true }).fill(llama.baseURL);
     await page.getByLabel('API key').fill('sk-wrong-demo-key');
     await page.getByRole('button', { name: 'Connect' }).click();
     const status = page.getByTestId('remote-status').filter({ hasText: 'Could not connect' });
