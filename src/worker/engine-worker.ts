@@ -102,7 +102,7 @@ function getServer(): Promise<{ fetch(req: Request): Promise<Response> }> {
         fetchFile: fetch.bind(globalThis),
         ...workerOptions(self.name).server,
         vectorStores: workerOptions(self.name).fileSearch,
-        // Sandboxes start on a response's first Python call, never before (sandbox-host.ts).
+        // Sandboxes start with a response that offers code_interpreter, never at page load (sandbox-host.ts).
         python: new SandboxHost({
           startWorker: () => startSandboxWorker(),
           // Sandboxes after the first start from its interpreter snapshot (src/sandbox/snapshot.ts).

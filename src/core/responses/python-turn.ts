@@ -57,7 +57,7 @@ export async function runPythonTurn(
  * @example
  * const watch = new CodeCallWatch(run, state, offered, () => flushCitations());
  * watch.delta(chunk); // a tool_call_delta
- * const live = watch.take(callIndex); // at the tool_call of that index
+ * const live = watch.take(callIndex, chunk.name); // at the tool_call of that index
  */
 export class CodeCallWatch {
   private live: LiveCodeCall | null = null;
@@ -98,9 +98,12 @@ export class CodeCallWatch {
     this.live.push(chunk.arguments_delta);
   }
 
-  /** The live call of the whole call at `index`, handed over to run; any other one open is abandoned. */
-  take(index: number): LiveCodeCall | undefined {
-    if (!this.live || this.liveIndex !== index) {
+  /**
+   * The live call of the whole call at `index`, handed over to run when that call is `python`; any
+   * other one open (or one whose whole call named another tool) is abandoned.
+   */
+  take(index: number, name: string): LiveCodeCall | undefined {
+    if (!this.live || this.liveIndex !== index || name !== PYTHON_NAME) {
       this.abandon('failed');
       return undefined;
     }

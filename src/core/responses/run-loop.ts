@@ -178,12 +178,10 @@ async function onePass(
         continue;
       }
       let live: LiveCodeCall | undefined;
-      if (chunk.type === 'tool_call') live = watch.take(calls++);
+      if (chunk.type === 'tool_call') live = watch.take(calls++, chunk.name);
       // A call cut by the token limit is `incomplete`, as the response is; one that parsed into no call `failed`.
       else watch.abandon(chunk.type === 'done' && chunk.finishReason === 'length' ? 'incomplete' : 'failed');
       if (chunk.type !== 'text') flushCited();
-      // The watch follows only the calls run below as code_interpreter; any other keeps its whole-call events.
-      if (live && (chunk.type !== 'tool_call' || chunk.name !== PYTHON_NAME)) live.abandon('failed');
       switch (chunk.type) {
         case 'done':
           return { ...outcome, reason: chunk.finishReason, usage: chunk.usage };
