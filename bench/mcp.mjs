@@ -8,6 +8,7 @@
  */
 import OpenAI from 'openai';
 import { createServer } from 'vite';
+import { alternating } from './stats.mjs';
 
 /**
  * @param {{ runs: number, log: (...a: unknown[]) => void, root: string, stats: (v: number[], d?: number) => object }} opts
@@ -65,9 +66,7 @@ export async function measureMcp({ runs, log, root, stats }) {
     const directMs = [];
     const over = [];
     for (let i = 0; i < runs * 2; i++) {
-      const a = i % 2 === 0 ? await viaIntab() : null;
-      const d = await direct();
-      const b = a ?? (await viaIntab());
+      const [b, d] = await alternating(i, viaIntab, direct);
       intabMs.push(b);
       directMs.push(d);
       over.push(b - d);

@@ -9,6 +9,7 @@
  */
 import OpenAI from 'openai';
 import { createServer } from 'vite';
+import { alternating } from './stats.mjs';
 
 const PROMPT = 'Tell me everything you know about the history of the printing press.';
 const MAX_TOKENS = Number(process.env.BENCH_REMOTE_TOKENS ?? 256);
@@ -84,10 +85,7 @@ export async function measureRemote({ runs, log, root, stats }) {
     const overheads = [];
     for (let i = 0; i < runs; i++) {
       // Each side goes first every other pair, so a drift in the machine's load cancels out.
-      const [d, m] =
-        i % 2 === 0
-          ? [await timeDirect(), await timeIntab()]
-          : [await timeIntab(), await timeDirect()].reverse();
+      const [d, m] = await alternating(i, timeDirect, timeIntab);
       if (d.tokens !== m.tokens) log(`remote: token counts differ (direct ${d.tokens}, intab ${m.tokens})`);
       ratios.push(m.tokens / m.ms / (d.tokens / d.ms));
       overheads.push(m.first - d.first);

@@ -14,3 +14,19 @@ export function stats(values, digits = 3) {
     runs: values.length,
   };
 }
+
+/**
+ * Runs one pair of a paired comparison, `a` first on even `i` and `b` first on odd, so that a drift
+ * in the machine's load falls on both sides alike; resolves with `[a's result, b's result]`.
+ *
+ * @example
+ * const [intab, direct] = await alternating(i, () => viaIntab(), () => viaDirect());
+ */
+export async function alternating(i, a, b) {
+  if (i % 2 === 0) {
+    const first = await a();
+    return [first, await b()];
+  }
+  const second = await b();
+  return [await a(), second];
+}

@@ -10,6 +10,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { prompt } from './prompts.mjs';
 import { pressureWatch } from './spread.mjs';
+import { alternating } from './stats.mjs';
 
 const log = (...args) => console.error('[bench]', ...args);
 
@@ -46,11 +47,13 @@ export async function measureWllama(page, { runs = 5 } = {}) {
   const directTps = [];
   for (let i = 0; i < pairs + 1; i++) {
     const p = prompt(128, 1000 + i);
-    const [intab, viaDirect] = await pairPressure.during(async () => {
-      const viaIntab = i % 2 === 0 ? await bench('intabRun', 'bench', p, 64) : null;
-      const d = await bench('directRun', 'bench', p, 64);
-      return [viaIntab ?? (await bench('intabRun', 'bench', p, 64)), d];
-    });
+    const [intab, viaDirect] = await pairPressure.during(() =>
+      alternating(
+        i,
+        () => bench('intabRun', 'bench', p, 64),
+        () => bench('directRun', 'bench', p, 64),
+      ),
+    );
     if (intab.text !== viaDirect.text) throw new Error('intab and direct decoded different text');
     if (i === 0) continue; // warm-up
     intabTps.push(decodeTps(intab));
@@ -108,13 +111,14 @@ async function firstTokenPairs(bench, model, pairs) {
   const viaDirect = [];
   for (let i = 0; i < pairs + 1; i++) {
     const p = `Say something, run ${2000 + i}.`;
-    const intabFirst = i % 2 === 0;
     // 16: the smallest max_output_tokens the Responses API takes; only the first token is timed.
-    const [intab, direct] = await watch.during(async () => {
-      const a = intabFirst ? await bench('intabRun', model, p, 16) : null;
-      const d = await bench('directRun', model, p, 16);
-      return [a ?? (await bench('intabRun', model, p, 16)), d];
-    });
+    const [intab, direct] = await watch.during(() =>
+      alternating(
+        i,
+        () => bench('intabRun', model, p, 16),
+        () => bench('directRun', model, p, 16),
+      ),
+    );
     if (i === 0) continue;
     overhead.push(intab.firstMs - direct.firstMs);
     viaIntab.push(intab.firstMs);
