@@ -26,23 +26,23 @@ import { checkLlamaGrammarPaced, LlamaGrammarError } from './llama-limits';
 export async function preflightGrammar(
   req: Pick<GenerateRequest, 'tools' | 'toolChoice' | 'format'>,
 ): Promise<void> {
-  const schemas: Array<{ param: string; schema: Record<string, unknown> }> = [];
+  const schemas: Array<{ param: string; schema: Record<string, unknown>; open?: boolean }> = [];
   for (const tool of allowedTools(req.tools, req.toolChoice)) {
     if (tool.parameters)
       schemas.push({ param: `tools[${req.tools.indexOf(tool)}].parameters`, schema: tool.parameters });
   }
   if (req.format.type === 'json_schema')
-    schemas.push({ param: 'text.format.schema', schema: req.format.schema });
+    schemas.push({ param: 'text.format.schema', schema: req.format.schema, open: !req.format.strict });
   if (schemas.length === 0) return;
   const g = new GbnfBuilder();
   const root = g.reserve('root');
   const alternatives: string[] = [];
-  for (const [i, { param, schema }] of schemas.entries()) {
+  for (const [i, { param, schema, open }] of schemas.entries()) {
     try {
       alternatives.push(
         g.add(
           `s${i}-value`,
-          await new JsonSchemaRules(g, schema, `s${i}-`).expressionPaced(schema, '', pace),
+          await new JsonSchemaRules(g, schema, `s${i}-`, open).expressionPaced(schema, '', pace),
         ),
       );
     } catch (err) {

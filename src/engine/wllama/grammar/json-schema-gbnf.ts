@@ -71,7 +71,8 @@ export function jsonSchemaToGbnf(schema: Record<string, unknown>): string {
 
 /**
  * Turns schemas into rules of a shared {@link GbnfBuilder}, so several schemas (one per tool) can live
- * in one grammar. `root` is the document `$ref`s resolve against.
+ * in one grammar. `root` is the document `$ref`s resolve against. With `openObjects`, an object
+ * whose schema does not say `additionalProperties` admits any other member (JSON Schema's default).
  *
  * @example
  * const rules = new JsonSchemaRules(g, tool.parameters);
@@ -89,6 +90,11 @@ export class JsonSchemaRules implements SchemaContext {
     readonly g: GbnfBuilder,
     root: Record<string, unknown>,
     readonly prefix = '',
+    /**
+     * Whether an object that does not say `additionalProperties` admits other members, as JSON
+     * Schema says (a non-strict format, `json_object`); strict schemas close every object.
+     */
+    readonly openObjects = false,
     private readonly steps: StepBudget = g.steps,
   ) {
     this.refs = new RefTable(root);

@@ -262,8 +262,10 @@ function* schemaRule(
   schema: Record<string, unknown>,
   prefix: string,
   param: string,
+  openObjects = false,
 ): Build<string> {
-  return yield* guarded({ rules: new JsonSchemaRules(g, schema, prefix), schema, path: '' }, param);
+  const rules = new JsonSchemaRules(g, schema, prefix, openObjects);
+  return yield* guarded({ rules, schema, path: '' }, param);
 }
 
 /** Hands `conversion` to the driver; a schema it cannot express becomes a 400 on `param`. */
@@ -284,11 +286,13 @@ function* guarded(conversion: Conversion, param: string): Build<string> {
 /** The JSON answer of a `json_object` or `json_schema` text format. */
 function* outputRule(g: GbnfBuilder, output: OutputFormatSpec): Build<string> {
   if (output.type === 'json_object') {
-    const rules = new JsonSchemaRules(g, {}, 'answer-');
+    // Any JSON object, as llama.cpp's JSON mode and web-llm's JSON grammar allow.
+    const rules = new JsonSchemaRules(g, {}, 'answer-', true);
     return g.add('answer', yield { rules, schema: { type: 'object' }, path: '' });
   }
   if (output.type !== 'json_schema') return '""';
-  return g.add('answer', yield* schemaRule(g, output.schema, 'answer-', 'text.format.schema'));
+  const open = !output.strict;
+  return g.add('answer', yield* schemaRule(g, output.schema, 'answer-', 'text.format.schema', open));
 }
 
 /**

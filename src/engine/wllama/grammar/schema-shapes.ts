@@ -7,6 +7,7 @@ import { clip } from '../../../common/api-error';
 import { type GbnfBuilder, gbnfLiteral } from './gbnf';
 import { GrammarTooComplexError, LLAMA_MAX_REPETITIONS, TOO_COMPLEX } from './grammar-budget';
 import { pointer } from './schema-refs';
+import { undeclaredKeyRule } from './undeclared-key';
 
 type Schema = Record<string, unknown> | boolean;
 
@@ -26,6 +27,8 @@ export interface SchemaContext {
   readonly g: GbnfBuilder;
   /** Prefix of every rule name (one per schema of a grammar). */
   readonly prefix: string;
+  /** Whether a missing `additionalProperties` admits other members (JSON Schema) or none (strict). */
+  readonly openObjects: boolean;
   expression(schema: Schema, path: string): string;
   /** A shared primitive rule, by name. */
   prim(name: string): string;
@@ -60,14 +63,18 @@ export function objectRule(ctx: SchemaContext, schema: Record<string, unknown>, 
   const names = Object.keys(props);
   const req = names.filter((n) => required.has(n)).map(kv);
   const opt = names.filter((n) => !required.has(n)).map(kv);
-  const extra = schema.additionalProperties;
+  // A silent `additionalProperties`: JSON Schema (a non-strict format) leaves the object open; a
+  // strict one closes it, unless it names no property at all, which llama.cpp reads as any object.
+  const open = ctx.openObjects || schema.properties === undefined;
+  const extra = schema.additionalProperties ?? (open ? true : undefined);
   let tail = '';
   if (extra !== undefined && extra !== false) {
     const value =
       extra === true
         ? ctx.prim('json-value')
         : ctx.expression(extra as Schema, `${path}/additionalProperties`);
-    tail = ctx.g.add(`${ctx.prefix}extra-kv`, `${ctx.prim('json-string')} ${ws} ":" ${ws} ${value}`);
+    const key = undeclaredKeyRule(ctx, names);
+    tail = ctx.g.add(`${ctx.prefix}extra-kv`, `${key} ${ws} ":" ${ws} ${value}`);
   }
   // rests[i]: what may follow once the members before optional i are written.
   const rests: string[] = new Array(opt.length + 1);
