@@ -3,7 +3,7 @@
  * schema of a tool's arguments, and parsing `{"name", "arguments"}` objects.
  */
 import type { ChatToolCall, FunctionToolSpec } from '../types';
-import { argumentsText, isRecord, tryJson } from './json-text';
+import { argumentsText, isRecord, jsonEnd, tryJson } from './json-text';
 import { jsonArgumentsStart } from './partial-call';
 import type { HistoryCall, ParsedToolCall, ToolFormat } from './types';
 
@@ -92,13 +92,39 @@ export function wrappedJsonCalls(
   close: string,
 ): Pick<ToolFormat, 'regionEnd' | 'parseRegion' | 'argumentsStart'> {
   return {
-    regionEnd: (text) => closingEnd(text, close),
+    regionEnd: (text) => wrappedJsonEnd(text, open.length, close),
     argumentsStart: (region) => (region.startsWith(open) ? jsonArgumentsStart(region, open.length) : null),
     parseRegion(region, known) {
       if (!region.startsWith(open) || !region.endsWith(close)) return null;
       return parseCallObjects(region.slice(open.length, -close.length), known, 'arguments');
     },
   };
+}
+
+/**
+ * Where a region of JSON after a `head`-character marker ends: just past the `close` that follows
+ * the JSON value (whitespace between), or -1 while either is still coming. The grammar holds a call
+ * to one whole value before its `close`, so a string argument holding `</tool_call>` stays inside
+ * the call. Text that is no JSON value where the grammar puts one (a marker met in prose) ends at
+ * the first `close`, as before.
+ *
+ * @example
+ * wrappedJsonEnd('<tool_call>\n{"a": "</tool_call>"}\n</tool_call> and', 11, '</tool_call>'); // 46
+ */
+export function wrappedJsonEnd(text: string, head: number, close: string): number {
+  let i = head;
+  while (i < text.length && /\s/.test(text[i] as string)) i++;
+  if (i === text.length) return -1;
+  if (text[i] === '{' || text[i] === '[') {
+    const end = jsonEnd(text, i);
+    if (end < 0) return -1;
+    let after = end;
+    while (after < text.length && /\s/.test(text[after] as string)) after++;
+    const rest = text.slice(after, after + close.length);
+    if (rest === close) return after + close.length;
+    if (close.startsWith(rest)) return -1;
+  }
+  return closingEnd(text, close);
 }
 
 /** The index just past the first `close` in `text`, or -1 while it has not come. */
