@@ -121,7 +121,7 @@ describe('web-llm at the MLCEngine boundary', () => {
     const { engine, fake } = setup();
     await engine.load(QWEN3);
     const text = reply(QWEN3);
-    fake().reply = [...text.matchAll(/[^]{1,7}/g)].map((m) => ({ text: m[0] }));
+    fake().reply = [...text.matchAll(/[\s\S]{1,7}/g)].map((m) => ({ text: m[0] }));
     const chunks = await collect(
       engine.generate(request({ model: QWEN3, tools: [python] }), new AbortController().signal),
     );
