@@ -8,7 +8,7 @@
  * parameters, the template's one newline. xgrammar's own `qwen_xml_parameter` writes strings as
  * escaped XML text and leaves whitespace unbounded.
  */
-import { isRecord } from './json-text';
+import { isRecord, pyJson } from './json-text';
 import { schemaTypes } from './schema-types';
 
 type Format = Record<string, unknown>;
@@ -64,17 +64,49 @@ export function freeParameters(): Format {
   return rest;
 }
 
-/** How a parameter's value is written: one of its members bare, raw text, or JSON of its schema. */
-export type QwenValueKind = { kind: 'members'; members: string[] } | { kind: 'raw' } | { kind: 'json' };
+/**
+ * How a parameter's value is written: one of its members bare, raw text, or JSON of its schema, or
+ * else (`python`) the template's spelling of a boolean or null (`True`, `False`, `None`).
+ */
+export type QwenValueKind =
+  | { kind: 'members'; members: string[] }
+  | { kind: 'raw' }
+  | { kind: 'json'; python: string[] };
+
+/**
+ * A parameter value as the published template writes it: a string as itself, a mapping or list
+ * `| tojson` (Python's separators), anything else `| string`, which is Python's `str`: `True`,
+ * `False`, `None` (llama.cpp's renderer writes the same).
+ *
+ * @example
+ * templateValue(true); // 'True'
+ * templateValue({ a: null }); // '{"a": null}'
+ */
+export function templateValue(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (v === true) return 'True';
+  if (v === false) return 'False';
+  if (v === null) return 'None';
+  return pyJson(v);
+}
+
+/** The template's bare literals, read back as the JSON values they spell. */
+export const PYTHON_LITERALS: Readonly<Record<string, boolean | null>> = {
+  True: true,
+  False: false,
+  None: null,
+};
 
 /**
  * How the value of the parameter `spec` of `tool` is written: an enum or const as its members bare
- * (a string as itself, anything else as its JSON), raw text where a string is allowed (or nothing
- * says what is), else JSON of the schema. Both engines' grammars follow it.
+ * (as {@link templateValue} writes them), raw text where a string is allowed (or nothing says what
+ * is), else JSON of the schema, or the template's `True`/`False`/`None` where the schema allows a
+ * boolean or null. Both engines' grammars follow it.
  *
  * @example
- * qwenValueKind({ enum: ['c', 1] }, tool); // { kind: 'members', members: ['c', '1'] }
+ * qwenValueKind({ enum: ['c', 1, true] }, tool); // { kind: 'members', members: ['c', '1', 'True'] }
  * qwenValueKind({ type: ['string', 'null'] }, tool); // { kind: 'raw' }
+ * qwenValueKind({ type: ['boolean', 'null'] }, tool); // { kind: 'json', python: ['True', 'False', 'None'] }
  */
 export function qwenValueKind(spec: unknown, tool: Record<string, unknown>): QwenValueKind {
   const resolved = resolveRef(spec, tool);
@@ -84,14 +116,12 @@ export function qwenValueKind(spec: unknown, tool: Record<string, unknown>): Qwe
       : 'const' in resolved
         ? [resolved.const]
         : null;
-    if (members)
-      return {
-        kind: 'members',
-        members: members.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))),
-      };
+    if (members) return { kind: 'members', members: members.map(templateValue) };
   }
   const types = schemaTypes(resolved);
-  return types.size === 0 || types.has('string') ? { kind: 'raw' } : { kind: 'json' };
+  if (types.size === 0 || types.has('string')) return { kind: 'raw' };
+  const python = [...(types.has('boolean') ? ['True', 'False'] : []), ...(types.has('null') ? ['None'] : [])];
+  return { kind: 'json', python };
 }
 
 /** One parameter by its schema, as {@link qwenValueKind} says (with the tool's `$defs` for JSON). */
@@ -109,7 +139,10 @@ function parameter(begin: string, spec: unknown, tool: Record<string, unknown>):
   const defs = Object.fromEntries(
     (['$defs', 'definitions'] as const).flatMap((k) => (tool[k] === undefined ? [] : [[k, tool[k]]])),
   );
-  return between({ type: 'json_schema', json_schema: { ...(isRecord(spec) ? spec : {}), ...defs } });
+  const json: Format = { type: 'json_schema', json_schema: { ...(isRecord(spec) ? spec : {}), ...defs } };
+  if (value.python.length === 0) return between(json);
+  const python = value.python.map((v) => JSON.stringify(v)).join(' | ');
+  return between({ type: 'or', elements: [json, { type: 'grammar', grammar: `root ::= ${python}` }] });
 }
 
 /** A property's schema with a local `$ref` (`#/$defs/X`, `#/definitions/X`) looked up once. */

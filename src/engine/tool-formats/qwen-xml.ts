@@ -4,7 +4,13 @@
  */
 import type { FunctionToolSpec } from '../types';
 import { isRecord, parsedArguments, pyJson, tryJson } from './json-text';
-import { freeParameters, QWEN_FREE_PARAMETERS, qwenXmlParameters } from './qwen-xml-arguments';
+import {
+  freeParameters,
+  PYTHON_LITERALS,
+  QWEN_FREE_PARAMETERS,
+  qwenXmlParameters,
+  templateValue,
+} from './qwen-xml-arguments';
 import { qwenXmlArgumentsStart, scanQwenCall } from './qwen-xml-scan';
 import { jsonType, schemaTypes } from './schema-types';
 import { argumentSchema, closingEnd, openAiTool } from './shared';
@@ -51,7 +57,7 @@ export const qwenXmlFormat: ToolFormat = {
         const args = parsedArguments(c.arguments);
         const params = isRecord(args)
           ? Object.entries(args).map(
-              ([k, v]) => `<parameter=${k}>\n${typeof v === 'string' ? v : pyJson(v)}\n</parameter>\n`,
+              ([k, v]) => `<parameter=${k}>\n${templateValue(v)}\n</parameter>\n`,
             )
           : [];
         return `${OPEN}\n<function=${c.name}>\n${params.join('')}</function>\n${CLOSE}`;
@@ -152,11 +158,13 @@ function looseCall(region: string): { name: string; params: Array<[string, strin
  * @example
  * typedValue('75001', { type: 'string' }); // '75001'
  * typedValue('3', { type: 'integer' }); // 3
+ * typedValue('True', { type: 'boolean' }); // true
  */
 export function typedValue(raw: string, schema: unknown): unknown {
   const types = schemaTypes(schema);
   // A string is never written as a JSON literal: `"x"` is the three characters, quotes included.
-  const json = tryJson(raw);
+  // The template writes booleans and null as Python does (`True`, `None`): read as JSON's.
+  const json = Object.hasOwn(PYTHON_LITERALS, raw) ? PYTHON_LITERALS[raw] : tryJson(raw);
   const parsed = typeof json === 'string' ? undefined : json;
   if (types.size === 0) return parsed === undefined ? raw : parsed;
   if (parsed !== undefined && types.has(jsonType(parsed))) return parsed;

@@ -223,7 +223,7 @@ function* tagExpression(
 /**
  * Qwen3.5's `<parameter=name>\nvalue\n</parameter>` list as web-llm's grammar has it: a value raw
  * text up to the first `\n</parameter>\n` where a string is allowed, an enum's members bare, else
- * JSON of the property's schema (see {@link qwenValueKind}).
+ * JSON of the property's schema or the template's `True`/`False`/`None` (see {@link qwenValueKind}).
  */
 function* xmlParameters(
   g: GbnfBuilder,
@@ -237,15 +237,16 @@ function* xmlParameters(
   const items: string[] = [];
   for (const [i, name] of Object.keys(props).entries()) {
     const kind = qwenValueKind(props[name], schema);
-    const value =
-      kind.kind === 'raw'
-        ? rawValueRule(g)
-        : kind.kind === 'members' && kind.members.length > 0
-          ? `(${kind.members.map((m) => gbnfLiteral(m)).join(' | ')})`
-          : yield* guarded(
-              { rules, schema: props[name] as Record<string, unknown>, path: `/properties/${name}` },
-              param,
-            );
+    let value: string;
+    if (kind.kind === 'raw') value = rawValueRule(g);
+    else if (kind.kind === 'members' && kind.members.length > 0)
+      value = `(${kind.members.map((m) => gbnfLiteral(m)).join(' | ')})`;
+    else {
+      const schema = props[name] as Record<string, unknown>;
+      const json = yield* guarded({ rules, schema, path: `/properties/${name}` }, param);
+      const python = kind.kind === 'json' ? kind.python.map((p) => gbnfLiteral(p)) : [];
+      value = python.length === 0 ? json : `(${[json, ...python].join(' | ')})`;
+    }
     // One rule per parameter: an optional group counts every rule inside it against llama.cpp's threshold.
     const one = g.add(
       `${prefix}param`,
