@@ -56,9 +56,7 @@ export const qwenXmlFormat: ToolFormat = {
       .map((c) => {
         const args = parsedArguments(c.arguments);
         const params = isRecord(args)
-          ? Object.entries(args).map(
-              ([k, v]) => `<parameter=${k}>\n${templateValue(v)}\n</parameter>\n`,
-            )
+          ? Object.entries(args).map(([k, v]) => `<parameter=${k}>\n${templateValue(v)}\n</parameter>\n`)
           : [];
         return `${OPEN}\n<function=${c.name}>\n${params.join('')}</function>\n${CLOSE}`;
       })
