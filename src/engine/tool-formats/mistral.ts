@@ -35,6 +35,9 @@ export const mistralFormat: ToolFormat = {
       )
       .join('');
   },
+  // The template writes a turn's calls as the whole turn: a reply is calls from its start, or prose,
+  // where `[TOOL_CALLS] ` is text (a model explaining its format), not a call to force or parse.
+  leading: { separator: null },
   triggers: [TOOL_CALLS],
   tags(tools: FunctionToolSpec[], parallel: boolean): TagSpec[] {
     // Mistral writes all of a turn's calls as one JSON list after a single marker.

@@ -55,12 +55,15 @@ export function toolStructuralTag(
   });
   if (format.leading) {
     // Calls are the whole reply or none of it: the calls, or prose that does not open like one.
+    const { separator } = format.leading;
     const calls: Format = {
       type: 'tags_with_separator',
       tags,
-      separator: format.leading.separator,
+      // One list holds every call (Mistral): it is the whole reply, and the separator (which
+      // xgrammar 0.1.27 needs non-empty) never comes.
+      separator: separator ?? '\n',
       at_least_one: true,
-      stop_after_first: !c.parallel,
+      stop_after_first: !c.parallel || separator === null,
     };
     const prose: Format = {
       type: 'sequence',

@@ -59,10 +59,12 @@ export interface ToolFormat {
   readonly between?: RegExp;
   /**
    * Set where calls are the whole reply, never inside prose (Llama 3.x: Meta's parsers read a reply
-   * that starts with `{` or `<|python_tag|>` as calls, several joined by `separator`). Triggers then
-   * count only at the start of the reply, and the grammar offers calls or prose, not calls in prose.
+   * that starts with `{` or `<|python_tag|>` as calls, several joined by `separator`; Mistral v0.3,
+   * whose template writes a turn's calls as the whole turn, one `[TOOL_CALLS]` list holding them all:
+   * `separator` null). Triggers then count only at the start of the reply, and the grammar offers
+   * calls or prose, not calls in prose: a marker met in prose is prose.
    */
-  readonly leading?: { separator: string };
+  readonly leading?: { separator: string | null };
   /**
    * Strings that open a call in the output. Each is a prefix of some tag's `begin`, except forms a
    * format reads but never writes (Phi-4's `<|tool_call|>`), which only the parser looks for.

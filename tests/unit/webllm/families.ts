@@ -21,7 +21,10 @@ export interface FamilyCase {
    */
   think?: string;
   vision?: boolean;
-  /** Calls are the whole reply (Llama 3.x): prose before a call makes it prose, nothing follows it. */
+  /**
+   * Calls are the whole reply (Llama 3.x, Mistral v0.3): prose before a call makes it prose, nothing
+   * follows it.
+   */
   leading?: boolean;
 }
 
@@ -105,6 +108,8 @@ export const FAMILIES: FamilyCase[] = [
     one: `[TOOL_CALLS] [${call('Paris')}]`,
     two: `[TOOL_CALLS] [${call('Paris')}, ${call('Rome')}]`,
     bad: '[TOOL_CALLS] [{"name": "get_weather", "arguments": {"town": "Paris"}}]',
+    // The template writes a turn's calls as the whole turn (issue 33 §9).
+    leading: true,
   },
   {
     model: 'Ministral-3-3B-Reasoning-2512-q4f16_1-MLC',

@@ -184,7 +184,8 @@ function* callsRule(g: GbnfBuilder, req: GrammarRequest): Build<string> {
   const limit = req.maxToolCalls ?? MAX_PARALLEL_CALLS;
   if (!req.parallel || oneRegion || limit <= 1) return call;
   // Formats whose calls are the whole reply join them with their own separator (Llama's `; `).
-  const sep = req.format.leading ? gbnfLiteral(req.format.leading.separator) : '"\\n"';
+  const joint = req.format.leading?.separator;
+  const sep = joint ? gbnfLiteral(joint) : '"\\n"';
   return g.add('calls', `${call} (${sep} ${call}){0,${limit - 1}}`);
 }
 
