@@ -11,9 +11,12 @@ import { familyOf } from '../../../src/engine/tool-formats';
 import type { EngineChunk, FunctionToolSpec } from '../../../src/engine/types';
 import { ReplyAssembler } from '../../../src/engine/webllm/webllm-reply';
 import { planChatRequest } from '../../../src/engine/webllm/webllm-request';
+import { requestGrammar } from '../../../src/engine/wllama/grammar/request-grammar';
 import { planWllamaRequest } from '../../../src/engine/wllama/wllama-request';
+import { gbnfMatches } from '../../helpers/gbnf-match';
 import { generateRequest } from '../../helpers/generate-request';
 import { collect, QWEN3, request, setup } from '../../helpers/webllm-fakes';
+import { structuralTagAccepts } from '../../helpers/xgrammar';
 
 const python: FunctionToolSpec = {
   name: 'python',
@@ -113,6 +116,28 @@ describe('a </tool_call> inside a string argument keeps its call', () => {
     expect(chunks.flatMap((c) => (c.type === 'text' ? [c.delta] : [])).join('')).toBe(
       'Write <tool_call> then </tool_call>.',
     );
+  });
+});
+
+describe('both grammars hold such a call whole', () => {
+  const model = 'Qwen2.5-1.5B-Instruct-q4f16_1-MLC';
+
+  it('web-llm: the structural tag (real xgrammar) takes it', async () => {
+    const { body } = planChatRequest(generateRequest({ model, tools: [python] }), { vision: false });
+    expect(await structuralTagAccepts(body.response_format?.structural_tag, reply(model))).toBe(true);
+  });
+
+  it('wllama: the GBNF takes it', () => {
+    const g = requestGrammar({
+      format: familyOf(model).tools,
+      tools: [python],
+      forced: true,
+      parallel: false,
+      maxToolCalls: null,
+      output: { type: 'text' },
+      thinking: null,
+    }) as string;
+    expect(gbnfMatches(g, reply(model))).toBe(true);
   });
 });
 
