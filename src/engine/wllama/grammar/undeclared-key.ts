@@ -6,8 +6,15 @@
  * linear in the names' total length. A name is matched as written raw: one that needs a JSON escape
  * (a quote, a backslash, a control character) is excluded up to that character only.
  */
-import { gbnfClass, gbnfLiteral } from './gbnf';
-import type { SchemaContext } from './schema-shapes';
+import { type GbnfBuilder, gbnfClass, gbnfLiteral } from './gbnf';
+
+/** What the key rule needs of the schema converter (its `SchemaContext`). */
+interface KeyContext {
+  readonly g: GbnfBuilder;
+  readonly prefix: string;
+  prim(name: string): string;
+  tick(path: string): void;
+}
 
 interface TrieNode {
   readonly children: Map<number, TrieNode>;
@@ -29,7 +36,7 @@ const ESCAPED_CHAR = '"\\\\" (["\\\\/bfnrt] | "u" [0-9a-fA-F]{4})';
  * @example
  * undeclaredKeyRule(ctx, ['id']); // '"\\"" key-2? "\\""', key-2 ::= "i" key-1? | [^…i] json-char*
  */
-export function undeclaredKeyRule(ctx: SchemaContext, names: readonly string[]): string {
+export function undeclaredKeyRule(ctx: KeyContext, names: readonly string[]): string {
   const root: TrieNode = { children: new Map(), end: false, rule: '' };
   // Nodes in creation order: a child always comes after its parent.
   const order: TrieNode[] = [root];
