@@ -217,7 +217,7 @@ describe('json_object', () => {
     ).toBe(true);
   });
 
-  it('llama.cpp accepts a non-strict schema's grammar (its rules for undeclared keys) and holds the answer to it', async () => {
+  it('llama.cpp accepts the grammar of a non-strict schema (its rules for undeclared keys) and holds the answer to it', async () => {
     const schema = {
       type: 'object',
       properties: { n: { type: 'integer', minimum: 0, maximum: 9 }, tag: { type: 'boolean' } },
