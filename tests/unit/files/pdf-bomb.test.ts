@@ -1,0 +1,117 @@
+import { deflateRawSync, deflateSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../../src/common/api-error';
+import { PDF_STREAM_BUDGETS } from '../../../src/core/plumbing/pdf-streams';
+import { pdfText } from '../../../src/core/plumbing/pdf-text';
+import '../../helpers/pdf';
+
+/** A one-page PDF whose content stream is `data` under `filter` (xref offsets exact). */
+function pdfWithContent(data: Uint8Array, filter: string, length = data.byteLength): Uint8Array {
+  const parts: Buffer[] = [];
+  const offsets: number[] = [];
+  let size = 0;
+  const push = (b: Buffer) => {
+    parts.push(b);
+    size += b.byteLength;
+  };
+  push(Buffer.from('%PDF-1.4\n'));
+  const objects: (string | Buffer)[] = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>',
+    Buffer.concat([
+      Buffer.from(`<< /Length ${length} ${filter ? `/Filter ${filter}` : ''} >>\nstream\n`),
+      Buffer.from(data),
+      Buffer.from('\nendstream'),
+    ]),
+  ];
+  objects.forEach((o, i) => {
+    offsets.push(size);
+    push(Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), Buffer.from(o), Buffer.from('\nendobj\n')]));
+  });
+  const xref = size;
+  let tail = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const o of offsets) tail += `${String(o).padStart(10, '0')} 00000 n \n`;
+  tail += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  push(Buffer.from(tail));
+  return new Uint8Array(Buffer.concat(parts));
+}
+
+const TEXT = Buffer.from('BT /F1 12 Tf 72 720 Td (Deflated page says hello) Tj ET');
+/** Content that inflates past one stream's budget: a text line, then spaces. */
+function bomb(): Buffer {
+  const big = Buffer.alloc(PDF_STREAM_BUDGETS.maxStreamBytes + 1024 * 1024, 0x20);
+  TEXT.copy(big);
+  return deflateSync(big, { level: 9 });
+}
+
+function adler32(bytes: Uint8Array): number {
+  let a = 1;
+  let b = 0;
+  for (const byte of bytes) {
+    a = (a + byte) % 65521;
+    b = (b + a) % 65521;
+  }
+  return ((b << 16) | a) >>> 0;
+}
+
+async function failure(work: Promise<unknown>): Promise<ApiError> {
+  const err = await work.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ApiError);
+  return err as ApiError;
+}
+
+describe('a PDF whose streams inflate without bound (issue 38 §3.1)', () => {
+  it('still reads a PDF whose content stream is deflated', async () => {
+    const text = await pdfText(pdfWithContent(deflateSync(TEXT), '/FlateDecode'), 'ok.pdf', 'p');
+    expect(text).toContain('Deflated page says hello');
+  });
+
+  it('refuses a flate bomb before pdf.js inflates it: 400 file_too_large on the part', async () => {
+    const data = bomb();
+    expect(data.byteLength).toBeLessThan(1024 * 1024);
+    const err = await failure(
+      pdfText(pdfWithContent(data, '/FlateDecode'), 'bomb.pdf', 'input[0].content[0].file_data'),
+    );
+    expect(err.status).toBe(400);
+    expect(err.code).toBe('file_too_large');
+    expect(err.param).toBe('input[0].content[0].file_data');
+    expect(err.message).toMatch(/'bomb\.pdf' inflates to more than 32 MiB/);
+  });
+
+  it('measures every layer of a flate chain, and a filter name spelt with # escapes', async () => {
+    const twice = deflateSync(bomb());
+    const err = await failure(
+      pdfText(pdfWithContent(twice, '[/Fl#61teDecode /FlateDecode]'), 'two.pdf', 'p'),
+    );
+    expect(err.code).toBe('file_too_large');
+  });
+
+  it('measures past an `endstream` hidden in the compressed data (pdf.js trusts /Length)', async () => {
+    // A stored block that holds the keyword literally, then the bomb as the final deflate blocks.
+    const head = Buffer.concat([TEXT, Buffer.from('\nendstream\n')]);
+    const rest = Buffer.alloc(PDF_STREAM_BUDGETS.maxStreamBytes + 1024 * 1024, 0x20);
+    const len = Buffer.alloc(4);
+    len.writeUInt16LE(head.byteLength, 0);
+    len.writeUInt16LE(~head.byteLength & 0xffff, 2);
+    const whole = Buffer.concat([head, rest]);
+    const check = Buffer.alloc(4);
+    check.writeUInt32BE(adler32(whole), 0);
+    const data = Buffer.concat([Buffer.from([0x78, 0x01, 0x00]), len, head, deflateRawSync(rest), check]);
+    expect(data.includes('endstream')).toBe(true);
+    const err = await failure(pdfText(pdfWithContent(data, '/FlateDecode'), 'hid.pdf', 'p'));
+    expect(err.code).toBe('file_too_large');
+  });
+
+  it('refuses filters it does not measure (LZW, RunLength, ASCII encodings), however spelt', async () => {
+    for (const filter of ['/LZWDecode', '/RL', '[/AHx /FlateDecode]', '/A#53CII85Decode', '7 0 R']) {
+      const err = await failure(pdfText(pdfWithContent(TEXT, filter), 'f.pdf', 'p'));
+      expect(err.code, filter).toBe('unsupported_file');
+      expect(err.message, filter).toMatch(/stream filter intab does not read/);
+    }
+  });
+});
