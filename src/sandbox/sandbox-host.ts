@@ -1,6 +1,7 @@
 import { CallQueue } from './call-queue';
 import {
   DEFAULT_PYTHON_TIMEOUT_MS,
+  FILES_NOT_WRITTEN,
   MAX_LIVE_SANDBOXES,
   OVER_MEMORY_NOTE,
   PYTHON_LOAD_TIMEOUT_MS,
@@ -308,11 +309,12 @@ export class SandboxHost {
       this.drop(box);
       return;
     }
+    const unwritten = reply.stderr.startsWith(FILES_NOT_WRITTEN) ? truncateLog(reply.stderr) : null;
     finish?.({
       stdout: truncateLog(reply.stdout),
       stderr: truncateLog(reply.stderr),
-      files: reply.files,
-      failed: null,
+      files: unwritten === null ? reply.files : [],
+      failed: unwritten,
     });
   }
 }

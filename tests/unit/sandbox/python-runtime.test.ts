@@ -57,6 +57,41 @@ open('/mnt/data/dot.png', 'wb').write(data)
     expect(r.stdout).toBe('a,b\n');
   });
 
+  it('refuses an input path that leaves /mnt/data, and runs no code (issue 38 §3.7)', async () => {
+    for (const path of ['../../tmp/pwned.txt', 'a/../../x.py', '/etc/x', 'a//b']) {
+      const r = await runCall(py, {
+        id: ++n,
+        code: 'print("ran")',
+        files: [{ path, bytes: new TextEncoder().encode('x') }],
+      });
+      expect(r.stdout, path).toBe('');
+      expect(r.stderr, path).toMatch(/^\[the call did not run: file .* is not a path inside \/mnt\/data\]$/);
+    }
+    expect((await call("import os; print(os.path.exists('/tmp/pwned.txt'))")).stdout).toBe('False\n');
+  });
+
+  it('a file where a folder must go is the call’s error, not a throw (a.txt, then a.txt/b.txt)', async () => {
+    const bytes = new TextEncoder().encode('x');
+    await runCall(py, { id: ++n, code: '1', files: [{ path: 'clash.txt', bytes }] });
+    const r = await runCall(py, {
+      id: ++n,
+      code: 'print("ran")',
+      files: [{ path: 'clash.txt/b.txt', bytes }],
+    });
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^\[the call did not run: file 'clash\.txt\/b\.txt' could not be written/);
+    expect((await call('print("next")')).stdout).toBe('next\n');
+  });
+
+  it('walks past a dangling link and a link loop in /mnt/data (neither followed nor returned)', async () => {
+    const r = await call(
+      "import os\nos.makedirs('/mnt/data/loop', exist_ok=True)\nos.symlink('/nowhere', '/mnt/data/dangling')\nos.symlink('/mnt/data/loop', '/mnt/data/loop/again')\nos.symlink('/mnt/data/self', '/mnt/data/self')\nopen('/mnt/data/real.txt', 'w').write('r')\nprint('done')",
+    );
+    expect(r.stdout).toBe('done\n');
+    expect(r.files.map((f) => f.path)).toEqual(['real.txt']);
+    expect((await call('print("after")')).stdout).toBe('after\n');
+  });
+
   it('caps stdout at 64 KiB however much is printed', async () => {
     const started = Date.now();
     const r = await call("for _ in range(20000): print('x' * 100)");

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  FILES_NOT_WRITTEN,
   MAX_LIVE_SANDBOXES,
   MAX_LOG_BYTES,
   OVER_MEMORY_NOTE,
@@ -81,6 +82,12 @@ describe('SandboxHost', () => {
     expect(workers[0]?.terminated).toBe(true);
     expect(await host.run('cntr_a', 'small', [])).toMatchObject({ stdout: 'ok\n', failed: null });
     expect(workers).toHaveLength(2);
+  });
+
+  it('a call whose input files could not be written ends failed with the sandbox’s reason', async () => {
+    const why = `${FILES_NOT_WRITTEN} 'a.txt/b.txt' could not be written to /mnt/data (ENOTDIR)]`;
+    const { host } = hostWith(() => ({ stdout: 'no', stderr: why }));
+    expect(await host.run('cntr_a', '1', [])).toMatchObject({ failed: why, files: [] });
   });
 
   it('a cancelled call ends failed at once and stops the sandbox', async () => {
