@@ -125,7 +125,13 @@ async function create(request: Request, reg: ContainerRegistry, deps: ContainerR
     minutes: body.expires_after?.minutes,
     memoryLimit: body.memory_limit,
   });
-  for (const f of files) reg.addFile(obj.id, f.filename, f.bytes, 'user');
+  try {
+    for (const f of files) reg.addFile(obj.id, f.filename, f.bytes, 'user');
+  } catch (err) {
+    // A file it cannot hold (a bad name, its bounds) makes no container.
+    reg.delete(obj.id);
+    throw err;
+  }
   return obj;
 }
 

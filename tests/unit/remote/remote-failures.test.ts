@@ -160,7 +160,7 @@ describe('RemoteEngine in a browser context', () => {
 
   it("refuses intab's own origin as a baseURL (the service worker would route it back to the engine)", async () => {
     vi.stubGlobal('location', { origin: 'https://app.test' });
-    const fake = fakeChatServer({ reply: 'hi' });
+    const fake = fakeChatServer({ body: '{}' });
     const engine = new RemoteEngine({ servers: [], fetch: fake.fetch });
     for (const baseURL of [
       'https://app.test/v1',
