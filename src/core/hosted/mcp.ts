@@ -1,6 +1,6 @@
 import type { ResponseItem, Tool } from 'openai/resources/responses/responses';
 import { ApiError } from '../../common/api-error';
-import { MCP_MAX_OUTPUT_CHARS } from './budgets';
+import { MCP_LIST_DEADLINE_MS, MCP_MAX_OUTPUT_CHARS } from './budgets';
 import type { RunOutput } from './hosted-events';
 import { type McpConnector, McpFailure, type McpSession } from './mcp-connection';
 import { emitMcpItem, type McpItem } from './mcp-events';
@@ -62,8 +62,10 @@ export async function listMcpServers(
   connector: McpConnector,
   signal: AbortSignal,
   newId: () => string,
+  deadline: McpDeadline = mcpDeadline(),
 ): Promise<McpServer[]> {
   const servers: McpServer[] = [];
+  const bounded = AbortSignal.any([signal, deadline.signal]);
   for (const tool of tools) {
     const known = context.findLast(
       (i) => i.type === 'mcp_list_tools' && i.server_label === tool.server_label && !i.error,
@@ -71,10 +73,11 @@ export async function listMcpServers(
     let listed: McpToolInfo[];
     if (known) listed = known.tools;
     else {
-      const session = await openOr424(connector, tool, signal);
+      const session = await openOr424(connector, tool, signal, bounded, deadline);
       try {
         listed = await session.listTools().catch((err) => {
-          throw listError(tool.server_label, err);
+          if (signal.aborted) throw err;
+          throw listError(tool.server_label, deadline.failure() ?? err);
         });
       } finally {
         await session.close();
@@ -89,13 +92,47 @@ export async function listMcpServers(
   return servers;
 }
 
-async function openOr424(connector: McpConnector, tool: Tool.Mcp, signal: AbortSignal): Promise<McpSession> {
+async function openOr424(
+  connector: McpConnector,
+  tool: Tool.Mcp,
+  signal: AbortSignal,
+  bounded: AbortSignal,
+  deadline: McpDeadline,
+): Promise<McpSession> {
   try {
-    return await connector.open(address(tool), signal);
+    return await connector.open(address(tool), bounded);
   } catch (err) {
     if (signal.aborted) throw err;
-    throw listError(tool.server_label, err);
+    throw listError(tool.server_label, deadline.failure() ?? err);
   }
+}
+
+/** One response's deadline for listing its MCP servers ({@link MCP_LIST_DEADLINE_MS}): its signal, and the failure once past it. */
+export interface McpDeadline {
+  signal: AbortSignal;
+  /** A `timeout` failure once the deadline has passed, else null. */
+  failure(): McpFailure | null;
+}
+
+/**
+ * A deadline `ms` from now for all of a response's MCP listing (every server, every page).
+ *
+ * @example
+ * const servers = await listMcpServers(tools, items, connector, signal, newId, mcpDeadline());
+ */
+export function mcpDeadline(ms: number = MCP_LIST_DEADLINE_MS): McpDeadline {
+  const signal = AbortSignal.timeout(ms);
+  return {
+    signal,
+    failure: () =>
+      signal.aborted
+        ? new McpFailure(
+            'timeout',
+            0,
+            `listing the response's MCP servers timed out: it took more than ${Math.round(ms / 1000)} s in all`,
+          )
+        : null,
+  };
 }
 
 function address(tool: Tool.Mcp) {
