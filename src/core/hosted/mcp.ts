@@ -1,5 +1,6 @@
 import type { ResponseItem, Tool } from 'openai/resources/responses/responses';
 import { ApiError } from '../../common/api-error';
+import { redactJson, redactText, secretsOf } from '../../common/redact';
 import { MCP_LIST_DEADLINE_MS, MCP_MAX_OUTPUT_CHARS } from './budgets';
 import type { RunOutput } from './hosted-events';
 import { type McpConnector, McpFailure, type McpSession } from './mcp-connection';
@@ -77,8 +78,10 @@ export async function listMcpServers(
       try {
         listed = await session.listTools().catch((err) => {
           if (signal.aborted) throw err;
-          throw listError(tool.server_label, deadline.failure() ?? err);
+          throw listError(tool.server_label, deadline.failure() ?? err, toolSecrets(tool));
         });
+        // A server that echoes the request's token or headers in its listing gets them redacted.
+        listed = redactJson(listed, toolSecrets(tool));
       } finally {
         await session.close();
       }
@@ -103,8 +106,13 @@ async function openOr424(
     return await connector.open(address(tool), bounded);
   } catch (err) {
     if (signal.aborted) throw err;
-    throw listError(tool.server_label, deadline.failure() ?? err);
+    throw listError(tool.server_label, deadline.failure() ?? err, toolSecrets(tool));
   }
+}
+
+/** The secrets a request gave for an `mcp` tool (its token, its headers' values), to redact from what the server sends. */
+function toolSecrets(tool: Tool.Mcp): string[] {
+  return secretsOf([tool.authorization, ...Object.values(tool.headers ?? {})]);
 }
 
 /** One response's deadline for listing its MCP servers ({@link MCP_LIST_DEADLINE_MS}): its signal, and the failure once past it. */
@@ -143,8 +151,9 @@ function address(tool: Tool.Mcp) {
  * OpenAI's 424 for a server it could not list, with the likely cause added (a blocked fetch names
  * CORS, an HTTP error its status, a timeout its bound).
  */
-export function listError(label: string, err: unknown): ApiError {
-  const cause = err instanceof McpFailure ? err.message : err instanceof Error ? err.message : String(err);
+export function listError(label: string, err: unknown, secrets: readonly string[] = []): ApiError {
+  const why = err instanceof McpFailure ? err.message : err instanceof Error ? err.message : String(err);
+  const cause = redactText(why, secrets);
   return new ApiError(
     424,
     'external_connector_error',
@@ -200,6 +209,12 @@ export class McpSessions {
     return s;
   }
 
+  /** The secrets the request gave for `label`'s server, to redact from what it answers. */
+  secrets(label: string): string[] {
+    const server = this.servers.find((x) => x.tool.server_label === label);
+    return server ? toolSecrets(server.tool) : [];
+  }
+
   async closeAll(): Promise<void> {
     const all = [...this.open.values()];
     this.open.clear();
@@ -240,22 +255,25 @@ export async function runMcpCall(
       };
       return 'failed';
     }
+    // What the server answers is stored: the request's own secrets, echoed, are redacted from it.
+    const secrets = sessions.secrets(call.label);
     try {
       const session = await sessions.session(call.label);
       const res = await session.callTool(call.name, args);
       if (res.isError) {
-        item.error = { type: 'mcp_tool_execution_error', content: res.content };
+        item.error = { type: 'mcp_tool_execution_error', content: redactJson(res.content, secrets) };
         return 'failed';
       }
-      item.output = capped(contentText(res.content));
+      item.output = capped(redactText(contentText(res.content), secrets));
       return 'completed';
     } catch (err) {
       if (signal.aborted) throw err;
       const f = err instanceof McpFailure ? err : new McpFailure('blocked', 0, String(err));
+      const message = redactText(f.message, secrets);
       item.error =
         f.kind === 'protocol'
-          ? { type: 'mcp_protocol_error', code: f.code, message: f.message }
-          : { type: 'http_error', code: f.code, message: f.message };
+          ? { type: 'mcp_protocol_error', code: f.code, message }
+          : { type: 'http_error', code: f.code, message };
       return 'failed';
     }
   });
