@@ -20,6 +20,11 @@ import {
 /** The most files a call hands back, and the most bytes one may hold; past either, a note in stderr. */
 export const MAX_RETURNED_FILES = 32;
 export const MAX_FILE_BYTES = 16 * 1024 * 1024;
+/**
+ * The most bytes one call hands back in all (the files past it stay in the sandbox, with a note):
+ * what one call can park in the engine worker, a container's whole budget (issue 38 §3.3).
+ */
+export const MAX_RETURNED_BYTES = 128 * 1024 * 1024;
 
 /**
  * What the sandbox removes from its global after loading: every way out of the worker (storage,
@@ -179,6 +184,7 @@ export async function runCall(
   }
   const files: SandboxFile[] = [];
   const notes: string[] = [];
+  let returned = 0;
   for (const [path, sig] of listData(py)) {
     if (before.get(path) === sig) continue;
     if (files.length >= MAX_RETURNED_FILES) {
@@ -194,7 +200,12 @@ export async function runCall(
     }
     if (bytes.length > MAX_FILE_BYTES)
       notes.push(`[file ${path} not returned: over ${MAX_FILE_BYTES} bytes]`);
-    else files.push({ path, bytes });
+    else if (returned + bytes.length > MAX_RETURNED_BYTES)
+      notes.push(`[file ${path} not returned: the call's files passed ${MAX_RETURNED_BYTES} bytes in all]`);
+    else {
+      returned += bytes.length;
+      files.push({ path, bytes });
+    }
   }
   const err = truncateLog([stderr.text(), traceback, ...notes].filter((s) => s !== '').join('\n'));
   // Checked after the call, as the issue asks: the heap a call grew stays grown.

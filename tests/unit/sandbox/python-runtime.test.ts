@@ -2,7 +2,12 @@ import { resolve } from 'node:path';
 import { loadPyodide, type PyodideAPI } from 'pyodide';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_LOG_BYTES, OVER_MEMORY_NOTE } from '../../../src/sandbox';
-import { hardenScope, REMOVED_GLOBALS, runCall } from '../../../src/sandbox/python-runtime';
+import {
+  hardenScope,
+  MAX_RETURNED_BYTES,
+  REMOVED_GLOBALS,
+  runCall,
+} from '../../../src/sandbox/python-runtime';
 
 /**
  * The sandbox's runtime against a real Pyodide (the npm package's core and standard library, which
@@ -90,6 +95,16 @@ open('/mnt/data/dot.png', 'wb').write(data)
     expect(r.stdout).toBe('done\n');
     expect(r.files.map((f) => f.path)).toEqual(['real.txt']);
     expect((await call('print("after")')).stdout).toBe('after\n');
+  });
+
+  it('hands back at most 128 MiB of files from one call; the rest stay in the sandbox, with a note (issue 38 §3.3)', async () => {
+    const r = await call(
+      "for i in range(10):\n  open(f'/mnt/data/park{i}.bin', 'wb').write(bytes(15 * 1024 * 1024))",
+    );
+    expect(r.files).toHaveLength(8);
+    expect(r.files.reduce((n, f) => n + f.bytes.length, 0)).toBeLessThanOrEqual(MAX_RETURNED_BYTES);
+    expect(r.stderr.match(/not returned: the call's files passed/g)).toHaveLength(2);
+    await call("import os\nfor i in range(10): os.remove(f'/mnt/data/park{i}.bin')");
   });
 
   it('caps stdout at 64 KiB however much is printed', async () => {
