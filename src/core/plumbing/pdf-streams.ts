@@ -26,10 +26,23 @@ export const PDF_STREAM_BUDGETS = {
 } as const;
 
 /** Filters refused: they amplify and are not measured here (names as written, abbreviations included). */
-const UNMEASURED_FILTERS =
-  /\/(LZWDecode|LZW|RunLengthDecode|RL|ASCIIHexDecode|AHx|ASCII85Decode|A85)(?![^\s/[\]<>()%{}])/;
-/** A `/Filter` given by reference: its name could hide where this scan does not look. */
-const INDIRECT_FILTER = /\/Filter\s*(\d+\s+\d+\s+R|\[[^\]]*\bR\b)/;
+const UNMEASURED = new Set([
+  'LZWDecode',
+  'LZW',
+  'RunLengthDecode',
+  'RL',
+  'ASCIIHexDecode',
+  'AHx',
+  'ASCII85Decode',
+  'A85',
+]);
+/**
+ * A `/Filter` entry and its value (a name, an array, or a reference), comments allowed between, as
+ * pdf.js's lexer reads them. Only after the key: a bare name in binary stream data is no filter.
+ */
+const FILTER_ENTRY = /\/Filter(?:\s|%[^\r\n]*)*(\[[^\]]*\]|\/[^\s/[\]<>()%{}]+|\d+\s+\d+\s+R)/g;
+const NAME = /\/([^\s/[\]<>()%{}]+)/g;
+const REFERENCE = /\d+\s+\d+\s+R(?![^\s/[\]<>()%{}])/;
 /** Bytes fed to an inflate at a time. */
 const FEED = 64 * 1024;
 
@@ -46,12 +59,11 @@ export async function checkPdfStreams(bytes: Uint8Array, name: string, param: st
   const names = raw.replace(/#([0-9a-fA-F]{2})/g, (_, hex: string) =>
     String.fromCharCode(Number.parseInt(hex, 16)),
   );
-  const filter =
-    UNMEASURED_FILTERS.exec(names) ?? (INDIRECT_FILTER.test(names) ? ['', 'by reference'] : null);
-  if (filter) {
+  const filter = unmeasuredFilter(names);
+  if (filter !== null) {
     throw invalidRequest(
       param,
-      `${name} uses a stream filter intab does not read (${filter[1]}): only FlateDecode streams are measured before reading. Send its text instead.`,
+      `${name} uses a stream filter intab does not read (${filter}): only FlateDecode streams are measured before reading. Send its text instead.`,
       'unsupported_file',
     );
   }
@@ -98,6 +110,15 @@ function dataEnd(raw: string, start: number): number {
   if (end > start && raw.charCodeAt(end - 1) === 0x0a) end--;
   if (end > start && raw.charCodeAt(end - 1) === 0x0d) end--;
   return end;
+}
+
+/** The first `/Filter` value this scan cannot measure (a refused filter, or one given by reference), or null. */
+function unmeasuredFilter(names: string): string | null {
+  for (const [, value = ''] of names.matchAll(FILTER_ENTRY)) {
+    if (REFERENCE.test(value)) return 'by reference';
+    for (const [, filter = ''] of value.matchAll(NAME)) if (UNMEASURED.has(filter)) return filter;
+  }
+  return null;
 }
 
 /** Where a stream's data starts: after the end of the `stream` keyword's line, as pdf.js skips it. */

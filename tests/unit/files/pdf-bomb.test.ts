@@ -107,8 +107,24 @@ describe('a PDF whose streams inflate without bound (issue 38 §3.1)', () => {
     expect(err.code).toBe('file_too_large');
   });
 
+  it('reads a PDF whose data merely holds those names (only a /Filter entry counts)', async () => {
+    const content = Buffer.from('BT /F1 12 Tf 72 720 Td (Names /RL /LZW /A85 in text) Tj ET % /AHx\n');
+    const text = await pdfText(pdfWithContent(deflateSync(content), '/FlateDecode'), 'n.pdf', 'p');
+    expect(text).toContain('Names /RL /LZW /A85 in text');
+    const raw = await pdfText(pdfWithContent(content, ''), 'raw.pdf', 'p');
+    expect(raw).toContain('Names /RL');
+  });
+
   it('refuses filters it does not measure (LZW, RunLength, ASCII encodings), however spelt', async () => {
-    for (const filter of ['/LZWDecode', '/RL', '[/AHx /FlateDecode]', '/A#53CII85Decode', '7 0 R']) {
+    for (const filter of [
+      '/LZWDecode',
+      '/RL',
+      '[/AHx /FlateDecode]',
+      '/A#53CII85Decode',
+      '7 0 R',
+      '%c\n/LZWDecode',
+      '[7 0 R]',
+    ]) {
       const err = await failure(pdfText(pdfWithContent(TEXT, filter), 'f.pdf', 'p'));
       expect(err.code, filter).toBe('unsupported_file');
       expect(err.message, filter).toMatch(/stream filter intab does not read/);
