@@ -12,6 +12,7 @@
  * does not measure (LZW, RunLength, and the ASCII encodings that can hide a flate layer) are refused.
  */
 import { invalidRequest } from '../../common/api-error';
+import { pace } from '../../common/pace';
 
 /** The most one PDF's compressed streams may inflate to, in one place. */
 export const PDF_STREAM_BUDGETS = {
@@ -54,11 +55,7 @@ const FEED = 64 * 1024;
  * await checkPdfStreams(bytes, "'report.pdf'", 'input[0].content[1].file_data');
  */
 export async function checkPdfStreams(bytes: Uint8Array, name: string, param: string | null): Promise<void> {
-  // One UTF-16 unit per byte (windows-1252), so string offsets are byte offsets.
-  const raw = new TextDecoder('latin1').decode(bytes);
-  const names = raw.replace(/#([0-9a-fA-F]{2})/g, (_, hex: string) =>
-    String.fromCharCode(Number.parseInt(hex, 16)),
-  );
+  const { raw, names } = await readText(bytes);
   const filter = unmeasuredFilter(names);
   if (filter !== null) {
     throw invalidRequest(
@@ -110,6 +107,38 @@ function dataEnd(raw: string, start: number): number {
   if (end > start && raw.charCodeAt(end - 1) === 0x0a) end--;
   if (end > start && raw.charCodeAt(end - 1) === 0x0d) end--;
   return end;
+}
+
+/** Characters decoded between two chances for the loop to turn. */
+const SLICE = 256 * 1024;
+
+/**
+ * The file as text, one UTF-16 unit per byte (windows-1252, so string offsets are byte offsets),
+ * and the same with PDF names' `#xx` escapes decoded (for reading `/Filter`s). A slice at a time:
+ * decoding 16 MiB at once held the loop for most of a second in Node.
+ */
+async function readText(bytes: Uint8Array): Promise<{ raw: string; names: string }> {
+  const decoder = new TextDecoder('latin1');
+  const parts: string[] = [];
+  for (let at = 0; at < bytes.byteLength; at += SLICE) {
+    parts.push(decoder.decode(bytes.subarray(at, at + SLICE)));
+    await pace();
+  }
+  const raw = parts.join('');
+  const named: string[] = [];
+  for (let at = 0; at < raw.length; ) {
+    let end = Math.min(raw.length, at + SLICE);
+    // Never cut an escape: `#4` here and `C` in the next slice would decode as neither.
+    if (end < raw.length) end -= raw[end - 1] === '#' ? 1 : raw[end - 2] === '#' ? 2 : 0;
+    named.push(
+      raw
+        .slice(at, end)
+        .replace(/#([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+    );
+    at = end;
+    await pace();
+  }
+  return { raw, names: named.join('') };
 }
 
 /** The first `/Filter` value this scan cannot measure (a refused filter, or one given by reference), or null. */
