@@ -29,9 +29,11 @@ export async function* redactChunks(
   /** The index the next whole `tool_call` completes. */
   let completes = 0;
   const redactor = <K>(map: Map<K, StreamRedactor>, key: K) => {
-    let r = map.get(key);
-    if (!r) map.set(key, (r = new StreamRedactor(secrets)));
-    return r;
+    const known = map.get(key);
+    if (known) return known;
+    const made = new StreamRedactor(secrets);
+    map.set(key, made);
+    return made;
   };
   /** What a channel still holds, as chunks, before anything that must follow it. */
   function* drain(): Generator<EngineChunk> {
