@@ -10,3 +10,4 @@
 export * from './api-error';
 export * from './base64';
 export * from './pace';
+export * from './redact';

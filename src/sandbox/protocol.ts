@@ -25,6 +25,12 @@ export const MAX_SANDBOX_HEAP_BYTES = 1024 * 1024 * 1024;
  */
 export const OVER_MEMORY_NOTE = '[the sandbox went past its memory cap and is restarted: its state is lost]';
 
+/**
+ * How the sandbox's stderr starts when a call's input file could not be written (the code did not
+ * run); the host ends the call `failed` with it. Code that prints it itself only fails its own call.
+ */
+export const FILES_NOT_WRITTEN = '[the call did not run: file';
+
 /** The most sandboxes (containers with a live worker) at once; starting a third stops the least recently used. */
 export const MAX_LIVE_SANDBOXES = 2;
 

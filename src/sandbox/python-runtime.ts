@@ -1,6 +1,7 @@
 import type { PyodideAPI } from 'pyodide';
 import {
   DATA_DIR,
+  FILES_NOT_WRITTEN,
   MAX_LOG_BYTES,
   MAX_SANDBOX_HEAP_BYTES,
   OVER_MEMORY_NOTE,
@@ -19,6 +20,11 @@ import {
 /** The most files a call hands back, and the most bytes one may hold; past either, a note in stderr. */
 export const MAX_RETURNED_FILES = 32;
 export const MAX_FILE_BYTES = 16 * 1024 * 1024;
+/**
+ * The most bytes one call hands back in all (the files past it stay in the sandbox, with a note):
+ * what one call can park in the engine worker, a container's whole budget (issue 38 §3.3).
+ */
+export const MAX_RETURNED_BYTES = 128 * 1024 * 1024;
 
 /**
  * What the sandbox removes from its global after loading: every way out of the worker (storage,
@@ -85,28 +91,65 @@ class LogSink {
 }
 
 type FsStat = { mtime: number | Date; size: number; mode: number };
+type DataFs = {
+  readdir(p: string): string[];
+  lstat(p: string): FsStat;
+  isDir(mode: number): boolean;
+  isFile(mode: number): boolean;
+};
 
-/** Every regular file under `/mnt/data`, by path relative to it, with its mtime and size. */
+/**
+ * Every regular file under `/mnt/data`, by path relative to it, with its mtime and size. Links are
+ * neither followed nor returned (a dangling one, or a loop, cost nothing: issue 38 §3.8), nor are
+ * devices or pipes; an entry that cannot be read is skipped, so the walk never throws.
+ */
 function listData(py: PyodideAPI): Map<string, string> {
-  const fs = py.FS as {
-    readdir(p: string): string[];
-    stat(p: string): FsStat;
-    isDir(mode: number): boolean;
-  };
+  const fs = py.FS as unknown as DataFs;
   const out = new Map<string, string>();
   const stack = [''];
   // A bound on the walk: a script that makes a million files costs a bounded scan.
   let budget = 10_000;
   for (let rel = stack.pop(); rel !== undefined && budget > 0; rel = stack.pop()) {
-    for (const name of fs.readdir(`${DATA_DIR}${rel}`)) {
+    let names: string[];
+    try {
+      names = fs.readdir(`${DATA_DIR}${rel}`);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
       if (name === '.' || name === '..' || --budget <= 0) continue;
       const path = `${rel}/${name}`;
-      const st = fs.stat(`${DATA_DIR}${path}`);
+      let st: FsStat;
+      try {
+        st = fs.lstat(`${DATA_DIR}${path}`);
+      } catch {
+        continue;
+      }
       if (fs.isDir(st.mode)) stack.push(path);
-      else out.set(path.slice(1), `${Number(st.mtime)}:${st.size}`);
+      else if (fs.isFile(st.mode)) out.set(path.slice(1), `${Number(st.mtime)}:${st.size}`);
     }
   }
   return out;
+}
+
+/**
+ * Writes the call's files into `/mnt/data`; the first that cannot be written (a path that leaves
+ * `/mnt/data`, or one where a file stands for a folder) is the call's error, never a throw.
+ */
+function writeFiles(py: PyodideAPI, files: SandboxFile[]): string | null {
+  for (const f of files) {
+    const parts = f.path.split('/');
+    if (parts.some((p) => p === '' || p === '.' || p === '..'))
+      return `${FILES_NOT_WRITTEN} '${f.path}' is not a path inside ${DATA_DIR}]`;
+    try {
+      if (parts.length > 1) py.FS.mkdirTree(`${DATA_DIR}/${parts.slice(0, -1).join('/')}`);
+      py.FS.writeFile(`${DATA_DIR}/${f.path}`, f.bytes);
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      return `${FILES_NOT_WRITTEN} '${f.path}' could not be written to ${DATA_DIR} (${why}): a file and a folder may share no path]`;
+    }
+  }
+  return null;
 }
 
 /**
@@ -123,11 +166,8 @@ export async function runCall(
   heapCap: number = MAX_SANDBOX_HEAP_BYTES,
 ): Promise<SandboxReply> {
   py.FS.mkdirTree(DATA_DIR);
-  for (const f of call.files) {
-    const dir = `${DATA_DIR}/${f.path}`.replace(/\/[^/]*$/, '');
-    py.FS.mkdirTree(dir);
-    py.FS.writeFile(`${DATA_DIR}/${f.path}`, f.bytes);
-  }
+  const unwritten = writeFiles(py, call.files);
+  if (unwritten !== null) return { id: call.id, stdout: '', stderr: unwritten, files: [] };
   const before = listData(py);
   const stdout = new LogSink();
   const stderr = new LogSink();
@@ -144,16 +184,28 @@ export async function runCall(
   }
   const files: SandboxFile[] = [];
   const notes: string[] = [];
+  let returned = 0;
   for (const [path, sig] of listData(py)) {
     if (before.get(path) === sig) continue;
     if (files.length >= MAX_RETURNED_FILES) {
       notes.push(`[file ${path} not returned: more than ${MAX_RETURNED_FILES} files changed]`);
       continue;
     }
-    const bytes = py.FS.readFile(`${DATA_DIR}/${path}`) as Uint8Array;
+    let bytes: Uint8Array;
+    try {
+      bytes = py.FS.readFile(`${DATA_DIR}/${path}`) as Uint8Array;
+    } catch {
+      notes.push(`[file ${path} not returned: it could not be read]`);
+      continue;
+    }
     if (bytes.length > MAX_FILE_BYTES)
       notes.push(`[file ${path} not returned: over ${MAX_FILE_BYTES} bytes]`);
-    else files.push({ path, bytes });
+    else if (returned + bytes.length > MAX_RETURNED_BYTES)
+      notes.push(`[file ${path} not returned: the call's files passed ${MAX_RETURNED_BYTES} bytes in all]`);
+    else {
+      returned += bytes.length;
+      files.push({ path, bytes });
+    }
   }
   const err = truncateLog([stderr.text(), traceback, ...notes].filter((s) => s !== '').join('\n'));
   // Checked after the call, as the issue asks: the heap a call grew stays grown.

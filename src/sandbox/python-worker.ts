@@ -82,8 +82,14 @@ async function drain(): Promise<void> {
   if (busy || (!ready && !loadError)) return;
   busy = true;
   for (let call = calls.shift(); call; call = calls.shift()) {
+    // A call always gets its reply: a throw here would leave the host waiting out the time limit.
     const reply = ready
-      ? await runCall(ready, call)
+      ? await runCall(ready, call).catch((err: unknown) => ({
+          id: call.id,
+          stdout: '',
+          stderr: `The sandbox could not run the call: ${err instanceof Error ? err.message : String(err)}`,
+          files: [],
+        }))
       : { id: call.id, stdout: '', stderr: loadError ?? '', files: [] };
     post(
       reply,

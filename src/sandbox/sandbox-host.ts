@@ -1,5 +1,7 @@
+import { CallQueue } from './call-queue';
 import {
   DEFAULT_PYTHON_TIMEOUT_MS,
+  FILES_NOT_WRITTEN,
   MAX_LIVE_SANDBOXES,
   OVER_MEMORY_NOTE,
   PYTHON_LOAD_TIMEOUT_MS,
@@ -62,6 +64,10 @@ interface Live {
   pending: Map<number, (reply: PythonRun) => void>;
   /** Messages held until its init is sent (the snapshot is being read); null once sent. */
   waiting: { message: unknown; transfer: Transferable[] }[] | null;
+  /** Calls given this sandbox that have not finished (it is not stopped for room while any is). */
+  reserved: number;
+  /** Told once it reports started: a call's time limit runs from there (issue 38 §3.5). */
+  onLoaded: Set<() => void>;
 }
 
 /**
@@ -78,6 +84,19 @@ export class SandboxHost {
   private spare: { box: Live; timer: ReturnType<typeof setTimeout> } | null = null;
   private readonly timeoutMs: number;
   private readonly loadTimeoutMs: number;
+  /** One call at a time per container; past the live cap, calls wait for a sandbox to be free. */
+  private readonly queue = new CallQueue<Live>({
+    hasRoom: (id) =>
+      this.live.has(id) || this.live.size < MAX_LIVE_SANDBOXES || [...this.live.values()].some(idle),
+    take: (id) => {
+      const box = this.sandbox(id);
+      box.reserved++;
+      return box;
+    },
+    release: (box) => {
+      box.reserved--;
+    },
+  });
 
   constructor(private readonly opts: SandboxHostOptions) {
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_PYTHON_TIMEOUT_MS;
@@ -108,16 +127,33 @@ export class SandboxHost {
 
   /**
    * Runs `code` in `containerId`'s sandbox, writing `files` into `/mnt/data` first. Never rejects:
-   * a timeout, a crash or `signal` ends the call `failed`, and the worker is terminated.
+   * a timeout, a crash or `signal` ends the call `failed`, and the worker is terminated. Calls are
+   * a queue: one at a time per container, and while {@link MAX_LIVE_SANDBOXES} sandboxes are all
+   * busy a call for another container waits for one to finish (it never starts a third).
    */
   run(containerId: string, code: string, files: SandboxFile[], signal?: AbortSignal): Promise<PythonRun> {
-    const box = this.sandbox(containerId);
+    return this.queue.within(
+      containerId,
+      signal,
+      (box) => this.runIn(box, containerId, code, files, signal),
+      cancelled,
+    );
+  }
+
+  private runIn(
+    box: Live,
+    containerId: string,
+    code: string,
+    files: SandboxFile[],
+    signal?: AbortSignal,
+  ): Promise<PythonRun> {
     // Ids no code in the sandbox can guess, so a forged reply cannot match a pending call.
     const id = (crypto.getRandomValues(new Uint32Array(1))[0] ?? 0) + 1;
-    const limit = this.timeoutMs + (box.loaded ? 0 : this.loadTimeoutMs);
     return new Promise<PythonRun>((resolve) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
       const finish = (run: PythonRun) => {
         clearTimeout(timer);
+        box.onLoaded.delete(codeStarts);
         signal?.removeEventListener('abort', onAbort);
         box.pending.delete(id);
         resolve(run);
@@ -128,13 +164,24 @@ export class SandboxHost {
         if (this.live.get(containerId) === box) this.stop(containerId);
       };
       const onAbort = () => fail('The call was stopped: the response was cancelled.');
-      const timer = setTimeout(
-        () =>
-          fail(
-            `Execution timed out after ${this.timeoutMs} ms: the sandbox was restarted and its state is lost.`,
-          ),
-        limit,
-      );
+      const limit = (ms: number) => {
+        clearTimeout(timer);
+        timer = setTimeout(
+          () =>
+            fail(
+              `Execution timed out after ${this.timeoutMs} ms: the sandbox was restarted and its state is lost.`,
+            ),
+          ms,
+        );
+      };
+      // The limit is the call's own, from when its code can start: a sandbox still loading gets its
+      // load time on top until it reports started, and then the call's limit afresh.
+      const codeStarts = () => limit(this.timeoutMs);
+      if (box.loaded) limit(this.timeoutMs);
+      else {
+        limit(this.timeoutMs + this.loadTimeoutMs);
+        box.onLoaded.add(codeStarts);
+      }
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       box.pending.set(id, finish);
@@ -156,6 +203,8 @@ export class SandboxHost {
         files: [],
         failed: 'The sandbox was stopped.',
       });
+    // Room freed for a waiting call; after this turn, never inside a hand-out that stopped it.
+    queueMicrotask(() => this.queue.wake());
   }
 
   /** The container's live sandbox, started (and the least recently used one stopped) if needed. */
@@ -169,7 +218,7 @@ export class SandboxHost {
     }
     for (const [id, box] of this.live) {
       if (this.live.size < MAX_LIVE_SANDBOXES) break;
-      if (box.pending.size === 0) this.stop(id);
+      if (idle(box)) this.stop(id);
     }
     const spare = this.spare;
     if (spare) {
@@ -201,7 +250,15 @@ export class SandboxHost {
   /** A new sandbox worker, sent its init (with the kept snapshot, once read) before any call. */
   private launch(): Live {
     const worker = this.opts.startWorker();
-    const box: Live = { worker, container: null, loaded: false, pending: new Map(), waiting: null };
+    const box: Live = {
+      worker,
+      container: null,
+      loaded: false,
+      pending: new Map(),
+      waiting: null,
+      reserved: 0,
+      onLoaded: new Set(),
+    };
     const store = this.opts.snapshots;
     if (!store)
       worker.postMessage({ init: { snapshot: null, makeSnapshot: false } } satisfies SandboxInit, []);
@@ -227,6 +284,8 @@ export class SandboxHost {
     const started = box.loaded ? null : readSandboxStarted(data);
     if (started) {
       box.loaded = true;
+      for (const codeStarts of [...box.onLoaded]) codeStarts();
+      box.onLoaded.clear();
       const { snapshot, ...info } = started.started;
       this.opts.onStart?.(info);
       const store = this.opts.snapshots;
@@ -250,11 +309,22 @@ export class SandboxHost {
       this.drop(box);
       return;
     }
+    const unwritten = reply.stderr.startsWith(FILES_NOT_WRITTEN) ? truncateLog(reply.stderr) : null;
     finish?.({
       stdout: truncateLog(reply.stdout),
       stderr: truncateLog(reply.stderr),
-      files: reply.files,
-      failed: null,
+      files: unwritten === null ? reply.files : [],
+      failed: unwritten,
     });
   }
+}
+
+/** Whether no call holds `box`: it may be stopped to make room. */
+function idle(box: Live): boolean {
+  return box.pending.size === 0 && box.reserved === 0;
+}
+
+function cancelled(): PythonRun {
+  const why = 'The call was stopped: the response was cancelled.';
+  return { stdout: '', stderr: why, files: [], failed: why };
 }

@@ -92,6 +92,12 @@ open('/mnt/data/dot.png', 'wb').write(png)`,
     expect((await run('cntr_c', 'print(1)')).alive).toBeLessThanOrEqual(2);
   }, 120_000);
 
+  it('runs four concurrent first calls two sandboxes at a time, each to its end (issue 38 §3.5)', async () => {
+    const runs = await Promise.all(['q1', 'q2', 'q3', 'q4'].map((c) => run(c, 'print(sum(range(10**6)))')));
+    expect(runs.map((r) => [r.stdout, r.failed])).toEqual(Array(4).fill(['499999500000\n', null]));
+    expect(Math.max(...runs.map((r) => r.alive))).toBeLessThanOrEqual(2);
+  }, 240_000);
+
   describe('escapes fail', () => {
     const escapes: Record<string, string> = {
       'eval through js.constructor.constructor': 'import js\njs.constructor.constructor("return 1")()',

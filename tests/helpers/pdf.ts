@@ -65,3 +65,36 @@ export function makePdf(pages: (string | null)[]): Uint8Array<ArrayBuffer> {
 
 /** The three-page text PDF the PDF tests send, and the text each page must bring into the prompt. */
 export const THREE_PAGES = ['Alpha page says apples', 'Beta page says bananas', 'Gamma page says cherries'];
+
+/** A one-page PDF whose content stream is `data` under `filter` (xref offsets exact). */
+export function pdfWithContent(data: Uint8Array, filter: string, length = data.byteLength): Uint8Array {
+  const parts: Buffer[] = [];
+  const offsets: number[] = [];
+  let size = 0;
+  const push = (b: Buffer) => {
+    parts.push(b);
+    size += b.byteLength;
+  };
+  push(Buffer.from('%PDF-1.4\n'));
+  const objects: (string | Buffer)[] = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>',
+    Buffer.concat([
+      Buffer.from(`<< /Length ${length} ${filter ? `/Filter ${filter}` : ''} >>\nstream\n`),
+      Buffer.from(data),
+      Buffer.from('\nendstream'),
+    ]),
+  ];
+  objects.forEach((o, i) => {
+    offsets.push(size);
+    push(Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), Buffer.from(o), Buffer.from('\nendobj\n')]));
+  });
+  const xref = size;
+  let tail = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const o of offsets) tail += `${String(o).padStart(10, '0')} 00000 n \n`;
+  tail += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  push(Buffer.from(tail));
+  return new Uint8Array(Buffer.concat(parts));
+}

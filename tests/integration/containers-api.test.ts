@@ -122,21 +122,24 @@ describe('containers and code_interpreter', () => {
     expect((await client.containers.list()).data).toEqual([]);
   });
 
-  it('an auto container past the most containers makes way by dropping the least recently active', async () => {
+  it('an auto container past the most containers never drops one the app made: the response is refused first', async () => {
     const { client } = rig();
     const made = [];
+    for (const c of (await client.containers.list({ limit: 100 })).data) await client.containers.delete(c.id);
     for (let i = 0; i < MAX_CONTAINERS; i++) {
       made.push(await client.containers.create({ name: `c${i}` }));
       clock += 1000;
     }
-    // The first is the least recently active: the rest were made later.
-    const r = await client.responses.create({
-      model: 'scripted',
-      input: '!python print(1)',
-      tools: [{ type: 'code_interpreter', container: { type: 'auto' } }],
-    });
-    expect(r.status).toBe('completed');
-    await expect(client.containers.retrieve(made[0]?.id as string)).rejects.toBeInstanceOf(NotFoundError);
+    const err = await client.responses
+      .create({
+        model: 'scripted',
+        input: '!python print(1)',
+        tools: [{ type: 'code_interpreter', container: { type: 'auto' } }],
+      })
+      .catch((e: unknown) => e as { status: number; param?: string });
+    expect(err).toMatchObject({ status: 400, param: 'tools[0].container' });
+    expect((await client.containers.retrieve(made[0]?.id as string)).id).toBe(made[0]?.id);
+    for (const c of made) await client.containers.delete(c.id);
   });
 
   it('code reads an uploaded file; a PNG it writes becomes an assistant container file and an image output', async () => {

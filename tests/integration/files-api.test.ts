@@ -72,10 +72,40 @@ describe('files: create, retrieve, content, delete', () => {
       purpose: 'user_data',
     });
     const page = await client.files.content(html.id);
-    expect(page.headers.get('content-type')).toBe('text/html');
+    // Served as bytes that never run or render (issue 38 §3.4), whatever type they were uploaded as.
+    expect(page.headers.get('content-type')).toBe('application/octet-stream');
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
     expect(page.headers.get('content-security-policy')).toMatch(/^sandbox/);
     expect(page.headers.get('content-disposition')).toMatch(/^attachment/);
+  });
+
+  it('never serves an uploaded script with a type that runs (a same-origin <script> would pass script-src self)', async () => {
+    const { client } = makeRig();
+    for (const type of [
+      'text/javascript',
+      'application/javascript; charset=utf-8',
+      'text/css',
+      'image/svg+xml',
+      'application/wasm',
+      'TEXT/HTML',
+    ]) {
+      const file = await client.files.create({
+        file: await upload('x', 'alert(1)', type),
+        purpose: 'user_data',
+      });
+      const res = await client.files.content(file.id);
+      expect(res.headers.get('content-type'), type).toBe('application/octet-stream');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(await res.text()).toBe('alert(1)');
+    }
+    for (const [type, served] of [
+      ['text/plain; charset=utf-8', 'text/plain'],
+      ['image/png', 'image/png'],
+      ['application/pdf', 'application/pdf'],
+    ]) {
+      const file = await client.files.create({ file: await upload('y', 'data', type), purpose: 'user_data' });
+      expect((await client.files.content(file.id)).headers.get('content-type'), type).toBe(served);
+    }
   });
 
   it('deletes, then every route says 404 as OpenAI words it', async () => {

@@ -264,4 +264,33 @@ describe('mcp: secrets', () => {
     const stored = JSON.stringify(await store.getResponse(r.id));
     expect(stored).not.toContain('SECRET');
   });
+
+  it('redacts the request’s own secrets when the server echoes them, in the listing and in a call’s output (issue 38 §3.8)', async () => {
+    const srv = await server({
+      extraTools: [{ name: 'leak', description: 'knows key-SECRET-5', text: 'your token is tok-SECRET-4' }],
+    });
+    const { client, store } = makeRig();
+    const tool = mcp(srv.url, {
+      authorization: 'tok-SECRET-4',
+      headers: { 'x-api-key': 'key-SECRET-5' },
+      require_approval: 'never',
+    });
+    const r = await client.responses.create({
+      model: 'scripted',
+      input: '!mcp test echo {"text":"key-SECRET-5 and tok-SECRET-4"}',
+      tools: [tool],
+    });
+    const call = items(r).find((i) => i.type === 'mcp_call');
+    expect(call?.output).toBe('echo: [redacted] and [redacted]');
+    const leak = await client.responses.create({
+      model: 'scripted',
+      input: '!mcp test leak {}',
+      tools: [tool],
+    });
+    expect(items(leak).find((i) => i.type === 'mcp_call')?.output).toBe('your token is [redacted]');
+    const listing = items(leak).find((i) => i.type === 'mcp_list_tools');
+    expect(JSON.stringify(listing)).toContain('knows [redacted]');
+    // What the server sent is stored redacted (the secrets stay only where the app wrote them: the first input).
+    expect(JSON.stringify(await store.getResponse(leak.id))).not.toContain('SECRET');
+  });
 });

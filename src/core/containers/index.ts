@@ -6,5 +6,7 @@
  * const containers = new ContainerRegistry(runner);
  * routes.push(...containerRoutes(containers, { maxBodyBytes }));
  */
+
+export * from './container-files';
 export * from './registry';
 export * from './routes';

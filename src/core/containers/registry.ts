@@ -1,4 +1,4 @@
-import { clip, invalidRequest, notFound } from '../../common/api-error';
+import { ApiError, clip, invalidRequest, notFound } from '../../common/api-error';
 import {
   CONTAINER_IDLE_MS,
   type ContainerFileBytes,
@@ -7,6 +7,7 @@ import {
   type PythonRunner,
   type PythonRunResult,
 } from '../hosted';
+import { CONTAINER_BUDGETS, clashWith, dataPath } from './container-files';
 
 /**
  * The containers behind `code_interpreter` and `/v1/containers`, in the engine worker's memory: each
@@ -16,9 +17,9 @@ import {
  * sandbox restarted after a timeout gets them back (its Python state is lost).
  */
 
-/** The most containers kept at once, and files per container: past either, a 400. */
-export const MAX_CONTAINERS = 64;
-export const MAX_CONTAINER_FILES = 256;
+/** The most containers kept at once, and files per container: past either, a 400 (see container-files.ts). */
+export const MAX_CONTAINERS = CONTAINER_BUDGETS.maxContainers;
+export const MAX_CONTAINER_FILES = CONTAINER_BUDGETS.maxFiles;
 
 /** A container as `/v1/containers` returns it. */
 export interface ContainerObject {
@@ -53,6 +54,10 @@ interface Container {
   files: Map<string, StoredFile>;
   /** File ids the live sandbox has in `/mnt/data` already. */
   synced: Set<string>;
+  /** Made by a response's `{type: 'auto'}` (only those make way for another). */
+  auto: boolean;
+  /** Bytes of its files. */
+  bytes: number;
 }
 
 const DATA = '/mnt/data/';
@@ -65,6 +70,8 @@ const DATA = '/mnt/data/';
  */
 export class ContainerRegistry implements PythonBackend {
   private readonly all = new Map<string, Container>();
+  /** Bytes of every container's files. */
+  private bytes = 0;
 
   constructor(
     private readonly runner: PythonRunner,
@@ -76,6 +83,7 @@ export class ContainerRegistry implements PythonBackend {
     name: string;
     minutes?: number;
     memoryLimit?: ContainerObject['memory_limit'];
+    auto?: boolean;
   }): ContainerObject {
     this.sweep();
     if (this.all.size >= MAX_CONTAINERS)
@@ -91,7 +99,7 @@ export class ContainerRegistry implements PythonBackend {
       last_active_at: at,
       memory_limit: opts.memoryLimit ?? '1g',
     };
-    this.all.set(obj.id, { obj, files: new Map(), synced: new Set() });
+    this.all.set(obj.id, { obj, files: new Map(), synced: new Set(), auto: opts.auto ?? false, bytes: 0 });
     return { ...obj };
   }
 
@@ -109,17 +117,47 @@ export class ContainerRegistry implements PythonBackend {
   /** Deletes the container and stops its sandbox. */
   delete(id: string): void {
     this.find(id);
-    this.all.delete(id);
-    this.runner.stop(id);
+    this.drop(id);
   }
 
-  /** Adds (or replaces, by path) a file; `name` is its path under `/mnt/data`. */
+  /**
+   * Adds (or replaces, by path) a file; `name` is its path under `/mnt/data`. A 400 on `file` for a
+   * name outside it or where another file's folder is, past the file count, or past the bytes
+   * a container or all containers may hold ({@link CONTAINER_BUDGETS}).
+   */
   addFile(id: string, name: string, data: Uint8Array, source: 'user' | 'assistant'): ContainerFileObject {
     const c = this.find(id);
-    const path = `${DATA}${name.replace(/^\/mnt\/data\//, '').replace(/^\/+/, '')}`;
+    const path = `${DATA}${dataPath(name, 'file')}`;
     const old = [...c.files.values()].find((f) => f.meta.path === path);
-    if (!old && c.files.size >= MAX_CONTAINER_FILES)
-      throw invalidRequest('file', `A container holds at most ${MAX_CONTAINER_FILES} files.`);
+    if (!old) {
+      const clash = clashWith(
+        path,
+        [...c.files.values()].map((f) => f.meta.path),
+      );
+      if (clash !== null)
+        throw invalidRequest(
+          'file',
+          `'${clip(path)}' cannot be a file beside '${clip(clash)}': a path is a file or a folder, not both.`,
+          'invalid_value',
+        );
+      if (c.files.size >= MAX_CONTAINER_FILES)
+        throw invalidRequest('file', `A container holds at most ${MAX_CONTAINER_FILES} files.`);
+    }
+    const grows = data.length - (old?.data.length ?? 0);
+    if (c.bytes + grows > CONTAINER_BUDGETS.maxBytesPerContainer)
+      throw invalidRequest(
+        'file',
+        `A container holds at most ${mib(CONTAINER_BUDGETS.maxBytesPerContainer)} of files: delete some first.`,
+        'file_too_large',
+      );
+    if (this.bytes + grows > CONTAINER_BUDGETS.maxBytesTotal)
+      throw invalidRequest(
+        'file',
+        `All containers together hold at most ${mib(CONTAINER_BUDGETS.maxBytesTotal)} of files: delete some first.`,
+        'file_too_large',
+      );
+    c.bytes += grows;
+    this.bytes += grows;
     const meta: ContainerFileObject = {
       id: old?.meta.id ?? newPythonId('cfile'),
       object: 'container.file',
@@ -150,8 +188,11 @@ export class ContainerRegistry implements PythonBackend {
 
   /** Removes a file from the container (the sandbox's copy stays until it restarts). */
   deleteFile(id: string, fileId: string): void {
-    this.file(id, fileId);
-    this.find(id).files.delete(fileId);
+    const f = this.file(id, fileId);
+    const c = this.find(id);
+    c.files.delete(fileId);
+    c.bytes -= f.data.length;
+    this.bytes -= f.data.length;
   }
 
   containerFor(container: string | { type: 'auto' }, param: string, previous: string | null): string {
@@ -166,12 +207,32 @@ export class ContainerRegistry implements PythonBackend {
       this.touch(previous);
       return previous;
     }
-    // A response must not fail for want of room: the least recently active container makes way.
     if (this.all.size >= MAX_CONTAINERS) {
-      const [oldest] = [...this.all.values()].sort((a, b) => a.obj.last_active_at - b.obj.last_active_at);
-      if (oldest) this.delete(oldest.obj.id);
+      const oldest = this.oldestAuto(param);
+      this.drop(oldest);
     }
-    return this.create({ name: 'auto' }).id;
+    return this.create({ name: 'auto', auto: true }).id;
+  }
+
+  checkAuto(param: string, previous: string | null): void {
+    this.sweep();
+    if (previous !== null && this.all.has(previous)) return;
+    if (this.all.size >= MAX_CONTAINERS) this.oldestAuto(param);
+  }
+
+  /**
+   * The auto container that makes way for a new one past the cap: the least recently active one
+   * another response made. One the app made is never dropped for an auto one: a 400 when all are.
+   */
+  private oldestAuto(param: string): string {
+    const autos = [...this.all.values()].filter((c) => c.auto);
+    const [oldest] = autos.sort((a, b) => a.obj.last_active_at - b.obj.last_active_at);
+    if (!oldest)
+      throw invalidRequest(
+        param,
+        `At most ${MAX_CONTAINERS} containers may exist at once, and all of them were made by the app: delete one, or name one.`,
+      );
+    return oldest.obj.id;
   }
 
   prewarm(containerId: string | null): void {
@@ -190,9 +251,20 @@ export class ContainerRegistry implements PythonBackend {
     // A failed call's sandbox was stopped: its next one starts empty and gets every file again.
     if (result.failed !== null) c.synced.clear();
     else for (const f of c.files.values()) c.synced.add(f.meta.id);
-    for (const f of result.files)
-      if (this.all.has(containerId)) this.addFile(containerId, f.path, f.bytes, 'assistant');
-    return result;
+    // A file the container cannot keep (its bounds, or a name outside /mnt/data from a sandbox that
+    // is not to be trusted) fails the call, not the response.
+    const refused: string[] = [];
+    for (const f of result.files) {
+      if (!this.all.has(containerId)) break;
+      try {
+        this.addFile(containerId, f.path, f.bytes, 'assistant');
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        refused.push(`${clip(f.path)}: ${err.message}`);
+      }
+    }
+    if (refused.length === 0 || result.failed !== null) return result;
+    return { ...result, failed: `files the code wrote were not kept (${refused.slice(0, 3).join('; ')})` };
   }
 
   writtenFiles(containerId: string): { file_id: string; path: string }[] {
@@ -217,9 +289,19 @@ export class ContainerRegistry implements PythonBackend {
   private sweep(): void {
     const now = this.now() / 1000;
     for (const [id, c] of this.all)
-      if (now - c.obj.last_active_at > c.obj.expires_after.minutes * 60) {
-        this.all.delete(id);
-        this.runner.stop(id);
-      }
+      if (now - c.obj.last_active_at > c.obj.expires_after.minutes * 60) this.drop(id);
   }
+
+  /** Forgets a container (its bytes with it) and stops its sandbox. */
+  private drop(id: string): void {
+    const c = this.all.get(id);
+    if (!c) return;
+    this.bytes -= c.bytes;
+    this.all.delete(id);
+    this.runner.stop(id);
+  }
+}
+
+function mib(bytes: number): string {
+  return `${bytes / (1024 * 1024)} MiB`;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { invalidRequest } from '../../common/api-error';
+import { dataHeaders } from '../files/file-routes';
 import type { FileContentReader } from '../hosted';
 import { readBodyCapped } from '../plumbing/capped-read';
 import { jsonResponse, readJsonObject } from '../plumbing/http';
@@ -81,10 +82,14 @@ export function containerRoutes(
     {
       path: '/containers/:id/files/:file/content',
       methods: {
-        GET: async (_r, _u, p) =>
-          new Response(reg.file(id(p), p.file as string).data as Uint8Array<ArrayBuffer>, {
-            headers: { 'content-type': 'application/octet-stream' },
-          }),
+        GET: async (_r, _u, p) => {
+          const f = reg.file(id(p), p.file as string);
+          // Code-written bytes are data: never a page or a script on the app's origin.
+          const name = f.meta.path.slice(f.meta.path.lastIndexOf('/') + 1);
+          return new Response(f.data as Uint8Array<ArrayBuffer>, {
+            headers: dataHeaders('application/octet-stream', f.data.byteLength, name),
+          });
+        },
       },
     },
   ];
@@ -120,7 +125,13 @@ async function create(request: Request, reg: ContainerRegistry, deps: ContainerR
     minutes: body.expires_after?.minutes,
     memoryLimit: body.memory_limit,
   });
-  for (const f of files) reg.addFile(obj.id, f.filename, f.bytes, 'user');
+  try {
+    for (const f of files) reg.addFile(obj.id, f.filename, f.bytes, 'user');
+  } catch (err) {
+    // A file it cannot hold (a bad name, its bounds) makes no container.
+    reg.delete(obj.id);
+    throw err;
+  }
   return obj;
 }
 

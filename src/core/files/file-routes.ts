@@ -128,20 +128,52 @@ export async function deleteFile(deps: FileRouteDeps, id: string): Promise<Respo
 }
 
 /**
- * `GET /v1/files/{id}/content`: the bytes as uploaded, with the type they were uploaded as. Files
- * are data: the headers forbid sniffing and rendering (a sandboxed, script-less attachment), so an
- * uploaded HTML file never runs on the app's origin.
+ * `GET /v1/files/{id}/content`: the bytes as uploaded. Files are data: the headers forbid sniffing
+ * and rendering (a sandboxed, script-less attachment), and the type is the uploaded one only where
+ * that type never runs ({@link servedType}): a file uploaded as `text/javascript` would otherwise
+ * load as a same-origin `<script>` or module and pass an app's `script-src 'self'` (issue 38 §3.4).
  */
 export async function fileContent(deps: FileRouteDeps, id: string): Promise<Response> {
   const data = await filesOf(deps.store).read(id);
   if (!data) throw noSuchFile(id);
   return new Response(data.bytes as Uint8Array<ArrayBuffer>, {
-    headers: {
-      'content-type': data.meta.mimeType,
-      'content-length': String(data.bytes.byteLength),
-      'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(data.meta.file.filename)}`,
-      'x-content-type-options': 'nosniff',
-      'content-security-policy': "sandbox; default-src 'none'",
-    },
+    headers: dataHeaders(servedType(data.meta.mimeType), data.bytes.byteLength, data.meta.file.filename),
   });
+}
+
+/** Types a browser only ever shows or parses as data: no script, no style, no markup. */
+const INERT_TYPES = new Set([
+  'text/plain',
+  'text/csv',
+  'text/markdown',
+  'application/json',
+  'application/pdf',
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+]);
+
+/**
+ * The type a stored file is served with: its declared type (parameters dropped) when that is in
+ * {@link INERT_TYPES}, else `application/octet-stream`.
+ *
+ * @example
+ * servedType('text/javascript') // → 'application/octet-stream'
+ * servedType('image/png') // → 'image/png'
+ */
+export function servedType(declared: string): string {
+  const base = declared.split(';')[0]?.trim().toLowerCase() ?? '';
+  return INERT_TYPES.has(base) ? base : 'application/octet-stream';
+}
+
+/** Headers for stored bytes served from the app's origin (files, container files): data, never a page. */
+export function dataHeaders(type: string, length: number, filename: string): Record<string, string> {
+  return {
+    'content-type': type,
+    'content-length': String(length),
+    'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(filename)}`,
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': "sandbox; default-src 'none'",
+  };
 }

@@ -42,6 +42,14 @@ export const ANSWER_RESERVE_TOKENS = 256;
  */
 export const MCP_REQUEST_TIMEOUT_MS = 30_000;
 
+/**
+ * The longest listing a response's MCP servers may take in all: opening each, and every page of its
+ * `tools/list` (issue 38 §3.6: 64 pages of just under {@link MCP_REQUEST_TIMEOUT_MS} each held a
+ * response for half an hour). Past it the request is a 424 saying the listing timed out. Each call
+ * of a run is bounded on its own by {@link MCP_REQUEST_TIMEOUT_MS}.
+ */
+export const MCP_LIST_DEADLINE_MS = 60_000;
+
 /** The most bytes one answer of an MCP server may carry; a longer body is cut off and the exchange fails. */
 export const MCP_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 

@@ -105,6 +105,8 @@ export function mcpConnector(opts: McpConnectorOptions = {}): McpConnector {
             let cursor: string | undefined;
             // Pages until the server has none left or the bound is reached.
             do {
+              // Between pages too: a server paging slowly stops at the response's deadline or abort.
+              signal.throwIfAborted();
               const page = await client.listTools(cursor ? { cursor } : undefined, options);
               for (const t of page.tools)
                 tools.push({
@@ -150,8 +152,10 @@ function guardedFetch(
     try {
       res = await fetch(target, { ...init, credentials: 'omit', signal: AbortSignal.any(signals) });
     } catch (err) {
-      if (timeout.aborted) throw note(seen, timedOut(timeoutMs));
       if (signal.aborted) throw err;
+      // The client's own timeout (the same bound, started first) aborts `init.signal` before ours
+      // fires: a hang either way, never the CORS failure a thrown fetch otherwise is (issue 38 §3.8).
+      if (timeout.aborted || init?.signal?.aborted || isAbort(err)) throw note(seen, timedOut(timeoutMs));
       throw note(
         seen,
         new McpFailure(
@@ -201,4 +205,9 @@ function classify(err: unknown, seen: McpFailure | null, timeoutMs: number): Mcp
   if (e?.code === 'REQUEST_TIMEOUT') return timedOut(timeoutMs);
   if (typeof e?.code === 'number') return new McpFailure('protocol', e.code, message);
   return new McpFailure('blocked', 0, message);
+}
+
+function isAbort(err: unknown): boolean {
+  const name = (err as { name?: unknown } | null)?.name;
+  return name === 'AbortError' || name === 'TimeoutError';
 }

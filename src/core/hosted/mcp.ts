@@ -1,6 +1,7 @@
 import type { ResponseItem, Tool } from 'openai/resources/responses/responses';
 import { ApiError } from '../../common/api-error';
-import { MCP_MAX_OUTPUT_CHARS } from './budgets';
+import { redactJson, redactText, secretsOf } from '../../common/redact';
+import { MCP_LIST_DEADLINE_MS, MCP_MAX_OUTPUT_CHARS } from './budgets';
 import type { RunOutput } from './hosted-events';
 import { type McpConnector, McpFailure, type McpSession } from './mcp-connection';
 import { emitMcpItem, type McpItem } from './mcp-events';
@@ -62,8 +63,10 @@ export async function listMcpServers(
   connector: McpConnector,
   signal: AbortSignal,
   newId: () => string,
+  deadline: McpDeadline = mcpDeadline(),
 ): Promise<McpServer[]> {
   const servers: McpServer[] = [];
+  const bounded = AbortSignal.any([signal, deadline.signal]);
   for (const tool of tools) {
     const known = context.findLast(
       (i) => i.type === 'mcp_list_tools' && i.server_label === tool.server_label && !i.error,
@@ -71,11 +74,14 @@ export async function listMcpServers(
     let listed: McpToolInfo[];
     if (known) listed = known.tools;
     else {
-      const session = await openOr424(connector, tool, signal);
+      const session = await openOr424(connector, tool, signal, bounded, deadline);
       try {
         listed = await session.listTools().catch((err) => {
-          throw listError(tool.server_label, err);
+          if (signal.aborted) throw err;
+          throw listError(tool.server_label, deadline.failure() ?? err, toolSecrets(tool));
         });
+        // A server that echoes the request's token or headers in its listing gets them redacted.
+        listed = redactJson(listed, toolSecrets(tool));
       } finally {
         await session.close();
       }
@@ -89,13 +95,52 @@ export async function listMcpServers(
   return servers;
 }
 
-async function openOr424(connector: McpConnector, tool: Tool.Mcp, signal: AbortSignal): Promise<McpSession> {
+async function openOr424(
+  connector: McpConnector,
+  tool: Tool.Mcp,
+  signal: AbortSignal,
+  bounded: AbortSignal,
+  deadline: McpDeadline,
+): Promise<McpSession> {
   try {
-    return await connector.open(address(tool), signal);
+    return await connector.open(address(tool), bounded);
   } catch (err) {
     if (signal.aborted) throw err;
-    throw listError(tool.server_label, err);
+    throw listError(tool.server_label, deadline.failure() ?? err, toolSecrets(tool));
   }
+}
+
+/** The secrets a request gave for an `mcp` tool (its token, its headers' values), to redact from what the server sends. */
+function toolSecrets(tool: Tool.Mcp): string[] {
+  return secretsOf([tool.authorization, ...Object.values(tool.headers ?? {})]);
+}
+
+/** One response's deadline for listing its MCP servers ({@link MCP_LIST_DEADLINE_MS}): its signal, and the failure once past it. */
+export interface McpDeadline {
+  signal: AbortSignal;
+  /** A `timeout` failure once the deadline has passed, else null. */
+  failure(): McpFailure | null;
+}
+
+/**
+ * A deadline `ms` from now for all of a response's MCP listing (every server, every page).
+ *
+ * @example
+ * const servers = await listMcpServers(tools, items, connector, signal, newId, mcpDeadline());
+ */
+export function mcpDeadline(ms: number = MCP_LIST_DEADLINE_MS): McpDeadline {
+  const signal = AbortSignal.timeout(ms);
+  return {
+    signal,
+    failure: () =>
+      signal.aborted
+        ? new McpFailure(
+            'timeout',
+            0,
+            `listing the response's MCP servers timed out: it took more than ${Math.round(ms / 1000)} s in all`,
+          )
+        : null,
+  };
 }
 
 function address(tool: Tool.Mcp) {
@@ -106,8 +151,9 @@ function address(tool: Tool.Mcp) {
  * OpenAI's 424 for a server it could not list, with the likely cause added (a blocked fetch names
  * CORS, an HTTP error its status, a timeout its bound).
  */
-export function listError(label: string, err: unknown): ApiError {
-  const cause = err instanceof McpFailure ? err.message : err instanceof Error ? err.message : String(err);
+export function listError(label: string, err: unknown, secrets: readonly string[] = []): ApiError {
+  const why = err instanceof McpFailure ? err.message : err instanceof Error ? err.message : String(err);
+  const cause = redactText(why, secrets);
   return new ApiError(
     424,
     'external_connector_error',
@@ -163,6 +209,12 @@ export class McpSessions {
     return s;
   }
 
+  /** The secrets the request gave for `label`'s server, to redact from what it answers. */
+  secrets(label: string): string[] {
+    const server = this.servers.find((x) => x.tool.server_label === label);
+    return server ? toolSecrets(server.tool) : [];
+  }
+
   async closeAll(): Promise<void> {
     const all = [...this.open.values()];
     this.open.clear();
@@ -203,22 +255,25 @@ export async function runMcpCall(
       };
       return 'failed';
     }
+    // What the server answers is stored: the request's own secrets, echoed, are redacted from it.
+    const secrets = sessions.secrets(call.label);
     try {
       const session = await sessions.session(call.label);
       const res = await session.callTool(call.name, args);
       if (res.isError) {
-        item.error = { type: 'mcp_tool_execution_error', content: res.content };
+        item.error = { type: 'mcp_tool_execution_error', content: redactJson(res.content, secrets) };
         return 'failed';
       }
-      item.output = capped(contentText(res.content));
+      item.output = capped(redactText(contentText(res.content), secrets));
       return 'completed';
     } catch (err) {
       if (signal.aborted) throw err;
       const f = err instanceof McpFailure ? err : new McpFailure('blocked', 0, String(err));
+      const message = redactText(f.message, secrets);
       item.error =
         f.kind === 'protocol'
-          ? { type: 'mcp_protocol_error', code: f.code, message: f.message }
-          : { type: 'http_error', code: f.code, message: f.message };
+          ? { type: 'mcp_protocol_error', code: f.code, message }
+          : { type: 'http_error', code: f.code, message };
       return 'failed';
     }
   });

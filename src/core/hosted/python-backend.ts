@@ -60,6 +60,11 @@ export interface PythonBackend {
    * alive by that id).
    */
   containerFor(container: string | { type: 'auto' }, param: string, previous: string | null): string;
+  /**
+   * Throws the 400 that `containerFor({type:'auto'}, param, previous)` would, now: checked when the
+   * request is read, so a response that could never get a container is refused before it starts.
+   */
+  checkAuto?(param: string, previous: string | null): void;
   /** Runs `code` in the container; never rejects (a failure is `failed`). */
   run(containerId: string, code: string, signal: AbortSignal): Promise<PythonRunResult>;
   /** The files code wrote in the container that are still there (none once it is gone), for citations. */

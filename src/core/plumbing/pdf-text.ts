@@ -7,6 +7,7 @@
 import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { ApiError, clip, invalidRequest } from '../../common/api-error';
 import { pace } from '../../common/pace';
+import { checkPdfStreams } from './pdf-streams';
 
 /** The most one PDF may cost, in one place. */
 export const PDF_BUDGETS = {
@@ -55,7 +56,8 @@ export function isPdf(bytes: Uint8Array): boolean {
 /**
  * The text of a PDF as the model reads it: `--- page N ---` then the page's text, for every page.
  * pdf.js 6 never evaluates a PDF as code (a file is data). Bounded by
- * {@link PDF_BUDGETS}; a PDF without any text (scanned pages are images) is a 400 `unsupported_file`
+ * {@link PDF_BUDGETS} and, before pdf.js sees it, by its streams' inflated size
+ * ({@link checkPdfStreams}); a PDF without any text (scanned pages are images) is a 400 `unsupported_file`
  * on `param`, as is one that cannot be parsed.
  *
  * @example
@@ -75,6 +77,8 @@ export async function pdfText(
       'unsupported_file',
     );
   }
+  // pdf.js inflates on this thread without a bound: measure its streams first (a flate bomb is a 400).
+  await checkPdfStreams(bytes, capital(name), param);
   const lib = await loadPdfJs();
   const task: PDFDocumentLoadingTask = lib.getDocument({
     // pdf.js may transfer the buffer it is given: a copy keeps the caller's bytes whole.

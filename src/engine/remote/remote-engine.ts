@@ -16,10 +16,11 @@ import type {
 } from '../types';
 import { chatBody } from './remote-body';
 import { ChunkMapper } from './remote-chunks';
-import { offline, quote, upstreamError } from './remote-errors';
+import { offline, quote, serverSecrets, upstreamError } from './remote-errors';
 import { type FetchLike, readJson, remoteFetch } from './remote-fetch';
 import { listRemoteModels, type RemoteModel, remoteModel } from './remote-models';
 import { normalizeServer, REMOTE_STALL_MS, type RemoteServerSpec } from './remote-options';
+import { redactChunks } from './remote-redact';
 import { sseData } from './remote-sse';
 
 export interface RemoteEngineOptions {
@@ -120,8 +121,20 @@ export class RemoteEngine implements Engine {
     this.route(modelId);
   }
 
+  /**
+   * The server's stream, with its own secrets (key, header values) redacted from everything it
+   * writes: a server (or a model it prompts) that echoes the key gets `[redacted]` stored and sent.
+   */
   async *generate(req: GenerateRequest, signal: AbortSignal): AsyncGenerator<EngineChunk> {
-    const { server, upstream } = this.route(req.model);
+    const route = this.route(req.model);
+    yield* redactChunks(this.upstreamChunks(req, signal, route), serverSecrets(route.server));
+  }
+
+  private async *upstreamChunks(
+    req: GenerateRequest,
+    signal: AbortSignal,
+    { server, upstream }: ReturnType<RemoteEngine['route']>,
+  ): AsyncGenerator<EngineChunk> {
     const body = chatBody(req, upstream);
     const { res, abort } = await remoteFetch({
       server,

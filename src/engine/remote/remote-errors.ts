@@ -4,16 +4,17 @@
  * Every message goes through {@link redact}, so a server that echoes the key does not leak it.
  */
 import { ApiError, clip } from '../../common/api-error';
+import { redactText, secretsOf } from '../../common/redact';
 import { REMOTE_QUOTE_CHARS, type RemoteServer } from './remote-options';
+
+/** The secrets of `server` (its key, its headers' values), to redact from what it sends. */
+export function serverSecrets(server: RemoteServer): string[] {
+  return secretsOf([server.apiKey, ...Object.values(server.headers)]);
+}
 
 /** The secrets of `server` (its key, its headers' values) replaced by `[redacted]` in `text`. */
 export function redact(text: string, server: RemoteServer): string {
-  const secrets = [server.apiKey, ...Object.values(server.headers)].filter(
-    (s): s is string => typeof s === 'string' && s.length >= 4,
-  );
-  let out = text;
-  for (const s of secrets) out = out.split(s).join('[redacted]');
-  return out;
+  return redactText(text, serverSecrets(server));
 }
 
 /** `text` quoted for a message: redacted and clipped to {@link REMOTE_QUOTE_CHARS}. */

@@ -57,6 +57,8 @@ export const REMOTE_QUOTE_CHARS = 500;
 export const REMOTE_MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** Longest SSE line accepted from upstream (one chunk's JSON). */
 export const REMOTE_MAX_LINE_BYTES = 4 * 1024 * 1024;
+/** Longest SSE event accepted from upstream: all its `data:` lines together (issue 38 §3.8). */
+export const REMOTE_MAX_EVENT_BYTES = 4 * 1024 * 1024;
 /** Most redirects followed (same origin only). */
 export const REMOTE_MAX_REDIRECTS = 5;
 
@@ -72,12 +74,17 @@ export interface RemoteServer {
 
 /**
  * Checks a server spec: an http(s) `baseURL` without credentials in it, string headers, model ids.
- * Throws a 400 on the offending `param`.
+ * Throws a 400 on the offending `param`. A `baseURL` on the app's own origin (`appOrigin`, by default
+ * the worker's `location.origin`) is refused as MCP's `server_url` is: the service worker would route
+ * the engine's requests back to intab, which would call itself without end (issue 38 §3.2).
  *
  * @example
  * normalizeServer({ baseURL: 'http://127.0.0.1:8080/v1/' }).baseURL // → 'http://127.0.0.1:8080/v1'
  */
-export function normalizeServer(spec: RemoteServerSpec): RemoteServer {
+export function normalizeServer(
+  spec: RemoteServerSpec,
+  appOrigin: string | null = ownOrigin(),
+): RemoteServer {
   if (typeof spec?.baseURL !== 'string') throw invalidRequest('baseURL', 'A remote server needs a baseURL.');
   let url: URL;
   try {
@@ -90,6 +97,11 @@ export function normalizeServer(spec: RemoteServerSpec): RemoteServer {
   // A key in the URL would travel in every error message and log that names the URL.
   if (url.username || url.password)
     throw invalidRequest('baseURL', 'Give the API key as apiKey, not inside the baseURL.');
+  if (appOrigin !== null && url.origin === appOrigin)
+    throw invalidRequest(
+      'baseURL',
+      "A remote server may not be intab's own origin: its service worker would send the engine's requests back to the engine.",
+    );
   url.hash = '';
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(spec.headers ?? {})) {
@@ -113,4 +125,10 @@ export function normalizeServer(spec: RemoteServerSpec): RemoteServer {
     models,
     firstByteTimeoutMs: typeof ms === 'number' && ms > 0 ? ms : REMOTE_FIRST_BYTE_MS,
   };
+}
+
+/** The origin this code runs on (a worker's or a page's), or null outside a browser. */
+function ownOrigin(): string | null {
+  const origin = (globalThis as { location?: { origin?: unknown } }).location?.origin;
+  return typeof origin === 'string' && origin !== 'null' ? origin : null;
 }

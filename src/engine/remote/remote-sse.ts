@@ -1,10 +1,10 @@
 /**
- * Server-sent events from an upstream body: each event's `data`, with a bound on the line length
- * and on the silence between reads, and the reader cancelled (so the connection closes) however
+ * Server-sent events from an upstream body: each event's `data`, with a bound on the line length,
+ * on the event's length and on the silence between reads, and the reader cancelled (so the connection closes) however
  * the consumer stops.
  */
 import { upstreamError, upstreamTimeout } from './remote-errors';
-import { REMOTE_MAX_LINE_BYTES, type RemoteServer } from './remote-options';
+import { REMOTE_MAX_EVENT_BYTES, REMOTE_MAX_LINE_BYTES, type RemoteServer } from './remote-options';
 
 /**
  * Yields the `data` of each event until `[DONE]` or the end of the body.
@@ -21,6 +21,8 @@ export async function* sseData(
   const decoder = new TextDecoder();
   let buffer = '';
   let data: string[] = [];
+  // Characters of the event being read: a server sending `data:` lines without end is cut off.
+  let eventChars = 0;
   try {
     for (;;) {
       const { done, value } = await readWithin(reader, stallMs, server);
@@ -33,10 +35,17 @@ export async function* sseData(
           if (data.length > 0) {
             const event = data.join('\n');
             data = [];
+            eventChars = 0;
             if (event.trim() === '[DONE]') return;
             yield event;
           }
-        } else if (line.startsWith('data:')) data.push(line.slice(line[5] === ' ' ? 6 : 5));
+        } else if (line.startsWith('data:')) {
+          const part = line.slice(line[5] === ' ' ? 6 : 5);
+          eventChars += part.length + 1;
+          if (eventChars > REMOTE_MAX_EVENT_BYTES)
+            throw upstreamError(server, `sent a stream event over ${REMOTE_MAX_EVENT_BYTES} bytes.`);
+          data.push(part);
+        }
         // `event:`, `id:`, `retry:` and comments carry nothing the chat stream needs.
         nl = buffer.indexOf('\n');
       }

@@ -158,6 +158,27 @@ describe('RemoteEngine: abort, models, embeddings', () => {
 describe('RemoteEngine in a browser context', () => {
   afterEach(() => vi.unstubAllGlobals());
 
+  it("refuses intab's own origin as a baseURL (the service worker would route it back to the engine)", async () => {
+    vi.stubGlobal('location', { origin: 'https://app.test' });
+    const fake = fakeChatServer({ body: '{}' });
+    const engine = new RemoteEngine({ servers: [], fetch: fake.fetch });
+    for (const baseURL of [
+      'https://app.test/v1',
+      'https://app.test/some/proxy/v1',
+      'https://APP.test:443/v1/',
+    ]) {
+      const err = await failure(engine.addServer({ baseURL }));
+      expect(err.status, baseURL).toBe(400);
+      expect(err.param).toBe('baseURL');
+      expect(err.message).toMatch(/own origin/);
+    }
+    expect(fake.calls).toHaveLength(0);
+    // Another origin (another port, another host) is a server like any other.
+    await expect(
+      engine.addServer({ baseURL: 'https://app.test:8443/v1', models: ['m'] }),
+    ).resolves.toHaveLength(1);
+  });
+
   it('an unreachable server names CORS as the likely cause where a browser would have blocked it', async () => {
     vi.stubGlobal('document', {});
     const { engine } = rig({ throws: new TypeError('Failed to fetch') });
@@ -176,8 +197,10 @@ describe('RemoteEngine in a browser context', () => {
   });
 
   it("a redirect to intab's own origin is never followed, even within baseURL's origin", async () => {
-    vi.stubGlobal('location', { origin: 'http://llm.test' });
     const { fake, engine } = rig({ status: 302, headers: { location: '/elsewhere' }, body: '' });
+    // Set after the server is added (a baseURL on the own origin is refused there): the redirect
+    // check is a second guard of its own.
+    vi.stubGlobal('location', { origin: 'http://llm.test' });
     const err = await failure(collect(engine));
     expect(err.status).toBe(502);
     expect(fake.calls).toHaveLength(1);

@@ -2,7 +2,12 @@ import { resolve } from 'node:path';
 import { loadPyodide, type PyodideAPI } from 'pyodide';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_LOG_BYTES, OVER_MEMORY_NOTE } from '../../../src/sandbox';
-import { hardenScope, REMOVED_GLOBALS, runCall } from '../../../src/sandbox/python-runtime';
+import {
+  hardenScope,
+  MAX_RETURNED_BYTES,
+  REMOVED_GLOBALS,
+  runCall,
+} from '../../../src/sandbox/python-runtime';
 
 /**
  * The sandbox's runtime against a real Pyodide (the npm package's core and standard library, which
@@ -55,6 +60,51 @@ open('/mnt/data/dot.png', 'wb').write(data)
       files: [{ path: 'in/data.csv', bytes: new TextEncoder().encode('a,b') }],
     });
     expect(r.stdout).toBe('a,b\n');
+  });
+
+  it('refuses an input path that leaves /mnt/data, and runs no code (issue 38 §3.7)', async () => {
+    for (const path of ['../../tmp/pwned.txt', 'a/../../x.py', '/etc/x', 'a//b']) {
+      const r = await runCall(py, {
+        id: ++n,
+        code: 'print("ran")',
+        files: [{ path, bytes: new TextEncoder().encode('x') }],
+      });
+      expect(r.stdout, path).toBe('');
+      expect(r.stderr, path).toMatch(/^\[the call did not run: file .* is not a path inside \/mnt\/data\]$/);
+    }
+    expect((await call("import os; print(os.path.exists('/tmp/pwned.txt'))")).stdout).toBe('False\n');
+  });
+
+  it('a file where a folder must go is the call’s error, not a throw (a.txt, then a.txt/b.txt)', async () => {
+    const bytes = new TextEncoder().encode('x');
+    await runCall(py, { id: ++n, code: '1', files: [{ path: 'clash.txt', bytes }] });
+    const r = await runCall(py, {
+      id: ++n,
+      code: 'print("ran")',
+      files: [{ path: 'clash.txt/b.txt', bytes }],
+    });
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^\[the call did not run: file 'clash\.txt\/b\.txt' could not be written/);
+    expect((await call('print("next")')).stdout).toBe('next\n');
+  });
+
+  it('walks past a dangling link and a link loop in /mnt/data (neither followed nor returned)', async () => {
+    const r = await call(
+      "import os\nos.makedirs('/mnt/data/loop', exist_ok=True)\nos.symlink('/nowhere', '/mnt/data/dangling')\nos.symlink('/mnt/data/loop', '/mnt/data/loop/again')\nos.symlink('/mnt/data/self', '/mnt/data/self')\nopen('/mnt/data/real.txt', 'w').write('r')\nprint('done')",
+    );
+    expect(r.stdout).toBe('done\n');
+    expect(r.files.map((f) => f.path)).toEqual(['real.txt']);
+    expect((await call('print("after")')).stdout).toBe('after\n');
+  });
+
+  it('hands back at most 128 MiB of files from one call; the rest stay in the sandbox, with a note (issue 38 §3.3)', async () => {
+    const r = await call(
+      "for i in range(10):\n  open(f'/mnt/data/park{i}.bin', 'wb').write(bytes(15 * 1024 * 1024))",
+    );
+    expect(r.files).toHaveLength(8);
+    expect(r.files.reduce((n, f) => n + f.bytes.length, 0)).toBeLessThanOrEqual(MAX_RETURNED_BYTES);
+    expect(r.stderr.match(/not returned: the call's files passed/g)).toHaveLength(2);
+    await call("import os\nfor i in range(10): os.remove(f'/mnt/data/park{i}.bin')");
   });
 
   it('caps stdout at 64 KiB however much is printed', async () => {

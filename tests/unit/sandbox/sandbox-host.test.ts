@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  FILES_NOT_WRITTEN,
   MAX_LIVE_SANDBOXES,
   MAX_LOG_BYTES,
   OVER_MEMORY_NOTE,
@@ -83,6 +84,12 @@ describe('SandboxHost', () => {
     expect(workers).toHaveLength(2);
   });
 
+  it('a call whose input files could not be written ends failed with the sandbox’s reason', async () => {
+    const why = `${FILES_NOT_WRITTEN} 'a.txt/b.txt' could not be written to /mnt/data (ENOTDIR)]`;
+    const { host } = hostWith(() => ({ stdout: 'no', stderr: why }));
+    expect(await host.run('cntr_a', '1', [])).toMatchObject({ failed: why, files: [] });
+  });
+
   it('a cancelled call ends failed at once and stops the sandbox', async () => {
     const { host, workers } = hostWith(() => 'hang', 10_000);
     const ac = new AbortController();
@@ -90,6 +97,89 @@ describe('SandboxHost', () => {
     ac.abort();
     expect((await pending).failed).toMatch(/stopped/);
     expect(workers[0]?.terminated).toBe(true);
+  });
+});
+
+/** Answers the pending call `w` was sent `n`th, as the real sandbox would. */
+function reply(w: SandboxWorkerDouble | undefined, n = 0, stdout = 'ok\n'): void {
+  w?.forge({ id: w.calls[n]?.id, stdout, stderr: '', files: [] });
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 0));
+
+describe('SandboxHost limits that hold (issue 38 §3.5)', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("times a first call from when its sandbox reports started, not from before Pyodide's load", async () => {
+    vi.useFakeTimers();
+    const workers: SandboxWorkerDouble[] = [];
+    const host = new SandboxHost({
+      startWorker: () => {
+        const w = new SandboxWorkerDouble(() => 'hang');
+        workers.push(w);
+        return w;
+      },
+      timeoutMs: 50,
+      loadTimeoutMs: 10_000,
+    });
+    let run: Awaited<ReturnType<typeof host.run>> | null = null;
+    void host.run('cntr_a', 'while True: pass', []).then((r) => {
+      run = r;
+    });
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(run).toBeNull();
+    workers[0]?.forge({
+      started: { fromSnapshot: false, snapshot: null, snapshotError: null, loadMs: 5_000 },
+    });
+    await vi.advanceTimersByTimeAsync(49);
+    expect(run).toBeNull();
+    await vi.advanceTimersByTimeAsync(2);
+    expect(run).toMatchObject({ failed: expect.stringMatching(/timed out after 50 ms/) });
+    expect(workers[0]?.terminated).toBe(true);
+  });
+
+  it('runs at most two sandboxes at once however many first calls arrive: the others wait their turn', async () => {
+    const { host, workers } = hostWith(() => 'hang', 60_000);
+    const runs = ['cntr_a', 'cntr_b', 'cntr_c', 'cntr_d'].map((c) => host.run(c, `print("${c}")`, []));
+    await settle();
+    expect(workers).toHaveLength(2);
+    expect(workers.map((w) => w.calls.length)).toEqual([1, 1]);
+    reply(workers[0]);
+    expect(await runs[0]).toMatchObject({ stdout: 'ok\n', failed: null });
+    await settle();
+    // a's sandbox was idle: it made way for c's; d still waits.
+    expect(workers).toHaveLength(3);
+    expect(workers[0]?.terminated).toBe(true);
+    expect(workers[2]?.calls.map((c) => c.code)).toEqual(['print("cntr_c")']);
+    expect(host.alive).toBe(2);
+    reply(workers[1]);
+    reply(workers[2]);
+    await settle();
+    expect(workers).toHaveLength(4);
+    reply(workers[3]);
+    expect((await Promise.all(runs)).map((r) => r.failed)).toEqual([null, null, null, null]);
+  });
+
+  it("runs one container's calls one at a time, each timed on its own; a queued call can be cancelled", async () => {
+    const { host, workers } = hostWith(() => 'hang', 60_000);
+    const first = host.run('cntr_a', 'first', []);
+    const second = host.run('cntr_a', 'second', []);
+    const ac = new AbortController();
+    const third = host.run('cntr_b', 'b', []);
+    const fourth = host.run('cntr_c', 'c', [], ac.signal);
+    await settle();
+    expect(workers[0]?.calls.map((c) => c.code)).toEqual(['first']);
+    ac.abort();
+    expect((await fourth).failed).toMatch(/cancelled/);
+    expect(workers).toHaveLength(2);
+    reply(workers[0], 0);
+    await first;
+    await settle();
+    expect(workers[0]?.calls.map((c) => c.code)).toEqual(['first', 'second']);
+    reply(workers[0], 1);
+    reply(workers[1], 0);
+    expect((await second).failed).toBeNull();
+    expect((await third).failed).toBeNull();
   });
 });
 

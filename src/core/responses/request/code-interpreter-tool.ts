@@ -117,6 +117,7 @@ export function planCodeInterpreter(
   const last = history.findLast((it) => it.type === 'code_interpreter_call');
   const previous = last?.type === 'code_interpreter_call' ? last.container_id : null;
   let id = typeof tool.container === 'string' ? backend.containerFor(tool.container, param, null) : null;
+  if (id === null) backend.checkAuto?.(param, previous);
   return {
     tool,
     container: () => {
