@@ -8,6 +8,7 @@ import { isRootAlias } from '../src/core/plumbing/api-paths';
 import { isMessage, type PageToSwMessage } from '../src/worker/protocol';
 import { type ClientsLike, EngineLinks } from './engine-links';
 import { forwardToEngine } from './forward';
+import { routeLazyAssets } from './lazy-cache';
 import { routePythonSandbox } from './python-sandbox';
 import { SW_TIMING } from './timing';
 
@@ -27,6 +28,12 @@ export interface InstallIntabOptions {
    * them they are API routes (a navigation to one gets intab's 403, as `/v1` does).
    */
   rootAliases?: boolean;
+  /**
+   * Keep intab's lazy assets (web-llm, wllama's JS and wasm, pdf.js, o200k, web-xgrammar, Pyodide),
+   * which no precache holds, in Cache Storage the first time a feature fetches them, so they work
+   * offline after. Default true; false for an app whose own runtime caching covers them.
+   */
+  cacheLazyAssets?: boolean;
 }
 
 /** An event whose work keeps the service worker alive (`install`, `activate`, `message`). */
@@ -122,6 +129,7 @@ export function installIntab(scope: IntabScope, opts: InstallIntabOptions = {}):
 
   // The Python sandbox's script, with its CSP (code_interpreter).
   routePythonSandbox(scope);
+  if (opts.cacheLazyAssets !== false) routeLazyAssets(scope);
 
   return { handles, apiPrefix, rootAliases };
 }

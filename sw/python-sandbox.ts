@@ -5,6 +5,7 @@
  * no nested worker, whatever headers the app's host sends.
  */
 import { PYTHON_ASSET_PATH, SANDBOX_SCRIPT, sandboxCsp } from '../src/sandbox/protocol';
+import { networkFirst } from './lazy-cache';
 
 /** A fetch listener's event, as much as this uses. */
 interface FetchEventLike {
@@ -32,9 +33,14 @@ export function routePythonSandbox(scope: {
   });
 }
 
-/** The script from the network with the CSP set (any policy the host sent is replaced, not merged). */
+/**
+ * The script from the network (offline, the copy kept the last time) with the CSP set: any policy
+ * the host sent is replaced, not merged.
+ */
 async function withSandboxCsp(request: Request, origin: string): Promise<Response> {
-  const upstream = await fetch(request.url, { credentials: 'same-origin', cache: 'no-cache' });
+  const upstream = await networkFirst(
+    new Request(request.url, { credentials: 'same-origin', cache: 'no-cache' }),
+  );
   const headers = new Headers(upstream.headers);
   headers.set('content-security-policy', sandboxCsp(origin));
   return new Response(upstream.body, { status: upstream.status, statusText: upstream.statusText, headers });

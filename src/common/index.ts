@@ -9,4 +9,5 @@
  */
 export * from './api-error';
 export * from './base64';
+export * from './lazy-assets';
 export * from './pace';
