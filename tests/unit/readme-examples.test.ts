@@ -15,6 +15,7 @@ describe('README recipes', () => {
     'vite-app/vite.config.ts',
     'vite-app/src/main.ts',
     'workbox-app/src/sw/sw.ts',
+    'workbox-app/vite.config.ts',
     'esbuild-app/build.mjs',
     'esbuild-app/src/sw/sw.ts',
     'webpack-app/webpack.config.js',
