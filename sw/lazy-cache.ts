@@ -6,6 +6,7 @@
  */
 import { lazyAssetKind } from '../src/common/lazy-assets';
 import { PYTHON_ASSET_PATH, SANDBOX_SCRIPT } from '../src/sandbox/protocol';
+import { type IsolationMode, isolate } from './isolation';
 
 /** Where lazily fetched assets are kept (the demo's shell kept its hashed assets here before, too). */
 export const LAZY_ASSET_CACHE = 'intab-assets';
@@ -24,20 +25,31 @@ interface FetchEventLike {
  * @example
  * routeLazyAssets(self);
  */
-export function routeLazyAssets(scope: {
-  readonly location: { readonly origin: string };
-  addEventListener(type: 'fetch', listener: (event: FetchEventLike) => void): void;
-}): void {
+export function routeLazyAssets(
+  scope: {
+    readonly location: { readonly origin: string };
+    addEventListener(type: 'fetch', listener: (event: FetchEventLike) => void): void;
+  },
+  isolation: IsolationMode = false,
+): void {
   scope.addEventListener('fetch', (event) => {
     const { request } = event;
-    if (request.method !== 'GET') return;
-    const url = new URL(request.url);
-    // The sandbox script is answered by routePythonSandbox (with its CSP); a second respondWith throws.
-    if (url.origin !== scope.location.origin || url.pathname === SANDBOX_PATH) return;
-    const kind = lazyAssetKind(url.pathname);
-    if (kind === 'hashed') event.respondWith(cacheFirst(request));
-    else if (kind === 'unhashed') event.respondWith(networkFirst(request));
+    if (!isLazyRequest(request, scope.location.origin)) return;
+    const kind = lazyAssetKind(new URL(request.url).pathname);
+    const answer = kind === 'hashed' ? cacheFirst(request) : networkFirst(request);
+    event.respondWith(answer.then((r) => isolate(r, isolation)));
   });
+}
+
+/**
+ * Whether {@link routeLazyAssets} answers `request`: a same-origin GET of a lazy asset. The sandbox
+ * script is answered by routePythonSandbox (with its CSP), and a second respondWith would throw.
+ */
+export function isLazyRequest(request: Request, origin: string): boolean {
+  if (request.method !== 'GET') return false;
+  const url = new URL(request.url);
+  if (url.origin !== origin || url.pathname === SANDBOX_PATH) return false;
+  return lazyAssetKind(url.pathname) !== null;
 }
 
 /** A hashed file: any cache's copy (the app's precache included), else the network's, kept. */

@@ -6,6 +6,8 @@
  * path). Workbox's model, in a few lines, so an app that installs intab needs no workbox package.
  */
 
+import { type IsolationMode, isolate } from './isolation';
+
 /** One precached file: its URL relative to the service worker, and a revision unless the name is hashed. */
 export interface ShellEntry {
   url: string;
@@ -28,19 +30,31 @@ export interface ShellScope {
   ): void;
 }
 
+/** What the shell leaves alone and how it isolates what it serves. */
+export interface ShellOptions {
+  /** Requests answered by earlier listeners (intab's `serves`): a second respondWith would throw. */
+  skip: (request: Request) => boolean;
+  /**
+   * COOP/COEP on the app's pages and same-origin files (see `isolation.ts`): precached ones, and the
+   * rest fetched through the worker for the purpose. `false`: the host's headers, untouched.
+   */
+  isolation: IsolationMode;
+}
+
 /**
- * Adds the install, activate and fetch listeners. Call after `installIntab(self)`: `/v1/*` and the
- * lazy assets are intab's, answered first. An empty manifest (`vite dev`) adds nothing.
+ * Adds the install, activate and fetch listeners. Call after `installIntab(self)`, whose requests
+ * (`/v1/*`, the lazy assets) `skip` names. An empty manifest (`vite dev`, `precache: false`)
+ * precaches nothing; the isolation holds all the same.
  *
  * @example
- * routeOfflineShell(self, self.__WB_MANIFEST, '/v1/');
+ * routeOfflineShell(self, self.__WB_MANIFEST, { skip: intab.serves, isolation: 'require-corp' });
  */
 export function routeOfflineShell(
   scope: ShellScope,
   manifest: readonly ShellEntry[],
-  apiPrefix: string,
+  opts: ShellOptions,
 ): void {
-  if (manifest.length === 0) return;
+  const { skip, isolation } = opts;
   const base = new URL('./', scope.location.href);
   // Cache keys carry the revision, so a changed file is fetched again and an unchanged one is not.
   const keyOf = (e: ShellEntry) => {
@@ -52,19 +66,24 @@ export function routeOfflineShell(
   const cacheName = `${SHELL_CACHE_PREFIX}${revisionOf(manifest)}`;
   const fallback = byUrl.get(new URL('index.html', base).href) ?? null;
 
-  scope.addEventListener('install', (event) => event.waitUntil(precache(cacheName, manifest, keyOf, base)));
-  scope.addEventListener('activate', (event) => event.waitUntil(dropOldShells(cacheName)));
+  if (manifest.length > 0) {
+    scope.addEventListener('install', (event) => event.waitUntil(precache(cacheName, manifest, keyOf, base)));
+    scope.addEventListener('activate', (event) => event.waitUntil(dropOldShells(cacheName)));
+  }
   scope.addEventListener('fetch', (event) => {
     const { request } = event;
-    if (request.method !== 'GET') return;
+    if (request.method !== 'GET' || skip(request)) return;
     const url = new URL(request.url);
-    if (url.origin !== scope.location.origin || url.pathname.startsWith(apiPrefix)) return;
+    if (url.origin !== scope.location.origin) return;
     url.hash = '';
     url.search = '';
     const key =
       byUrl.get(url.href) ??
       (request.mode === 'navigate' ? (byUrl.get(new URL('index.html', url).href) ?? fallback) : null);
-    if (key) event.respondWith(fromShell(cacheName, key, request));
+    if (key) event.respondWith(fromShell(cacheName, key, request).then((r) => isolate(r, isolation)));
+    // A request made `only-if-cached` outside same-origin mode cannot be fetched here.
+    else if (isolation !== false && !(request.cache === 'only-if-cached' && request.mode !== 'same-origin'))
+      event.respondWith(fetch(request).then((r) => isolate(r, isolation)));
   });
 }
 

@@ -61,11 +61,14 @@ export interface IntabPluginOptions {
   /** The service worker to build; `false` when the app has its own and imports `intab/sw` into it. */
   serviceWorker?: ServiceWorkerOptions | false;
   /**
-   * Send COOP/COEP from the dev and preview servers, making the page cross-origin isolated
-   * (multi-threaded llama.cpp). Default true; false for apps that embed cross-origin resources
-   * without CORP headers.
+   * Make the app's pages cross-origin isolated (multi-threaded llama.cpp): the dev and preview
+   * servers send COOP/COEP, and intab's own service worker adds them to the pages and same-origin
+   * files it serves, so the app is isolated from its second load on any host, even one that cannot
+   * send headers (GitHub Pages, most CDNs). Default true (`COEP: require-corp`); `'credentialless'`
+   * for apps that load cross-origin images or scripts without CORP headers (Chromium, Firefox);
+   * false to leave every response as the host sends it.
    */
-  crossOriginIsolation?: boolean;
+  crossOriginIsolation?: boolean | 'credentialless';
 }
 
 /**
@@ -77,8 +80,14 @@ export interface IntabPluginOptions {
  */
 export function intab(opts: IntabPluginOptions = {}): Plugin[] {
   const plugins = [workerPlugin(), apiReachedServerPlugin(), pythonAssetsPlugin()];
-  if (opts.crossOriginIsolation !== false) plugins.push(isolationPlugin());
-  if (opts.serviceWorker !== false) plugins.push(serviceWorkerPlugin(opts.serviceWorker ?? {}));
+  const coep =
+    opts.crossOriginIsolation === false
+      ? false
+      : opts.crossOriginIsolation === 'credentialless'
+        ? 'credentialless'
+        : 'require-corp';
+  if (coep) plugins.push(isolationPlugin(coep));
+  if (opts.serviceWorker !== false) plugins.push(serviceWorkerPlugin(opts.serviceWorker ?? {}, coep));
   return plugins;
 }
 
@@ -121,6 +130,7 @@ async function bundleServiceWorker(
   entry: string,
   fileName: string,
   outDir: string | null,
+  coep: Coep,
 ): Promise<string> {
   const output = await build({
     configFile: false,
@@ -128,7 +138,11 @@ async function bundleServiceWorker(
     logLevel: 'warn',
     publicDir: false,
     // workbox's modules log verbosely unless they see production.
-    define: { 'process.env.NODE_ENV': JSON.stringify(outDir ? 'production' : 'development') },
+    define: {
+      'process.env.NODE_ENV': JSON.stringify(outDir ? 'production' : 'development'),
+      // intab's default service worker reads it (sw/default-entry.ts); other entries ignore it.
+      __INTAB_ISOLATION__: JSON.stringify(coep),
+    },
     build: {
       outDir: outDir ?? 'dist',
       write: outDir !== null,
@@ -148,7 +162,7 @@ async function bundleServiceWorker(
  * step workbox's injectManifest runs). In `vite dev` it is bundled on request with
  * an empty manifest, so the dev server runs the same runtime, minus offline.
  */
-function serviceWorkerPlugin(opts: ServiceWorkerOptions): Plugin {
+function serviceWorkerPlugin(opts: ServiceWorkerOptions, coep: Coep): Plugin {
   const entry = opts.entry ?? defaultEntry();
   const fileName = opts.fileName ?? 'sw.js';
   let root = process.cwd();
@@ -166,7 +180,7 @@ function serviceWorkerPlugin(opts: ServiceWorkerOptions): Plugin {
         cached = null;
       });
       server.middlewares.use(`/${fileName}`, (_req, res: ServerResponse, next) => {
-        cached ??= bundleServiceWorker(root, resolve(root, entry), fileName, null).then((code) =>
+        cached ??= bundleServiceWorker(root, resolve(root, entry), fileName, null, coep).then((code) =>
           code.replaceAll(MANIFEST_SLOT, '[]'),
         );
         cached.then(
@@ -189,7 +203,7 @@ function serviceWorkerPlugin(opts: ServiceWorkerOptions): Plugin {
       // Rolldown runs closeBundle after a failed build too; a service worker for no app helps nobody.
       if (failed || this.environment?.config.command !== 'build' || this.environment.name !== 'client')
         return;
-      await bundleServiceWorker(root, resolve(root, entry), fileName, outDir);
+      await bundleServiceWorker(root, resolve(root, entry), fileName, outDir, coep);
       const swPath = resolve(outDir, fileName);
       const code = readFileSync(swPath, 'utf8');
       if (!code.includes(MANIFEST_SLOT)) {
@@ -219,10 +233,14 @@ function defaultEntry(): string {
   return existsSync(lib) ? lib : fileURLToPath(new URL('../../sw/default-entry.ts', import.meta.url));
 }
 
+/** The COEP intab isolates with, or false for none. */
+type Coep = 'require-corp' | 'credentialless' | false;
+
 /** COOP/COEP on every response of the dev and preview servers (see {@link CROSS_ORIGIN_ISOLATION}). */
-function isolationPlugin(): Plugin {
+function isolationPlugin(coep: 'require-corp' | 'credentialless'): Plugin {
   const middleware = (_req: unknown, res: ServerResponse, next: () => void): void => {
     for (const [name, value] of Object.entries(CROSS_ORIGIN_ISOLATION)) res.setHeader(name, value);
+    res.setHeader('Cross-Origin-Embedder-Policy', coep);
     next();
   };
   return {
