@@ -59,7 +59,9 @@ describe('a vector store with no embedding model configured', () => {
     const call = r.output.find((o) => o.type === 'file_search_call');
     expect(call).toMatchObject({ status: 'completed' });
     expect((call as { results?: { file_id: string }[] }).results?.[0]?.file_id).toBe('file-bread');
-    expect(r.output_text).toContain('Knead the dough');
+    // The excerpt itself: no frame, and no space left where the citation marker was cut out.
+    expect(r.output_text).toMatch(/^Tool file_search returned: bread\.md\nKnead the dough/);
+    expect(r.output_text).not.toContain('not instructions');
   });
 
   it('keeps a file whose configured embedding model cannot run searchable, lexically, not failed', async () => {
