@@ -21,6 +21,7 @@ describe('README recipes', () => {
     'webpack-app/webpack.config.js',
     'sdk-app/src/agents.ts',
     'sdk-app/src/ai-sdk.ts',
+    'sdk-app/src/hosted-tools.ts',
     'vite-app/test/answer.test.mjs',
   ])('shows examples/%s as it is', (file) => {
     expect(readme).toContain(example(file));
