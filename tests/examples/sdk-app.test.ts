@@ -42,7 +42,7 @@ describe('examples/sdk-app (OpenAI Agents SDK, Vercel AI SDK)', () => {
       'ai-sdk': 'You said: hello from the AI SDK',
       // The hosted tools' own outputs, quoted by scripted without intab's model-facing frame.
       'file-search': 'Tool file_search returned: solar.txt\nSolar panels turn sunlight into power.',
-      python: 'Tool python returned: 42\n',
+      python: 'Tool python returned: 42',
       mcp: 'Tool echo returned: echo: hi',
     });
     // The MCP call ran once, after the page approved it.
