@@ -9,8 +9,8 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostedToolsAgent, runWithApproval } from '../../examples/sdk-app/src/hosted-tools';
 import { TestFiles } from '../helpers/file-reader';
-import { InProcessPython } from '../helpers/python-runner-double';
 import { type RunningMcpServer, startMcpServer } from '../helpers/mcp-server';
+import { InProcessPython } from '../helpers/python-runner-double';
 import { BASE, makeRig } from '../helpers/server';
 
 let srv: RunningMcpServer;
