@@ -48,16 +48,13 @@ function manifestLinkPlugin(): Plugin {
 
 /**
  * The demo app (index.html → page bundle + engine worker chunk) and its service worker, built with
- * intab's own Vite plugin: the demo's service worker adds the offline app shell to intab's handler.
+ * intab's own Vite plugin and nothing else: intab's default service worker precaches the shell, so the
+ * installed demo reloads offline, as any app built with `intab()` does.
  *
  * @example
  * // npm start  →  scripts/start.mjs: vite build, then vite preview on PORT (4173)
  */
 export default defineConfig({
   build: { target: 'es2022' },
-  plugins: [
-    intab({ serviceWorker: { entry: 'sw/service-worker.ts', precache: true } }),
-    manifestLinkPlugin(),
-    testModelPlugin(),
-  ],
+  plugins: [intab(), manifestLinkPlugin(), testModelPlugin()],
 });

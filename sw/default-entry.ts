@@ -1,10 +1,19 @@
 /**
- * The service worker `intab/vite` builds when the app has none of its own: intab's handler and
- * nothing else (no precache; an app that wants offline adds its own service worker and imports
- * `intab/sw` into it).
+ * The service worker `intab/vite` builds when the app has none of its own: intab's handler (the
+ * `/v1` routes and the runtime cache of its lazy assets), the offline shell, which the plugin's
+ * `precache` (on by default) fills with the build's manifest, and cross-origin isolation on any
+ * host (the plugin's `crossOriginIsolation`, defined into `__INTAB_ISOLATION__`).
  */
 import { installIntab } from './install-intab';
+import type { IsolationMode } from './isolation';
+import { routeOfflineShell, type ShellEntry } from './offline-shell';
 
-declare const self: ServiceWorkerGlobalScope;
+declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: ShellEntry[] };
+declare const __INTAB_ISOLATION__: IsolationMode | undefined;
 
-installIntab(self);
+const isolation: IsolationMode =
+  typeof __INTAB_ISOLATION__ === 'undefined' ? 'require-corp' : __INTAB_ISOLATION__;
+
+// intab's fetch listeners first: the first listener to call respondWith wins.
+const intab = installIntab(self, { crossOriginIsolation: isolation });
+routeOfflineShell(self, self.__WB_MANIFEST, { skip: intab.serves, isolation });

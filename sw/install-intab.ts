@@ -8,7 +8,9 @@ import { isRootAlias } from '../src/core/plumbing/api-paths';
 import { isMessage, type PageToSwMessage } from '../src/worker/protocol';
 import { type ClientsLike, EngineLinks } from './engine-links';
 import { forwardToEngine } from './forward';
-import { routePythonSandbox } from './python-sandbox';
+import type { IsolationMode } from './isolation';
+import { isLazyRequest, routeLazyAssets } from './lazy-cache';
+import { isSandboxRequest, routePythonSandbox } from './python-sandbox';
 import { SW_TIMING } from './timing';
 
 export interface InstallIntabOptions {
@@ -27,6 +29,19 @@ export interface InstallIntabOptions {
    * them they are API routes (a navigation to one gets intab's 403, as `/v1` does).
    */
   rootAliases?: boolean;
+  /**
+   * Keep intab's lazy assets (web-llm, wllama's JS and wasm, pdf.js, o200k, web-xgrammar, Pyodide),
+   * which no precache holds, in Cache Storage the first time a feature fetches them, so they work
+   * offline after. Default true; false for an app whose own runtime caching covers them.
+   */
+  cacheLazyAssets?: boolean;
+  /**
+   * The COEP (with `COOP: same-origin`) added to what intab's own routes serve (its lazy assets, the
+   * Python sandbox's script) where the host sent none, so they load in a cross-origin isolated page.
+   * Default `'require-corp'`; `false` leaves them as the host sent them. (intab's own service worker
+   * also isolates the app's pages; see `routeOfflineShell`.)
+   */
+  crossOriginIsolation?: IsolationMode;
 }
 
 /** An event whose work keeps the service worker alive (`install`, `activate`, `message`). */
@@ -66,6 +81,8 @@ export interface IntabServiceWorker {
   readonly apiPrefix: string;
   /** Whether the routes without `/v1` are answered too. */
   readonly rootAliases: boolean;
+  /** Whether any of intab's listeners answers this request: the API, the sandbox script, a lazy asset. */
+  serves(request: Request): boolean;
 }
 
 /**
@@ -121,9 +138,15 @@ export function installIntab(scope: IntabScope, opts: InstallIntabOptions = {}):
   });
 
   // The Python sandbox's script, with its CSP (code_interpreter).
-  routePythonSandbox(scope);
+  const isolation = opts.crossOriginIsolation ?? 'require-corp';
+  routePythonSandbox(scope, isolation);
+  const lazy = opts.cacheLazyAssets !== false;
+  if (lazy) routeLazyAssets(scope, isolation);
 
-  return { handles, apiPrefix, rootAliases };
+  const origin = scope.location.origin;
+  const serves = (request: Request): boolean =>
+    handles(request) || isSandboxRequest(request, origin) || (lazy && isLazyRequest(request, origin));
+  return { handles, apiPrefix, rootAliases, serves };
 }
 
 /** The id of the page that sent a message (a `Client`), or null for another sender. */

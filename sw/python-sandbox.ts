@@ -5,6 +5,8 @@
  * no nested worker, whatever headers the app's host sends.
  */
 import { PYTHON_ASSET_PATH, SANDBOX_SCRIPT, sandboxCsp } from '../src/sandbox/protocol';
+import { type IsolationMode, isolate } from './isolation';
+import { networkFirst } from './lazy-cache';
 
 /** A fetch listener's event, as much as this uses. */
 interface FetchEventLike {
@@ -19,22 +21,40 @@ interface FetchEventLike {
  * @example
  * routePythonSandbox(self);
  */
-export function routePythonSandbox(scope: {
-  readonly location: { readonly origin: string };
-  addEventListener(type: 'fetch', listener: (event: FetchEventLike) => void): void;
-}): void {
-  const path = `${PYTHON_ASSET_PATH}${SANDBOX_SCRIPT}`;
+export function routePythonSandbox(
+  scope: {
+    readonly location: { readonly origin: string };
+    addEventListener(type: 'fetch', listener: (event: FetchEventLike) => void): void;
+  },
+  isolation: IsolationMode = false,
+): void {
   scope.addEventListener('fetch', (event) => {
-    const url = new URL(event.request.url);
-    if (url.origin !== scope.location.origin || url.pathname !== path || event.request.method !== 'GET')
-      return;
-    event.respondWith(withSandboxCsp(event.request, scope.location.origin));
+    if (!isSandboxRequest(event.request, scope.location.origin)) return;
+    // An isolated engine worker may start only a sandbox that is isolated too.
+    event.respondWith(
+      withSandboxCsp(event.request, scope.location.origin).then((r) => isolate(r, isolation)),
+    );
   });
 }
 
-/** The script from the network with the CSP set (any policy the host sent is replaced, not merged). */
+/** Whether `request` is a same-origin GET of the sandbox script (a query included). */
+export function isSandboxRequest(request: Request, origin: string): boolean {
+  const url = new URL(request.url);
+  return (
+    url.origin === origin &&
+    url.pathname === `${PYTHON_ASSET_PATH}${SANDBOX_SCRIPT}` &&
+    request.method === 'GET'
+  );
+}
+
+/**
+ * The script from the network (offline, the copy kept the last time) with the CSP set: any policy
+ * the host sent is replaced, not merged.
+ */
 async function withSandboxCsp(request: Request, origin: string): Promise<Response> {
-  const upstream = await fetch(request.url, { credentials: 'same-origin', cache: 'no-cache' });
+  const upstream = await networkFirst(
+    new Request(request.url, { credentials: 'same-origin', cache: 'no-cache' }),
+  );
   const headers = new Headers(upstream.headers);
   headers.set('content-security-policy', sandboxCsp(origin));
   return new Response(upstream.body, { status: upstream.status, statusText: upstream.statusText, headers });

@@ -1,4 +1,4 @@
-import { intab } from 'intab/vite';
+import { intab, LAZY_ASSET_GLOBS } from 'intab/vite';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
@@ -16,8 +16,9 @@ export default defineConfig({
         // A classic script at /sw.js, registrable in every browser.
         rollupFormat: 'iife',
         globPatterns: ['**/*.{html,js,css}'],
-        // web-llm's 6 MB library is fetched (and cached) only when a real model is used.
-        globIgnores: ['assets/web-llm-*.js'],
+        // intab's lazy assets (web-llm, wllama, pdf.js, o200k, web-xgrammar, Pyodide) are fetched by
+        // the features that use them, and intab's part of the service worker caches them then.
+        globIgnores: [...LAZY_ASSET_GLOBS],
       },
     }),
   ],

@@ -19,6 +19,12 @@ export interface DeviceFacts {
     maxBufferSize: number;
     /** `adapter.limits.maxStorageBufferBindingSize`, bytes. */
     maxStorageBufferBindingSize: number;
+    /**
+     * A software adapter (`adapter.info.isFallbackAdapter`, or SwiftShader / llvmpipe by its vendor,
+     * architecture or description): WebGPU that runs on the CPU, many times slower than a GPU and
+     * slower than llama.cpp's own wasm. Not a GPU, whatever it can allocate. Absent: a GPU.
+     */
+    fallback?: boolean;
   } | null;
   /** `navigator.deviceMemory` (GB; Chromium rounds it down and caps it at 8), or null (Firefox, Safari). */
   deviceMemoryGB: number | null;
@@ -98,6 +104,8 @@ export function deviceFit(model: CatalogModel, facts: DeviceFacts, cached = fals
   if (hard) return { level: 'cannot-run', reason: hard };
   const download = cached ? null : storageBlocker(model, facts);
   if (download) return download;
+  if (model.engine === 'web-llm' && facts.webgpu?.fallback)
+    return { level: 'may-not-fit', reason: SOFTWARE_ADAPTER_REASON };
   if (model.engine === 'web-llm' && facts.webgpu) {
     const binding = facts.webgpu.maxStorageBufferBindingSize;
     if (binding < WEBLLM_FULL_BINDING_BYTES && model.lowResourceRequired !== true)
@@ -108,6 +116,10 @@ export function deviceFit(model: CatalogModel, facts: DeviceFacts, cached = fals
   }
   return memoryFit(model, facts);
 }
+
+/** What the picker says of a web-llm build on a software adapter. */
+export const SOFTWARE_ADAPTER_REASON =
+  "This browser's WebGPU adapter is a software one (it runs on the CPU, not a GPU): web-llm would be far slower here than a CPU (GGUF) model.";
 
 function webGpuBlocker(m: CatalogModel, facts: DeviceFacts): string | null {
   const gpu = facts.webgpu;

@@ -9,5 +9,6 @@
  */
 export * from './api-error';
 export * from './base64';
+export * from './lazy-assets';
 export * from './pace';
 export * from './redact';

@@ -133,6 +133,9 @@ export function createCatalogBrowser(choose: (model: CatalogModel) => Promise<vo
             : []),
           ...(entry.cached ? [el('span', { className: 'badge badge--cached', text: 'Cached' })] : []),
         ]),
+        ...(entry.why
+          ? [el('p', { className: 'catalog__why', text: entry.why, attrs: { 'data-testid': 'catalog-why' } })]
+          : []),
         el('label', { className: 'catalog__build-label', text: 'Build', attrs: { for: selectId } }),
         select,
         load,

@@ -11,6 +11,7 @@ import {
   FAMILY_ORDER,
   type Fit,
   formatBytes,
+  recommendationReason,
   recommendModel,
 } from '../catalog';
 
@@ -32,6 +33,8 @@ export interface ModelEntry {
   /** Index into `builds` of the build shown first: the recommended one, else the best fitting. */
   initial: number;
   recommended: boolean;
+  /** Why the recommended model is the one for this device (its engine, its download); null on the others. */
+  why: string | null;
   cached: boolean;
 }
 
@@ -105,6 +108,8 @@ export function groupCatalog(
       builds: choices,
       initial: rec >= 0 ? rec : bestIndex(choices),
       recommended: rec >= 0,
+      why:
+        rec >= 0 && recommended ? recommendationReason(recommended, facts, cached.has(recommended.id)) : null,
       cached: choices.some((c) => c.cached),
     });
   }

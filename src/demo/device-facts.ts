@@ -8,9 +8,35 @@ import type { DeviceFacts } from '../catalog';
 /** `requestAdapter()` can hang on a blocklisted driver; the picker must not wait on it forever. */
 const ADAPTER_TIMEOUT_MS = 3_000;
 
+interface AdapterInfoLike {
+  vendor?: string;
+  architecture?: string;
+  device?: string;
+  description?: string;
+  isFallbackAdapter?: boolean;
+}
 interface AdapterLike {
   features: { has(name: string): boolean };
   limits: { maxBufferSize: number; maxStorageBufferBindingSize: number };
+  /** Chromium 114+; `isFallbackAdapter` on it since 134. */
+  info?: AdapterInfoLike;
+  /** The older place of the flag (deprecated). */
+  isFallbackAdapter?: boolean;
+}
+
+/** Software rasterisers that expose WebGPU on the CPU: Chromium's SwiftShader, Mesa's llvmpipe/lavapipe, WARP. */
+const SOFTWARE_ADAPTER = /swiftshader|llvmpipe|lavapipe|softpipe|microsoft basic render|\bwarp\b/i;
+
+/**
+ * Whether an adapter is a software one: flagged so by the browser, or named so.
+ *
+ * @example
+ * isSoftwareAdapter({ info: { vendor: 'google', architecture: 'swiftshader' } }); // true
+ */
+export function isSoftwareAdapter(adapter: Pick<AdapterLike, 'info' | 'isFallbackAdapter'>): boolean {
+  const info = adapter.info ?? {};
+  if (info.isFallbackAdapter === true || adapter.isFallbackAdapter === true) return true;
+  return SOFTWARE_ADAPTER.test([info.vendor, info.architecture, info.device, info.description].join(' '));
 }
 interface NavigatorFacts {
   gpu?: { requestAdapter(): Promise<AdapterLike | null> };
@@ -52,6 +78,7 @@ async function readAdapter(nav: NavigatorFacts): Promise<DeviceFacts['webgpu']> 
       shaderF16: adapter.features.has('shader-f16'),
       maxBufferSize: adapter.limits.maxBufferSize,
       maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
+      fallback: isSoftwareAdapter(adapter),
     };
   } catch {
     return null;

@@ -125,6 +125,11 @@ export interface ModelInfo {
   cached?: boolean;
   /** Where it runs once loaded (`cpu`, `webgpu`); absent before. */
   device?: string;
+  /**
+   * llama.cpp's threads once loaded (wllama's own count: 1 unless the page is cross-origin
+   * isolated, which its multi-threaded build needs); absent before and on other engines.
+   */
+  threads?: number;
 }
 
 /** A kind of work a model does; the core refuses a request a model cannot serve with a 400 on `model`. */

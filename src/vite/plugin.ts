@@ -4,11 +4,16 @@
  * the site root), and a JSON 503 for `/v1/*` requests that reach the dev or preview server before
  * the service worker controls the page.
  */
+
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin, type Rolldown } from 'vite';
-import { PYTHON_ASSET_GLOB, pythonAssetsPlugin } from './python-assets.ts';
+import { MAX_PRECACHED_FILE_BYTES, precacheManifest } from './precache-manifest.ts';
+import { pythonAssetsPlugin } from './python-assets.ts';
+
+export { LAZY_ASSET_GLOBS, LAZY_ASSETS } from '../common/lazy-assets.ts';
 
 /** Hashed chunks of web-llm's ~6 MB library: cached at runtime when a real model is first used, not precached. */
 export const WEB_LLM_CHUNK = 'assets/web-llm-[hash].js';
@@ -24,8 +29,8 @@ export const WLLAMA_CHUNK = 'assets/wllama-[hash].js';
  * file is first indexed, not precached, so an app that never uses `file_search` never downloads them.
  */
 export const O200K_CHUNK = 'assets/o200k-[hash].js';
-/** llama.cpp's WebAssembly is ~9 MB: the precache takes files up to this size. */
-const PRECACHE_MAX_BYTES = 16 * 1024 * 1024;
+/** web-xgrammar (~1 MB), loaded with the first grammar web-llm compiles: not precached. */
+export const WEB_XGRAMMAR_CHUNK = 'assets/web-xgrammar-[hash].js';
 
 /**
  * Headers that make the page cross-origin isolated, so llama.cpp gets SharedArrayBuffer and runs
@@ -43,8 +48,11 @@ export interface ServiceWorkerOptions {
   /** Its file name at the site root, which is also its URL (`startIntab({ swUrl })`). Default `sw.js`. */
   fileName?: string;
   /**
-   * Precache the built app for offline use: workbox-build's injectManifest fills `self.__WB_MANIFEST`
-   * in `entry` (which must route it, as intab's demo does). Needs `workbox-build` installed.
+   * Precache the built app for offline use (default true): the build's files but intab's lazy
+   * assets (`LAZY_ASSET_GLOBS`, cached on first use instead) are listed in `self.__WB_MANIFEST`,
+   * which intab's own service worker fetches at install and serves offline. A custom `entry` reads
+   * it too (workbox-precaching's `precacheAndRoute(self.__WB_MANIFEST)` takes it as it is).
+   * `false`: no precache; the app is online-only but for what intab caches on first use.
    */
   precache?: boolean;
 }
@@ -53,11 +61,14 @@ export interface IntabPluginOptions {
   /** The service worker to build; `false` when the app has its own and imports `intab/sw` into it. */
   serviceWorker?: ServiceWorkerOptions | false;
   /**
-   * Send COOP/COEP from the dev and preview servers, making the page cross-origin isolated
-   * (multi-threaded llama.cpp). Default true; false for apps that embed cross-origin resources
-   * without CORP headers.
+   * Make the app's pages cross-origin isolated (multi-threaded llama.cpp): the dev and preview
+   * servers send COOP/COEP, and intab's own service worker adds them to the pages and same-origin
+   * files it serves, so the app is isolated from its second load on any host, even one that cannot
+   * send headers (GitHub Pages, most CDNs). Default true (`COEP: require-corp`); `'credentialless'`
+   * for apps that load cross-origin images or scripts without CORP headers (Chromium, Firefox);
+   * false to leave every response as the host sends it.
    */
-  crossOriginIsolation?: boolean;
+  crossOriginIsolation?: boolean | 'credentialless';
 }
 
 /**
@@ -69,8 +80,14 @@ export interface IntabPluginOptions {
  */
 export function intab(opts: IntabPluginOptions = {}): Plugin[] {
   const plugins = [workerPlugin(), apiReachedServerPlugin(), pythonAssetsPlugin()];
-  if (opts.crossOriginIsolation !== false) plugins.push(isolationPlugin());
-  if (opts.serviceWorker !== false) plugins.push(serviceWorkerPlugin(opts.serviceWorker ?? {}));
+  const coep =
+    opts.crossOriginIsolation === false
+      ? false
+      : opts.crossOriginIsolation === 'credentialless'
+        ? 'credentialless'
+        : 'require-corp';
+  if (coep) plugins.push(isolationPlugin(coep));
+  if (opts.serviceWorker !== false) plugins.push(serviceWorkerPlugin(opts.serviceWorker ?? {}, coep));
   return plugins;
 }
 
@@ -93,6 +110,8 @@ function workerPlugin(): Plugin {
               if (chunk.moduleIds.some((id) => id.includes('@wllama/wllama'))) return WLLAMA_CHUNK;
               if (chunk.moduleIds.some((id) => id.includes('pdfjs-dist'))) return PDFJS_CHUNK;
               if (chunk.moduleIds.some((id) => id.includes('gpt-tokenizer'))) return O200K_CHUNK;
+              // The package's copy is lib/chunks/web-xgrammar-*.js, the repository's @mlc-ai/web-xgrammar.
+              if (chunk.moduleIds.some((id) => id.includes('web-xgrammar'))) return WEB_XGRAMMAR_CHUNK;
               return 'assets/[name]-[hash].js';
             },
           },
@@ -111,6 +130,7 @@ async function bundleServiceWorker(
   entry: string,
   fileName: string,
   outDir: string | null,
+  coep: Coep,
 ): Promise<string> {
   const output = await build({
     configFile: false,
@@ -118,7 +138,11 @@ async function bundleServiceWorker(
     logLevel: 'warn',
     publicDir: false,
     // workbox's modules log verbosely unless they see production.
-    define: { 'process.env.NODE_ENV': JSON.stringify(outDir ? 'production' : 'development') },
+    define: {
+      'process.env.NODE_ENV': JSON.stringify(outDir ? 'production' : 'development'),
+      // intab's default service worker reads it (sw/default-entry.ts); other entries ignore it.
+      __INTAB_ISOLATION__: JSON.stringify(coep),
+    },
     build: {
       outDir: outDir ?? 'dist',
       write: outDir !== null,
@@ -134,12 +158,12 @@ async function bundleServiceWorker(
 
 /**
  * The service worker at `/{fileName}` (root scope). In `vite build` it is bundled after the app
- * (and, with `precache`, workbox-build's injectManifest writes the precache manifest into
- * `self.__WB_MANIFEST`, the step vite-plugin-pwa runs). In `vite dev` it is bundled on request with
+ * (and, unless `precache: false`, the build's manifest is written into `self.__WB_MANIFEST`, the
+ * step workbox's injectManifest runs). In `vite dev` it is bundled on request with
  * an empty manifest, so the dev server runs the same runtime, minus offline.
  */
-function serviceWorkerPlugin(opts: ServiceWorkerOptions): Plugin {
-  const entry = opts.entry ?? fileURLToPath(new URL('./sw-default.js', import.meta.url));
+function serviceWorkerPlugin(opts: ServiceWorkerOptions, coep: Coep): Plugin {
+  const entry = opts.entry ?? defaultEntry();
   const fileName = opts.fileName ?? 'sw.js';
   let root = process.cwd();
   let outDir = 'dist';
@@ -156,8 +180,8 @@ function serviceWorkerPlugin(opts: ServiceWorkerOptions): Plugin {
         cached = null;
       });
       server.middlewares.use(`/${fileName}`, (_req, res: ServerResponse, next) => {
-        cached ??= bundleServiceWorker(root, resolve(root, entry), fileName, null).then((code) =>
-          code.replace('self.__WB_MANIFEST', '[]'),
+        cached ??= bundleServiceWorker(root, resolve(root, entry), fileName, null, coep).then((code) =>
+          code.replaceAll(MANIFEST_SLOT, '[]'),
         );
         cached.then(
           (code) => {
@@ -179,34 +203,44 @@ function serviceWorkerPlugin(opts: ServiceWorkerOptions): Plugin {
       // Rolldown runs closeBundle after a failed build too; a service worker for no app helps nobody.
       if (failed || this.environment?.config.command !== 'build' || this.environment.name !== 'client')
         return;
-      await bundleServiceWorker(root, resolve(root, entry), fileName, outDir);
-      if (!opts.precache) return;
+      await bundleServiceWorker(root, resolve(root, entry), fileName, outDir, coep);
       const swPath = resolve(outDir, fileName);
-      const { injectManifest } = await import('workbox-build');
-      const result = await injectManifest({
-        swSrc: swPath,
-        swDest: swPath,
-        globDirectory: outDir,
-        globPatterns: ['**/*.{html,js,css,svg,png,ico,webmanifest,wasm}'],
-        globIgnores: [
-          fileName,
-          PYTHON_ASSET_GLOB,
-          ...[WEB_LLM_CHUNK, PDFJS_CHUNK, O200K_CHUNK].map((c) => c.replace('[hash]', '*')),
-        ],
-        // Vite's hashed file names are their own revision.
-        dontCacheBustURLsMatching: /^assets\//,
-        maximumFileSizeToCacheInBytes: PRECACHE_MAX_BYTES,
-      });
-      for (const warning of result.warnings) this.warn(warning);
-      this.info?.(`${fileName} precaches ${result.count} files (${(result.size / 1024).toFixed(0)} KiB)`);
+      const code = readFileSync(swPath, 'utf8');
+      if (!code.includes(MANIFEST_SLOT)) {
+        if (opts.precache === true) this.warn(`${fileName} reads no self.__WB_MANIFEST: nothing to precache`);
+        return;
+      }
+      if (opts.precache === false) {
+        writeFileSync(swPath, code.replaceAll(MANIFEST_SLOT, '[]'));
+        return;
+      }
+      const manifest = precacheManifest(outDir, [fileName]);
+      writeFileSync(swPath, code.replaceAll(MANIFEST_SLOT, JSON.stringify(manifest.entries)));
+      for (const url of manifest.tooBig)
+        this.warn(`${url} is over ${MAX_PRECACHED_FILE_BYTES} bytes: not precached`);
+      const kib = (manifest.bytes / 1024).toFixed(0);
+      this.info?.(`${fileName} precaches ${manifest.entries.length} files (${kib} KiB)`);
     },
   };
 }
 
+/** Where the build's manifest goes in the service worker's code (workbox's name for it). */
+const MANIFEST_SLOT = 'self.__WB_MANIFEST';
+
+/** intab's own service worker: the built entry beside this file in the package, the TypeScript in the repo. */
+function defaultEntry(): string {
+  const lib = fileURLToPath(new URL('./sw-default.js', import.meta.url));
+  return existsSync(lib) ? lib : fileURLToPath(new URL('../../sw/default-entry.ts', import.meta.url));
+}
+
+/** The COEP intab isolates with, or false for none. */
+type Coep = 'require-corp' | 'credentialless' | false;
+
 /** COOP/COEP on every response of the dev and preview servers (see {@link CROSS_ORIGIN_ISOLATION}). */
-function isolationPlugin(): Plugin {
+function isolationPlugin(coep: 'require-corp' | 'credentialless'): Plugin {
   const middleware = (_req: unknown, res: ServerResponse, next: () => void): void => {
     for (const [name, value] of Object.entries(CROSS_ORIGIN_ISOLATION)) res.setHeader(name, value);
+    res.setHeader('Cross-Origin-Embedder-Policy', coep);
     next();
   };
   return {

@@ -12,9 +12,6 @@ import { fileURLToPath } from 'node:url';
 import { build, type Plugin, type Rolldown } from 'vite';
 import { PYODIDE_FILES, PYTHON_ASSET_PATH, SANDBOX_SCRIPT } from '../sandbox/protocol.ts';
 
-/** The precache must leave these out (the glob, relative to outDir). */
-export const PYTHON_ASSET_GLOB = `${PYTHON_ASSET_PATH.slice(1)}**`;
-
 const TYPES: Record<string, string> = {
   '.mjs': 'text/javascript',
   '.js': 'text/javascript',

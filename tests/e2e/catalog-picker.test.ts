@@ -7,6 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogEntry } from '../../src/catalog';
 import { type AppSession, openApp } from './harness';
 
 let app: AppSession & { pageErrors: string[] };
@@ -124,6 +125,44 @@ describe('the catalog panel under faked devices', () => {
     const first = app.page.getByTestId('catalog-model').first();
     expect(await first.textContent()).toContain('Recommended for this device');
     expect(await first.getByTestId('catalog-build').inputValue()).toBe('SmolLM2-1.7B-Instruct-Q4_K_M');
+  });
+
+  it('on this headless Chromium’s own adapter (SwiftShader, no GPU): a CPU build of at most 2 GB, and why', async () => {
+    const { page } = app;
+    await page.evaluate(() => localStorage.removeItem('intab-test-device'));
+    await page.reload();
+    await page
+      .getByTestId('catalog-summary')
+      .filter({ hasText: /models? in \d+ famil/ })
+      .waitFor({ timeout: 30_000 });
+    const adapter = await page.evaluate(async () => {
+      const a = await (
+        navigator as unknown as {
+          gpu?: {
+            requestAdapter(): Promise<{
+              info?: { architecture?: string; vendor?: string; isFallbackAdapter?: boolean };
+            } | null>;
+          };
+        }
+      ).gpu?.requestAdapter();
+      return a
+        ? {
+            architecture: a.info?.architecture ?? '',
+            vendor: a.info?.vendor ?? '',
+            fallback: a.info?.isFallbackAdapter ?? null,
+          }
+        : null;
+    });
+    const first = page.getByTestId('catalog-model').first();
+    expect(await first.textContent()).toContain('Recommended for this device');
+    const id = await first.getByTestId('catalog-build').inputValue();
+    const model = catalogEntry(id);
+    expect(model?.engine, `recommended ${id} on ${JSON.stringify(adapter)}`).toBe('wllama');
+    expect(model?.downloadBytes).toBeLessThanOrEqual(2e9);
+    // Why, in words: a software adapter where Chromium offers one, else no WebGPU at all.
+    expect(await first.getByTestId('catalog-why').textContent()).toMatch(
+      adapter ? /software one/ : /offers no WebGPU/,
+    );
   });
 
   it('has a labelled search box that filters, labelled build selects, and a keyboard path to Load', async () => {

@@ -64,7 +64,7 @@ export async function freePort(): Promise<number> {
  * Builds the app and the e2e pages into `.tmp/e2e-dist`, every time (a stale build would test old
  * code; it takes a few seconds). A page lands at its source path: `/tests/e2e/pages/options.html`.
  */
-async function buildWithTestPages(): Promise<string> {
+export async function buildWithTestPages(): Promise<string> {
   await build({
     root,
     logLevel: 'warn',

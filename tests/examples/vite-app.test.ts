@@ -3,9 +3,12 @@
  * worker and intab's service worker. Built and previewed, and run on the dev server; its own Node
  * tests run against `intab/msw`.
  */
+
+import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import chromiumConfig from '../chromium.json';
+import { bytesOf, isLazyPath, watchInstall } from '../helpers/sw-install';
 import { type ExampleRun, listsWebLlmModels, runExamplePage } from './example-page';
 import { installExample, runScript } from './packed-example';
 import { type ServedExample, serveVite } from './servers';
@@ -47,13 +50,31 @@ describe('examples/vite-app (intab/vite builds the service worker)', () => {
     expect(out).toMatch(/# fail 0/);
   });
 
-  it('answers and streams when built and previewed', async () => {
+  it('answers and streams when built and previewed, and again after an offline reload', async () => {
     runScript(dir, 'build');
     const app = await serveVite(dir, 'preview');
     servers.push(app);
     const run = await runExamplePage(browser, `${app.baseUrl}/`);
     expectAnswered(run, app.baseUrl);
+    // intab() alone precached the shell: the page reloads offline and intab answers /v1 in the tab.
+    await run.context.setOffline(true);
+    await run.page.reload();
+    await run.page.waitForSelector('body[data-done="true"]', { timeout: 30_000 });
+    expect(await run.page.textContent('#answer')).toBe('You said: hello from a Vite app');
+    expect(await run.page.textContent('#streamed')).toBe('You said: streamed hello');
     await run.context.close();
+  });
+
+  it('fetches the shell and intab’s runtime at install, and none of intab’s lazy assets', async () => {
+    const app = servers[0];
+    if (!app) throw new Error('the preview test runs first');
+    const { requested, cached } = await watchInstall(browser, app.baseUrl);
+    expect(requested).toContain('/index.html');
+    expect(requested.filter(isLazyPath)).toEqual([]);
+    expect(cached.filter(isLazyPath)).toEqual([]);
+    console.info(
+      `vite-app install: ${requested.length} files, ${bytesOf(join(dir, 'dist'), requested)} bytes`,
+    );
   });
 
   it('answers and streams on the dev server', async () => {

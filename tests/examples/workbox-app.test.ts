@@ -2,9 +2,12 @@
  * examples/workbox-app: a Vite app with its own service worker, built by vite-plugin-pwa with a
  * workbox precache, which imports `intab/sw`. It answers offline too.
  */
+
+import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import chromiumConfig from '../chromium.json';
+import { bytesOf, isLazyPath, watchInstall } from '../helpers/sw-install';
 import { runExamplePage } from './example-page';
 import { installExample, runScript } from './packed-example';
 import { type ServedExample, serveVite } from './servers';
@@ -44,5 +47,16 @@ describe('examples/workbox-app (its own workbox service worker imports intab/sw)
     expect(await run.page.textContent('#answer')).toBe(expected.answer);
     expect(await run.page.textContent('#streamed')).toBe(expected.streamed);
     await run.context.close();
+  });
+
+  it('fetches the shell and intab’s runtime at install, and none of intab’s lazy assets', async () => {
+    if (!app) throw new Error('the preview test runs first');
+    const { requested, cached } = await watchInstall(browser, app.baseUrl);
+    expect(requested).toContain('/index.html');
+    expect(requested.filter(isLazyPath)).toEqual([]);
+    expect(cached.filter(isLazyPath)).toEqual([]);
+    console.info(
+      `workbox-app install: ${requested.length} files, ${bytesOf(join(dir, 'dist'), requested)} bytes`,
+    );
   });
 });

@@ -16,7 +16,9 @@ const DOCS: Record<string, [string, string]> = {
 async function setup() {
   const store = new MemoryStore();
   const files = new TestFiles(DOCS);
-  const { client } = makeRig({ store, readFile: files.reader });
+  // Vectors (scripted's hashed bag of words): these tests rank by cosine and fuse with BM25.
+  const vectorStores = { embeddingModel: 'scripted' };
+  const { client } = makeRig({ store, readFile: files.reader, vectorStores });
   const a = await client.vectorStores.create({});
   await client.vectorStores.fileBatches.createAndPoll(
     a.id,
@@ -40,6 +42,7 @@ async function setup() {
     now: Date.now,
     maxBodyBytes: 1 << 20,
     readFile: files.reader,
+    vectorStores,
   });
   return { client, store, a: a.id, b: b.id, backend: createFileSearchBackend(surface) };
 }

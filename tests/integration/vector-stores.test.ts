@@ -232,7 +232,10 @@ describe('vector stores through the openai SDK', () => {
 
   it('a store built with one embedding model refuses a search by another, with a clear 400', async () => {
     const files = new TestFiles(DOCS);
-    const { client, store } = makeRig({ readFile: files.reader });
+    const { client, store } = makeRig({
+      readFile: files.reader,
+      vectorStores: { embeddingModel: 'scripted' },
+    });
     const vs = await client.vectorStores.create({ file_ids: ['file-solar'] });
     await untilCompleted(client, vs.id);
     const other = makeRig({

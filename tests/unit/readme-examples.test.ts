@@ -15,11 +15,13 @@ describe('README recipes', () => {
     'vite-app/vite.config.ts',
     'vite-app/src/main.ts',
     'workbox-app/src/sw/sw.ts',
+    'workbox-app/vite.config.ts',
     'esbuild-app/build.mjs',
     'esbuild-app/src/sw/sw.ts',
     'webpack-app/webpack.config.js',
     'sdk-app/src/agents.ts',
     'sdk-app/src/ai-sdk.ts',
+    'sdk-app/src/hosted-tools.ts',
     'vite-app/test/answer.test.mjs',
   ])('shows examples/%s as it is', (file) => {
     expect(readme).toContain(example(file));

@@ -37,7 +37,7 @@ function toWireModel(m: ModelInfo) {
   // intab's own fields (the serving engine, whether the weights are cached, the device) ride along
   // only where the engine knows them; so do the catalog's (family, size, memory, …) for a model the
   // catalog knows, the engine's context window winning over the catalog's (an app may configure less).
-  const extra = { engine: m.engine, cached: m.cached, device: m.device };
+  const extra = { engine: m.engine, cached: m.cached, device: m.device, threads: m.threads };
   const entry = catalogEntry(m.id);
   return {
     id: m.id,

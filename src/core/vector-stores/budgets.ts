@@ -51,6 +51,12 @@ export const MAX_EXPIRY_DAYS = 365;
 
 /** Chunks scanned between two chances to yield: a slice is well under a millisecond at 768 dims. */
 export const SCAN_SLICE = 1024;
+/**
+ * The `embedding.model` of a store built with no embedding model (none configured, none runnable
+ * here): its files are chunked and searched by BM25 alone, with no download and no GPU. Also a value
+ * of `fileSearch.embeddingModel`, to ask for it.
+ */
+export const LEXICAL_ONLY = 'lexical';
 /** Reciprocal rank fusion's constant (the `k` of 1 / (k + rank)), the usual 60. */
 export const RRF_K = 60;
 /**

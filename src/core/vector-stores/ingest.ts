@@ -1,8 +1,14 @@
 import { ApiError } from '../../common/api-error';
 import type { Engine } from '../../engine/types';
-import type { FileOutcome, StoredVectorStoreFile, VectorStoreStore } from '../../store/vector-stores';
+import type {
+  FileOutcome,
+  StoredVectorStoreFile,
+  StoredVectors,
+  VectorStoreStore,
+} from '../../store/vector-stores';
 import type { FileContentReader } from '../hosted/contracts';
-import { chunkText } from './chunker';
+import { LEXICAL_ONLY } from './budgets';
+import { type Chunk, chunkText } from './chunker';
 import { embedChunks } from './embed-chunks';
 import type { FileTextExtractor } from './file-text';
 
@@ -90,7 +96,7 @@ export class Ingestor {
       if (!text.ok) return { ok: false, error: text.error };
       const chunks = await chunkText(text.text, file.chunking_strategy.static);
       signal.throwIfAborted();
-      const vectors = await embedChunks(this.deps.engine, model, chunks, signal);
+      const vectors = await this.vectors(model, chunks, signal);
       const textBytes = chunks.reduce((n, c) => n + new TextEncoder().encode(c.text).byteLength, 0);
       return {
         ok: true,
@@ -104,7 +110,25 @@ export class Ingestor {
       return failed('server_error', `Indexing failed: ${message}`);
     }
   }
+
+  /**
+   * The chunks' vectors, or none: for a lexical store, and when the embedding model cannot run here
+   * (no WebGPU, a download that fails offline). The file is then searchable by BM25 all the same,
+   * and says so (`search_index: 'lexical'`) rather than ending `failed` for want of a GPU.
+   */
+  private async vectors(model: string, chunks: Chunk[], signal: AbortSignal): Promise<StoredVectors> {
+    if (model === LEXICAL_ONLY) return NO_VECTORS();
+    try {
+      return await embedChunks(this.deps.engine, model, chunks, signal);
+    } catch (err) {
+      if (signal.aborted) throw err;
+      return NO_VECTORS();
+    }
+  }
 }
+
+/** No vectors: the file is searched by BM25 over its chunks alone. */
+const NO_VECTORS = (): StoredVectors => ({ dimensions: 0, data: new ArrayBuffer(0) });
 
 function failed(code: 'server_error' | 'unsupported_file' | 'invalid_file', message: string): FileOutcome {
   return { ok: false, error: { code, message } };

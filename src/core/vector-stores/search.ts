@@ -1,7 +1,7 @@
 import { ApiError, clip, invalidRequest } from '../../common/api-error';
 import type { Engine } from '../../engine/types';
 import type { FileSearchHit } from '../hosted/contracts';
-import { MAX_NUM_RESULTS, RRF_K } from './budgets';
+import { LEXICAL_ONLY, MAX_NUM_RESULTS, RRF_K } from './budgets';
 import { embedQueries } from './embed-chunks';
 import { type AttributeFilter, matchesFilter } from './filters';
 import { fuse, type Scored, topRows } from './scan';
@@ -36,7 +36,9 @@ export interface SearchContext {
 /**
  * Searches every store and query, merges the hits (a chunk found by several queries keeps its best
  * score), drops those under the threshold and answers the best `maxNumResults`, best first. Scores
- * are cosines in [0, 1], or with `hybrid` normalised reciprocal-rank-fusion scores in [0, 1].
+ * are cosines in [0, 1], or with `hybrid` normalised reciprocal-rank-fusion scores in [0, 1]. A
+ * store with no vectors is ranked by BM25 alone (its rank-fusion score, 1 for the best); one whose
+ * files are partly lexical fuses both rankings.
  *
  * @example
  * const hits = await searchStores(ctx, { vectorStoreIds: ['vs_1'], queries: ['solar'], maxNumResults: 5, param: null });
@@ -57,18 +59,23 @@ export async function searchStores(ctx: SearchContext, req: StoreSearch): Promis
   const merged: { index: LoadedIndex; row: number; score: number }[] = [];
   for (const index of indexes) {
     if (index.rows === 0) continue;
-    const vectors = await queryVectors(index.store.embedding.model);
+    req.signal?.throwIfAborted();
+    const vectors = await denseQueries(index, queryVectors, req.signal);
+    // Files with no vectors (a lexical store, or a model that could not run) are found by BM25 only.
+    const mixed = vectors !== null && index.files.some((f) => allowed(f) && !hasVectors(f));
+    const textCandidates = Math.max(candidates, mixed || !vectors ? MAX_NUM_RESULTS * 2 : 0);
     const best = new Map<number, number>();
     for (const [qi, query] of req.queries.entries()) {
-      let ranking: Scored[] = await topRows(
-        index.files,
-        vectors[qi] as Float32Array,
-        candidates,
-        allowed,
-        req.signal,
-      );
-      if (req.hybrid)
-        ranking = fuse(ranking, await textRows(index, query, candidates, allowed), req.hybrid, RRF_K);
+      let ranking: Scored[];
+      if (!vectors) {
+        // Rank fusion of the BM25 ranking alone: scores in (0, 1], 1 for the best, as hybrid's are.
+        ranking = fuse([], await textRows(index, query, textCandidates, allowed), LEXICAL_WEIGHTS, RRF_K);
+      } else {
+        ranking = await topRows(index.files, vectors[qi] as Float32Array, candidates, allowed, req.signal);
+        const weights = req.hybrid ?? (mixed ? EQUAL_WEIGHTS : null);
+        if (weights)
+          ranking = fuse(ranking, await textRows(index, query, textCandidates, allowed), weights, RRF_K);
+      }
       for (const { row, score } of ranking) best.set(row, Math.max(best.get(row) ?? 0, score));
     }
     for (const [row, score] of best) merged.push({ index, row, score });
@@ -116,7 +123,9 @@ export async function loadSearchable(
         `Vector store '${clip(id)}' has expired and can no longer be searched.`,
         'expired',
       );
-    if (model !== undefined && store.embedding.model !== model)
+    // A lexical store embeds nothing, and a lexical runtime embeds no query: nothing to compare.
+    const lexical = store.embedding.model === LEXICAL_ONLY || model === LEXICAL_ONLY;
+    if (model !== undefined && !lexical && store.embedding.model !== model)
       throw new ApiError(
         400,
         'invalid_request_error',
@@ -127,6 +136,33 @@ export async function loadSearchable(
     out.push(index);
   }
   return out;
+}
+
+const LEXICAL_WEIGHTS = { embedding_weight: 0, text_weight: 1 };
+const EQUAL_WEIGHTS = { embedding_weight: 1, text_weight: 1 };
+
+/** Whether a file was indexed with vectors (a lexical one has none). */
+function hasVectors(f: IndexedFile): boolean {
+  return f.int8 ? f.int8.values.length > 0 : f.vectors.length > 0;
+}
+
+/**
+ * The queries' vectors for a store, or null when it is searched by BM25 alone: built with no model,
+ * no file has vectors, or its model cannot run here now (no WebGPU, offline before its download),
+ * in which case the search still answers, lexically, rather than fail for want of a GPU.
+ */
+async function denseQueries(
+  index: LoadedIndex,
+  queryVectors: (model: string) => Promise<Float32Array[]>,
+  signal: AbortSignal | undefined,
+): Promise<Float32Array[] | null> {
+  if (index.store.embedding.model === LEXICAL_ONLY || !index.files.some(hasVectors)) return null;
+  try {
+    return await queryVectors(index.store.embedding.model);
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    return null;
+  }
 }
 
 /** The BM25 ranking (MiniSearch, loaded and built on the first hybrid search of a store). */

@@ -9,6 +9,7 @@ import {
 } from '../../store/vector-stores';
 import type { FileContentReader } from '../hosted/contracts';
 import { newId } from '../plumbing/ids';
+import { LEXICAL_ONLY } from './budgets';
 import { type FileTextExtractor, readTextFile } from './file-text';
 import { Ingestor } from './ingest';
 import type { ChunkingParam } from './params';
@@ -19,8 +20,8 @@ import { IndexCache } from './vector-index';
 /** How vector stores embed and read files; `startIntab({ fileSearch })` passes these through. */
 export interface VectorStoreOptions {
   /**
-   * The embedding model new stores are built with and queries embedded with. Default: the smallest
-   * listed embedding model other than `scripted` (see {@link defaultEmbeddingModel}).
+   * The embedding model new stores are built with and queries embedded with. Default: one that needs
+   * no download (see {@link defaultEmbeddingModel}), else none: `'lexical'`, BM25 alone.
    */
   embeddingModel?: string;
   /** Turns a stored file into text; default {@link readTextFile} (UTF-8 text files). */
@@ -168,21 +169,28 @@ export class VectorStoreSurface {
 }
 
 /**
- * The embedding model used when none is configured: the smallest listed model with the `embeddings`
- * capability other than `scripted` (a test fixture's hashed bag of words), else `scripted`. A model
- * list carries no sizes, so "smallest" reads the size mark model families put in their ids
- * (`snowflake-arctic-embed-xs/s/m/l`, `…-small`/`-base`/`-large`); unmarked ones rank as medium, and
- * ties keep the listing order.
+ * The embedding model used when none is configured: the smallest listed embedding model that costs
+ * no download and no GPU the device may lack, i.e. one the app registered on the CPU engine (an
+ * embedding GGUF, `engine: 'wllama'`) or one whose weights are cached already; else
+ * {@link LEXICAL_ONLY}: file_search by BM25 alone, which works on every device, offline, at once.
+ * `scripted` (a test fixture's hashed bag of words) is never picked. A model list carries no sizes,
+ * so "smallest" reads the size mark model families put in their ids (`snowflake-arctic-embed-xs/s/m/l`,
+ * `…-small`/`-base`/`-large`); unmarked ones rank as medium, and ties keep the listing order.
  *
  * @example
- * defaultEmbeddingModel(engine.models()) // → 'snowflake-arctic-embed-s-q0f32-MLC-b32' with web-llm's list
+ * defaultEmbeddingModel(engine.models()) // → 'lexical' with web-llm's list and nothing cached
  */
 export function defaultEmbeddingModel(models: ModelInfo[]): string {
-  const embedders = models.filter((m) => m.capabilities?.includes('embeddings') && m.id !== 'scripted');
+  const embedders = models.filter(
+    (m) =>
+      m.capabilities?.includes('embeddings') &&
+      m.id !== 'scripted' &&
+      (m.engine === 'wllama' || m.cached === true),
+  );
   const smallest = embedders
     .map((m, i) => ({ id: m.id, rank: sizeRank(m.id), i }))
     .sort((a, b) => a.rank - b.rank || a.i - b.i)[0];
-  return smallest?.id ?? 'scripted';
+  return smallest?.id ?? LEXICAL_ONLY;
 }
 
 const SIZE_MARKS: Record<string, number> = {

@@ -1,7 +1,22 @@
 import type { VectorStoreFileBatch } from 'openai/resources/vector-stores/file-batches';
 import type { VectorStoreFile } from 'openai/resources/vector-stores/files';
 import type { VectorStore } from 'openai/resources/vector-stores/vector-stores';
-import type { StoredFileBatch, StoredVectorStore, StoredVectorStoreFile } from '../../store/vector-stores';
+import type {
+  SearchIndexKind,
+  StoredFileBatch,
+  StoredVectorStore,
+  StoredVectorStoreFile,
+} from '../../store/vector-stores';
+import { LEXICAL_ONLY } from './budgets';
+
+/**
+ * intab's own fields on a vector store: `search_index` says how its files are searched (`vector`:
+ * embeddings, `lexical`: BM25 alone, built with no embedding model) and `embedding_model` with what.
+ */
+export interface IntabVectorStoreFields {
+  search_index: SearchIndexKind;
+  embedding_model: string | null;
+}
 
 /** `file_counts` of a set of files, as stores and batches report them. */
 export function fileCounts(files: StoredVectorStoreFile[]): VectorStore.FileCounts {
@@ -26,7 +41,8 @@ export function toVectorStore(
   store: StoredVectorStore,
   files: StoredVectorStoreFile[],
   nowMs: number,
-): VectorStore {
+): VectorStore & IntabVectorStoreFields {
+  const lexical = store.embedding.model === LEXICAL_ONLY;
   const counts = fileCounts(files);
   const expires = expiresAt(store);
   const status =
@@ -45,14 +61,21 @@ export function toVectorStore(
     status,
     last_active_at: store.last_active_at,
     metadata: store.metadata ?? {},
+    search_index: lexical ? 'lexical' : 'vector',
+    embedding_model: lexical ? null : store.embedding.model,
     ...(store.expires_after
       ? { expires_after: store.expires_after, expires_at: expires }
       : { expires_at: null }),
   };
 }
 
-/** The wire `VectorStoreFile`. */
-export function toVectorStoreFile(f: StoredVectorStoreFile): VectorStoreFile {
+/**
+ * The wire `VectorStoreFile`, with intab's `search_index` once completed: `vector`, or `lexical`
+ * when it was indexed with no embedding model (none configured, or its model could not run here).
+ */
+export function toVectorStoreFile(
+  f: StoredVectorStoreFile,
+): VectorStoreFile & { search_index?: SearchIndexKind } {
   return {
     id: f.fileId,
     object: 'vector_store.file',
@@ -63,6 +86,7 @@ export function toVectorStoreFile(f: StoredVectorStoreFile): VectorStoreFile {
     last_error: f.last_error,
     chunking_strategy: f.chunking_strategy,
     attributes: f.attributes ?? {},
+    ...(f.status === 'completed' ? { search_index: f.searchIndex ?? 'vector' } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import { invalidRequest, modelNotFound } from '../../common/api-error';
 import { pace } from '../../common/pace';
+import { unframeToolResult } from '../result-frames';
 import type {
   ChatMessage,
   EmbedResult,
@@ -211,7 +212,8 @@ async function planReply(req: GenerateRequest): Promise<ReplyPlan> {
     return plan;
   }
   if (last?.role === 'tool') {
-    parts.push({ type: 'text', text: `Tool ${last.name} returned: ${last.content}` });
+    // The tool's own output, without the frame intab gives models (README, testing with scripted).
+    parts.push({ type: 'text', text: `Tool ${last.name} returned: ${unframeToolResult(last.content)}` });
     return plan;
   }
   if (last?.role === 'user' && req.tools.length > 0 && req.toolChoice !== 'none') {

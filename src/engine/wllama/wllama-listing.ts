@@ -15,6 +15,7 @@ export interface ListingFacts {
   cached?: boolean;
   contextSize?: number;
   device?: string;
+  threads?: number;
 }
 
 /** When GGUF models registered at start-up say they were created (the engine has no date for them). */
@@ -35,5 +36,6 @@ export function wllamaListing(spec: WllamaModelSpec, facts: ListingFacts = {}): 
     engine: 'wllama',
     ...(spec.files ? { cached: true } : facts.cached !== undefined ? { cached: facts.cached } : {}),
     ...(facts.device ? { device: facts.device } : {}),
+    ...(facts.threads ? { threads: facts.threads } : {}),
   };
 }

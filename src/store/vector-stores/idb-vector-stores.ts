@@ -162,11 +162,14 @@ export class IdbVectorStores implements VectorStoreStore {
         quiet(tx.objectStore('vector_chunks').put({ texts: outcome.chunks }, key));
         quiet(tx.objectStore('vector_vectors').put(outcome.vectors, key));
         quiet(
-          tx
-            .objectStore('vector_store_files')
-            .put({ ...file, status: 'completed', usage_bytes: outcome.usageBytes }),
+          tx.objectStore('vector_store_files').put({
+            ...file,
+            status: 'completed',
+            usage_bytes: outcome.usageBytes,
+            searchIndex: outcome.vectors.dimensions > 0 ? 'vector' : 'lexical',
+          }),
         );
-        store.embedding.dimensions ??= outcome.vectors.dimensions;
+        if (outcome.vectors.dimensions > 0) store.embedding.dimensions ??= outcome.vectors.dimensions;
       } else {
         quiet(
           tx.objectStore('vector_store_files').put({ ...file, status: 'failed', last_error: outcome.error }),

@@ -9,6 +9,7 @@ export { IdbVectorStores } from './idb-vector-stores';
 export { MemoryVectorStores } from './memory-vector-stores';
 export type {
   FileOutcome,
+  SearchIndexKind,
   StoredFileBatch,
   StoredVectorStore,
   StoredVectorStoreFile,

@@ -126,7 +126,8 @@ export class MemoryVectorStores implements VectorStoreStore {
       entry.vectors.set(fileId, copy.vectors);
       file.status = 'completed';
       file.usage_bytes = copy.usageBytes;
-      entry.store.embedding.dimensions ??= copy.vectors.dimensions;
+      file.searchIndex = copy.vectors.dimensions > 0 ? 'vector' : 'lexical';
+      if (copy.vectors.dimensions > 0) entry.store.embedding.dimensions ??= copy.vectors.dimensions;
     } else {
       file.status = 'failed';
       file.last_error = copy.error;

@@ -28,6 +28,9 @@ export interface StoredVectorStore {
   revision: number;
 }
 
+/** How a vector store or file is searchable: with embeddings (and BM25), or BM25 over its text alone. */
+export type SearchIndexKind = 'vector' | 'lexical';
+
 /** The status a vector store file goes through; `in_progress` until indexed or failed. */
 export type VectorFileStatus = 'in_progress' | 'completed' | 'cancelled' | 'failed';
 
@@ -52,6 +55,12 @@ export interface StoredVectorStoreFile {
   filename: string;
   /** The batch that added it, if any. */
   batchId: string | null;
+  /**
+   * How the completed file is searchable: `vector` (embeddings, plus BM25 over its text) or
+   * `lexical` (BM25 alone: no embedding model could run). Absent while indexing, and on records
+   * written before it existed (those have vectors).
+   */
+  searchIndex?: SearchIndexKind;
   /**
    * Random per attachment: an ingestion finishes only the attachment it started on, so a file
    * removed and attached again meanwhile is never indexed with the old run's chunks.

@@ -9,8 +9,12 @@ import {
   catalogEntry,
   type DeviceFacts,
   deviceFit,
+  downloadSize,
+  FIRST_DOWNLOAD_MAX_BYTES,
   MODEL_CATALOG,
+  recommendationReason,
   recommendModel,
+  SOFTWARE_ADAPTER_REASON,
 } from '../../../src/catalog';
 
 const MB = 1 << 20;
@@ -174,7 +178,47 @@ describe('recommendModel', () => {
     // The WebGPU model wins over a larger CPU one; the CPU fallback stays small enough to be quick.
     expect(recommendModel(MODEL_CATALOG, SMALL)?.id).toBe('Qwen2.5-1.5B-Instruct-q4f32_1-MLC');
     expect(recommendModel(MODEL_CATALOG, NO_GPU)?.id).toBe('SmolLM2-1.7B-Instruct-Q4_K_M');
-    expect(big?.id).toBe('Mistral-7B-Instruct-v0.3-q4f16_1-MLC');
+    // Not the largest that fits (Mistral 7B, ~4 GB): the largest within a first download's budget.
+    expect(big?.id).toBe('Llama-3.2-3B-Instruct-q4f16_1-MLC');
+    expect(downloadSize(big as CatalogModel)).toBeLessThanOrEqual(FIRST_DOWNLOAD_MAX_BYTES);
+  });
+
+  it('treats a software adapter (SwiftShader) as no GPU: a small CPU build, and says why', () => {
+    const swiftShader: DeviceFacts = {
+      ...BIG,
+      webgpu: { ...(BIG.webgpu as object), fallback: true } as DeviceFacts['webgpu'],
+    };
+    const pick = recommendModel(MODEL_CATALOG, swiftShader);
+    expect(pick?.engine).toBe('wllama');
+    expect(pick?.downloadBytes).toBeLessThanOrEqual(FIRST_DOWNLOAD_MAX_BYTES);
+    expect(recommendationReason(pick as CatalogModel, swiftShader)).toMatch(
+      /^A CPU \(GGUF\) build: .*software one/,
+    );
+    // Its web-llm builds are judged slow here, not fitting, with the reason.
+    expect(deviceFit(entry('Qwen3-0.6B-q4f32_1-MLC'), swiftShader)).toEqual({
+      level: 'may-not-fit',
+      reason: SOFTWARE_ADAPTER_REASON,
+    });
+    expect(recommendationReason(recommendModel(MODEL_CATALOG, BIG) as CatalogModel, BIG)).toMatch(
+      /^A WebGPU build: .* GB download/,
+    );
+  });
+
+  it('keeps every recommendation within a first download, on every device the catalog fits', () => {
+    fc.assert(
+      fc.property(facts, (f) => {
+        const pick = recommendModel(MODEL_CATALOG, f);
+        if (!pick) return;
+        const small = MODEL_CATALOG.some(
+          (m) =>
+            m.kind === 'chat' &&
+            (downloadSize(m) ?? Infinity) <= FIRST_DOWNLOAD_MAX_BYTES &&
+            deviceFit(m, f).level === 'fits',
+        );
+        if (small) expect(downloadSize(pick)).toBeLessThanOrEqual(FIRST_DOWNLOAD_MAX_BYTES);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('recommends nothing when nothing fits (no GPU, no storage)', () => {

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sandboxCsp } from '../../../src/sandbox';
 import { routePythonSandbox } from '../../../sw/python-sandbox';
+import { MemoryCacheStorage } from '../../helpers/cache-storage';
 
 type Listener = (event: { request: Request; respondWith(r: Promise<Response>): void }) => void;
 
@@ -42,6 +43,7 @@ describe('routePythonSandbox', () => {
         }),
     );
     vi.stubGlobal('fetch', upstream);
+    vi.stubGlobal('caches', new MemoryCacheStorage());
     const res = await scope()(new Request('https://app.test/intab-python/sandbox.js'));
     expect(res).not.toBeNull();
     const r = res as Response;
@@ -53,10 +55,13 @@ describe('routePythonSandbox', () => {
     expect(await r.text()).toBe('export {}');
   });
 
-  it('leaves every other request alone (a query on the script still gets the policy: it only ever adds one)', () => {
+  it('leaves every other request alone (a query on the script still gets the policy: it only ever adds one)', async () => {
     vi.stubGlobal('fetch', async () => new Response(''));
+    vi.stubGlobal('caches', new MemoryCacheStorage());
     const answer = scope();
-    expect(answer(new Request('https://app.test/intab-python/sandbox.js?v=2'))).not.toBeNull();
+    expect(await answer(new Request('https://app.test/intab-python/sandbox.js?v=2'))).toBeInstanceOf(
+      Response,
+    );
     for (const req of [
       new Request('https://app.test/intab-python/pyodide.mjs'),
       new Request('https://other.test/intab-python/sandbox.js'),
@@ -64,5 +69,21 @@ describe('routePythonSandbox', () => {
       new Request('https://app.test/assets/sandbox.js'),
     ])
       expect(answer(req), req.url).toBeNull();
+  });
+
+  it('serves the copy kept online when the network is gone, with the policy', async () => {
+    vi.stubGlobal('caches', new MemoryCacheStorage());
+    vi.stubGlobal(
+      'fetch',
+      async () => new Response('export const online = 1;', { headers: { etag: '"a"' } }),
+    );
+    const answer = scope();
+    await answer(new Request('https://app.test/intab-python/sandbox.js'));
+    vi.stubGlobal('fetch', async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    const offline = (await answer(new Request('https://app.test/intab-python/sandbox.js'))) as Response;
+    expect(await offline.text()).toBe('export const online = 1;');
+    expect(offline.headers.get('content-security-policy')).toBe(sandboxCsp('https://app.test'));
   });
 });

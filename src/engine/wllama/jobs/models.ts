@@ -105,6 +105,8 @@ export class WllamaModels {
       cached: r.spec.url ? this.cachedUrls.has(absoluteUrl(r.spec.url)) : undefined,
       contextSize: inst?.runtime.contextSize,
       device: inst?.runtime.device,
+      // Where llama.cpp runs single-threaded (no isolation) the count is 1, whatever was asked.
+      threads: inst ? (inst.runtime.multithread ? inst.runtime.threads : 1) : undefined,
     });
   }
 }

@@ -1,0 +1,50 @@
+/**
+ * intab's one precache policy, shared by the Vite plugin (what it leaves out of the precache, and the
+ * globs a workbox app passes to its own) and the service worker (what it caches on first use).
+ *
+ * - Precached at install: the app's shell (its HTML, JS, CSS, icons) and intab's runtime (the page
+ *   client, the engine worker, the core), everything in the build but the assets below.
+ * - Cached on first use, then offline: {@link LAZY_ASSETS}, each fetched only by the feature that needs it.
+ * - Never cached by the service worker: `/v1/*` (the API itself) and model weights, which web-llm and
+ *   wllama keep in their own caches (Cache Storage, OPFS).
+ */
+
+/** One lazily fetched part of a build: its file names (a glob relative to the build folder) and what it is for. */
+export interface LazyAsset {
+  glob: string;
+  what: string;
+}
+
+/** The build's lazy assets: never precached, cached by intab's service worker the first time they are fetched. */
+export const LAZY_ASSETS: readonly LazyAsset[] = [
+  { glob: 'assets/web-llm-*.js', what: "web-llm's library (~6 MB), when a WebGPU model is first used" },
+  { glob: 'assets/wllama-*', what: "llama.cpp's wasm and wllama's JS, when a GGUF model is first used" },
+  { glob: 'assets/pdfjs-*.js', what: 'pdf.js, with the first PDF input_file' },
+  { glob: 'assets/o200k-*.js', what: 'the o200k tables, when a vector store first chunks a file' },
+  {
+    glob: 'assets/web-xgrammar-*.js',
+    what: 'web-xgrammar, with the first json_schema or tool grammar on web-llm',
+  },
+  { glob: 'intab-python/**', what: 'Pyodide and the sandbox, when code_interpreter first runs' },
+];
+
+/** {@link LAZY_ASSETS}' globs, for a precache's ignore list (workbox's `globIgnores`). */
+export const LAZY_ASSET_GLOBS: readonly string[] = LAZY_ASSETS.map((a) => a.glob);
+
+/** Hashed names: a cached copy never goes stale. The folder may sit under the app's base path. */
+const HASHED_LAZY = /\/assets\/(?:web-llm|wllama|pdfjs|o200k|web-xgrammar)-[^/]+$/;
+/** Pyodide's files keep their package's names (no hash): revalidated, kept for offline. */
+const PYTHON_ASSET = /\/intab-python\/[^/]+$/;
+
+/**
+ * How a same-origin path is cached: `'hashed'` (cache first), `'unhashed'` (network first, the
+ * cached copy offline), or null when it is no lazy asset of intab's.
+ *
+ * @example
+ * lazyAssetKind('/assets/wllama-DrYk.wasm'); // 'hashed'
+ */
+export function lazyAssetKind(pathname: string): 'hashed' | 'unhashed' | null {
+  if (HASHED_LAZY.test(pathname)) return 'hashed';
+  if (PYTHON_ASSET.test(pathname)) return 'unhashed';
+  return null;
+}

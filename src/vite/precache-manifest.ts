@@ -1,0 +1,91 @@
+/**
+ * The precache manifest `intab/vite` writes into its service worker (`self.__WB_MANIFEST`, workbox's
+ * name, so an entry built on workbox-precaching reads it too): every file of the build but the
+ * service worker itself and intab's lazy assets (`LAZY_ASSET_GLOBS`), with a content revision for
+ * the names that carry no hash. Done here rather than with workbox-build, so an app needs no extra
+ * package to work offline.
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { LAZY_ASSET_GLOBS } from '../common/lazy-assets.ts';
+
+/** One precached file, as workbox-precaching takes it. */
+export interface ManifestEntry {
+  url: string;
+  revision: string | null;
+}
+
+/** What the manifest holds and what it left out, for the build's log. */
+export interface PrecacheManifest {
+  entries: ManifestEntry[];
+  bytes: number;
+  /** Files over {@link MAX_PRECACHED_FILE_BYTES} (never fetched at install: too big for every first visit). */
+  tooBig: string[];
+}
+
+/** A file larger than this is left out of the precache (with a warning), as workbox does at 2 MB. */
+export const MAX_PRECACHED_FILE_BYTES = 4 * 1024 * 1024;
+/** The kinds of file an app's shell is made of; anything else (a model, a video) is for the app to cache. */
+const SHELL_FILE = /\.(?:html|m?js|css|json|webmanifest|svg|png|jpe?g|webp|gif|ico|woff2?|wasm)$/;
+/** Walking the build stops past this many files: a build folder is not a disk. */
+const MAX_FILES = 20_000;
+
+/** A glob (`*` within a name, `**` across folders) as a regular expression over a relative path. */
+export function globToRegExp(glob: string): RegExp {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i] as string;
+    if (c === '*' && glob[i + 1] === '*') {
+      re += '.*';
+      i++;
+    } else if (c === '*') re += '[^/]*';
+    else re += c.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+
+/**
+ * Lists `outDir`'s files for the precache.
+ *
+ * @example
+ * const { entries } = precacheManifest('dist', ['sw.js']);
+ */
+export function precacheManifest(outDir: string, ignore: readonly string[]): PrecacheManifest {
+  const left = [...ignore, ...LAZY_ASSET_GLOBS].map(globToRegExp);
+  const entries: ManifestEntry[] = [];
+  const tooBig: string[] = [];
+  let bytes = 0;
+  for (const file of listFiles(outDir)) {
+    const url = relative(outDir, file).split(sep).join('/');
+    if (!SHELL_FILE.test(url) || left.some((re) => re.test(url))) continue;
+    const size = statSync(file).size;
+    if (size > MAX_PRECACHED_FILE_BYTES) {
+      tooBig.push(url);
+      continue;
+    }
+    bytes += size;
+    // Vite's hashed names in assets/ are their own revision.
+    const revision = url.startsWith('assets/')
+      ? null
+      : createHash('md5').update(readFileSync(file)).digest('hex');
+    entries.push({ url, revision });
+  }
+  entries.sort((a, b) => (a.url < b.url ? -1 : 1));
+  return { entries, bytes, tooBig };
+}
+
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (out.length >= MAX_FILES)
+        throw new Error(`intab: more than ${MAX_FILES} files in ${dir} to precache`);
+      const path = join(d, e.name);
+      if (e.isDirectory()) walk(path);
+      else if (e.isFile()) out.push(path);
+    }
+  };
+  walk(dir);
+  return out;
+}

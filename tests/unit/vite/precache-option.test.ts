@@ -1,0 +1,37 @@
+/**
+ * Issue 35: `intab()` alone precaches the build into its service worker, and
+ * `serviceWorker: { precache: false }` turns that off (the manifest left empty). A real `vite build`
+ * of a one-page app, as a user's would run.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'vite';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type IntabPluginOptions, intab } from '../../../src/vite/plugin';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+async function builtServiceWorker(opts: IntabPluginOptions): Promise<string> {
+  const root = mkdtempSync(join(tmpdir(), 'intab-precache-option-'));
+  dirs.push(root);
+  writeFileSync(join(root, 'index.html'), '<!doctype html><script type="module" src="./main.js"></script>');
+  writeFileSync(join(root, 'main.js'), 'document.title = "app";');
+  await build({ root, configFile: false, logLevel: 'silent', plugins: intab(opts) });
+  return readFileSync(join(root, 'dist/sw.js'), 'utf8');
+}
+
+describe('intab()’s precache option', () => {
+  it('precaches the app’s page and scripts by default, and nothing when turned off', async () => {
+    const byDefault = await builtServiceWorker({});
+    expect(byDefault).toContain('{"url":"index.html","revision":"');
+    expect(byDefault).toMatch(/"url":"assets\/index-[^"]+\.js","revision":null/);
+    expect(byDefault).not.toContain('__WB_MANIFEST');
+    const off = await builtServiceWorker({ serviceWorker: { precache: false } });
+    expect(off).not.toContain('"url":"index.html"');
+    expect(off).not.toContain('__WB_MANIFEST');
+  }, 300_000);
+});
