@@ -46,7 +46,7 @@ describe('WebSocket mode over the core (IntabWebSocket)', () => {
         status: 400,
         error: { type: 'invalid_request_error', code, param },
       });
-      expect(typeof (events[0] as { error: { message: unknown } }).error.message).toBe('string');
+      expect(typeof (events[0] as unknown as { error: { message: unknown } }).error.message).toBe('string');
     }
     expect(textOf(r.afterBad)).toBe('You said: still here');
 
@@ -114,7 +114,7 @@ describe('WebSocket mode over the core (IntabWebSocket)', () => {
     // Wait for the first token, then close mid-stream.
     while (!c.events.some((e) => e.type === 'response.output_text.delta'))
       await new Promise((r) => setTimeout(r, 5));
-    const id = (c.events[0] as { response: { id: string } }).response.id;
+    const id = (c.events[0] as unknown as { response: { id: string } }).response.id;
     c.ws.close(1000);
     for (let i = 0; i < 400; i++) {
       const res = await server.fetch(new Request(`http://intab.test/v1/responses/${id}`));
