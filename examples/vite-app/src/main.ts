@@ -31,7 +31,10 @@ let overSocket = '';
 await new Promise<void>((resolve) => {
   socket.onmessage = (message) => {
     const event = JSON.parse(message.data);
-    if (event.type === 'response.output_text.delta') show('#socket', (overSocket += event.delta));
+    if (event.type === 'response.output_text.delta') {
+      overSocket += event.delta;
+      show('#socket', overSocket);
+    }
     if (event.type === 'response.completed') resolve();
   };
 });
