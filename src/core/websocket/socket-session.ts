@@ -1,4 +1,4 @@
-import { invalidRequest, toApiError } from '../../common/api-error';
+import { ApiError, invalidRequest, toApiError } from '../../common/api-error';
 import { ConnectionCache, DEFAULT_SOCKET_CACHED_RESPONSES } from './connection-cache';
 import { errorFromResponse, parseSocketMessage, socketError } from './socket-message';
 import { sseEvents } from './sse-events';
@@ -135,6 +135,11 @@ export class ResponsesSocketSession {
       if (!res.ok || !res.body) throw await errorFromResponse(res);
       for await (const event of sseEvents(res.body)) {
         if (this.closed) break;
+        // The core's in-band error (a final write that failed after the terminal event) in the socket's envelope.
+        if (event.type === 'error') {
+          this.#emit(socketError(inBandError(event)));
+          continue;
+        }
         const response = event.response as Record<string, unknown> | undefined;
         if (response && previousId) response.previous_response_id = previousId;
         this.#emit(event);
@@ -160,4 +165,17 @@ export class ResponsesSocketSession {
 function asItems(input: unknown): unknown[] | null {
   if (typeof input === 'string') return [{ type: 'message', role: 'user', content: input }];
   return Array.isArray(input) ? input : null;
+}
+
+/** An SSE `error` event of the core (`{code, message, param, error: {type, …}}`) as an {@link ApiError}. */
+function inBandError(event: Record<string, unknown>): ApiError {
+  const nested = (event.error ?? {}) as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === 'string' ? v : null);
+  return new ApiError(
+    500,
+    text(nested.type) ?? 'server_error',
+    text(event.code) ?? text(nested.code),
+    text(event.param) ?? text(nested.param),
+    text(event.message) ?? text(nested.message) ?? 'The server had an error while processing your request.',
+  );
 }

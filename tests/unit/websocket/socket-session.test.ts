@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { IntabWebSocket } from '../../../src/core';
+import { ApiError, IntabWebSocket } from '../../../src/core';
+import { MemoryStore } from '../../../src/store/memory-store';
+import type { StoredResponse } from '../../../src/store/types';
 import { makeRig } from '../../helpers/server';
 import { Conn, last, responseOf, runScenarios, textOf } from '../../helpers/ws-scenarios';
 
@@ -167,5 +169,24 @@ describe('WebSocket mode over the core (IntabWebSocket)', () => {
     const e = await closed;
     expect([e.code, e.reason, e.wasClean, ws.readyState]).toEqual([4000, 'bye', true, 3]);
     expect(ws.url).toBe(URL_WS);
+  });
+  it("sends the core's in-band error (a final write that failed) in the socket's error envelope", async () => {
+    class FullStore extends MemoryStore {
+      override async putResponse(record: StoredResponse, opts?: { durable?: boolean }) {
+        if (opts?.durable) throw new ApiError(507, 'server_error', 'storage_quota_exceeded', null, 'full');
+        return super.putResponse(record, opts);
+      }
+    }
+    const { server } = makeRig({ store: new FullStore() });
+    const c = await Conn.open(() => new IntabWebSocket(URL_WS, undefined, { fetch: (r) => server.fetch(r) }));
+    expect(last(await c.create({ model: 'scripted', input: 'hi' })).type).toBe('response.completed');
+    expect(await c.turn()).toEqual([
+      {
+        type: 'error',
+        status: 500,
+        error: { type: 'server_error', code: 'storage_quota_exceeded', message: 'full', param: null },
+      },
+    ]);
+    c.ws.close();
   });
 });
