@@ -117,6 +117,13 @@ describe('WebSocket mode in the page', () => {
     }, 300_000);
   }
 
+  it('closing the socket stops the response it was running (stored cancelled), as an aborted fetch does', async () => {
+    const status = await app.page.evaluate(() =>
+      (window as unknown as { closeMidStream(): Promise<string> }).closeMidStream(),
+    );
+    expect(status).toBe('cancelled');
+  });
+
   it('leaves every other WebSocket to the browser', async () => {
     const echo = new WebSocketServer({ host: '127.0.0.1', port: 0 });
     echo.on('connection', (socket) => socket.on('message', (data) => socket.send(`echo ${data}`)));

@@ -110,4 +110,27 @@ async function untouched(otherUrl: string) {
   return { echo, kinds };
 }
 
-Object.assign(window, { intab, wsScenarios, sdkScenario, untouched });
+/** Closes a socket mid-stream; answers the stored status its response ends with (polled, bounded). */
+async function closeMidStream() {
+  await intab.ready;
+  const ws = new WebSocket(wsUrl);
+  const id = await new Promise<string>((resolve) => {
+    let responseId = '';
+    ws.onopen = () =>
+      ws.send(JSON.stringify({ type: 'response.create', model: 'scripted', input: '!delay 50 !words 400' }));
+    ws.onmessage = (e) => {
+      const event = JSON.parse(e.data);
+      if (event.type === 'response.created') responseId = event.response.id;
+      if (event.type === 'response.output_text.delta') resolve(responseId);
+    };
+  });
+  ws.close(1000);
+  for (let i = 0; i < 300; i++) {
+    const { status } = await (await fetch(`/v1/responses/${id}`)).json();
+    if (status !== 'in_progress') return status as string;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return 'still in_progress';
+}
+
+Object.assign(window, { intab, wsScenarios, sdkScenario, untouched, closeMidStream });
