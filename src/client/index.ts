@@ -8,6 +8,8 @@
  * await intab.ready; // fetch('/v1/responses') now answers, from this tab's engine or the leader's
  */
 
+export { IntabSocketLike, IntabWebSocket, type IntabWebSocketOptions } from '../core/websocket';
 export type { GpuStatus } from '../worker/protocol';
 export type { ServerOptions, StoreOptions, WebLLMOptions } from '../worker/worker-options';
+export { type InstallWebSocketOptions, installWebSocket } from './install-web-socket';
 export { type IntabClient, type StartIntabOptions, startIntab } from './start-intab';

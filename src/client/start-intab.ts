@@ -25,6 +25,7 @@ import type {
 } from '../worker/worker-options';
 import { type SupervisedEngine, superviseEngine } from './engine-supervisor';
 import { startEngineWorker } from './engine-worker-client';
+import { installWebSocket } from './install-web-socket';
 import { electLeader, runLocksReleased } from './leader-election';
 import {
   ACCEPT_MS,
@@ -135,6 +136,11 @@ export interface StartIntabOptions {
    * A local engine serving the same id wins; see {@link IntabClient.addRemote}.
    */
   remote?: RemoteServerSpec | RemoteServerSpec[];
+  /**
+   * WebSocket mode: `new WebSocket('ws(s)://<this origin>/v1/responses')` in this page is served by
+   * intab (see {@link installWebSocket}); every other URL keeps the browser's own WebSocket.
+   */
+  webSocket?: boolean;
 }
 
 let started: IntabClient | undefined;
@@ -216,6 +222,7 @@ export function startIntab(opts: StartIntabOptions = {}): IntabClient {
   ready.then(done, done);
   // Callers that never await `ready` still see why intab did not start, without an unhandled rejection.
   ready.catch((err: unknown) => console.error('[intab] not ready:', err));
+  if (opts.webSocket) installWebSocket({ ready, scope: opts.scope });
 
   /** Runs `call` here when this tab leads, else in the leader's tab. */
   const route = async (call: RelayedCall, onProgress?: (p: LoadProgress) => void): Promise<unknown> => {

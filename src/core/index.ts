@@ -7,3 +7,13 @@ export {
   type ResponsesServer,
   type ResponsesServerOptions,
 } from './server';
+export {
+  DEFAULT_SOCKET_CACHED_RESPONSES,
+  DEFAULT_SOCKET_QUEUED_MESSAGES,
+  IntabSocketLike,
+  IntabWebSocket,
+  type IntabWebSocketOptions,
+  ResponsesSocketSession,
+  type SocketErrorEvent,
+  type SocketSessionOptions,
+} from './websocket';

@@ -9,8 +9,8 @@
  * const server = setupServer(...intabHandlers({ baseUrl: 'http://localhost:5173' }));
  * server.listen();
  */
-import { http } from 'msw';
-import { createResponsesServer, type ResponsesServerOptions } from '../core';
+import { http, ws } from 'msw';
+import { createResponsesServer, type ResponsesServerOptions, ResponsesSocketSession } from '../core';
 import { ScriptedEngine } from '../engine';
 import { MemoryStore } from '../store';
 
@@ -20,7 +20,8 @@ export interface IntabHandlerOptions extends Partial<ResponsesServerOptions> {
 }
 
 /**
- * msw handlers for every intab route under `{baseUrl}/v1/`. The engine defaults to `scripted`, the
+ * msw handlers for every intab route under `{baseUrl}/v1/`, and for WebSocket mode at
+ * `ws(s)://…/v1/responses`. The engine defaults to `scripted`, the
  * store to a fresh `MemoryStore` per call of this function.
  *
  * @example
@@ -34,6 +35,20 @@ export function intabHandlers(opts: IntabHandlerOptions = {}) {
     store: rest.store ?? new MemoryStore(),
   });
   const prefix = baseUrl ? baseUrl.replace(/\/+$/, '') : '*';
+  // WebSocket mode of /v1/responses, where msw intercepts WebSockets (a global WebSocket: browsers,
+  // Node 22+): each connection is a session over the same server, so it shares the store.
+  const socket = ws.link(
+    `${baseUrl ? baseUrl.replace(/^http/, 'ws').replace(/\/+$/, '') : '*'}/v1/responses`,
+  );
+  const sockets = socket.addEventListener('connection', ({ client }) => {
+    const session = new ResponsesSocketSession({
+      fetch: (request) => server.fetch(request),
+      url: client.url.href.replace(/^ws/, 'http'),
+      send: (text) => client.send(text),
+    });
+    client.addEventListener('message', (event) => session.receive(event.data));
+    client.addEventListener('close', () => session.close());
+  });
   // msw hands over its own Request; the core reads only Fetch and Streams from it.
-  return [http.all(`${prefix}/v1/*`, ({ request }) => server.fetch(request))];
+  return [http.all(`${prefix}/v1/*`, ({ request }) => server.fetch(request)), sockets];
 }

@@ -78,6 +78,7 @@ export async function buildWithTestPages(): Promise<string> {
           liveness: resolve(root, 'tests/e2e/pages/liveness.html'),
           vectorStores: resolve(root, 'tests/e2e/pages/vector-stores.html'),
           pythonSandbox: resolve(root, 'tests/e2e/pages/python-sandbox.html'),
+          webSocket: resolve(root, 'tests/e2e/pages/websocket.html'),
         },
       },
     },

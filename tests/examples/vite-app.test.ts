@@ -31,6 +31,7 @@ function expectAnswered(run: ExampleRun, baseUrl: string): void {
   expect(run.outputs).toEqual({
     answer: 'You said: hello from a Vite app',
     streamed: 'You said: streamed hello',
+    socket: 'You said: hello over a socket',
   });
   expect(run.controller).toBe(`${baseUrl}/sw.js`);
   expect(listsWebLlmModels(run.models)).toBe(true);

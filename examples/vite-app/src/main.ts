@@ -1,8 +1,9 @@
 import { startIntab } from 'intab';
 import OpenAI from 'openai';
 
-// Registers intab's service worker, starts the engine worker and connects the two.
-const intab = startIntab();
+// Registers intab's service worker, starts the engine worker and connects the two; `webSocket`
+// serves this origin's /v1/responses WebSockets in the tab too.
+const intab = startIntab({ webSocket: true });
 await intab.ready;
 
 const client = new OpenAI({
@@ -21,6 +22,23 @@ stream.on('response.output_text.delta', (event) => {
   show('#streamed', streamed);
 });
 await stream.finalResponse();
+
+// WebSocket mode: one `response.create` per message, the stream's events back, one per message.
+const socket = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/v1/responses`);
+socket.onopen = () =>
+  socket.send(JSON.stringify({ type: 'response.create', model: 'scripted', input: 'hello over a socket' }));
+let overSocket = '';
+await new Promise<void>((resolve) => {
+  socket.onmessage = (message) => {
+    const event = JSON.parse(message.data);
+    if (event.type === 'response.output_text.delta') {
+      overSocket += event.delta;
+      show('#socket', overSocket);
+    }
+    if (event.type === 'response.completed') resolve();
+  };
+});
+socket.close();
 document.body.dataset.done = 'true';
 
 function show(selector: string, text: string): void {
