@@ -92,6 +92,17 @@ export interface ModelFamily {
    * the text and calls).
    */
   reasoningInLoop?: boolean;
+  /**
+   * wllama: whether the GGUF's own template writes the tools and an assistant turn's calls, read from
+   * its text (a GGUF's template may predate its family's tools); absent: as the family's published
+   * template does.
+   */
+  templateWritesTools?: boolean;
+  /**
+   * wllama: template variables that keep llama.cpp's rendering the published one (`date_string`,
+   * which llama.cpp otherwise sets to today), read from the GGUF's template.
+   */
+  templateKwargs?: Record<string, unknown>;
 }
 
 /** The Math models' default system text, as Qwen2-Math's and Qwen2.5-Math's templates write it. */
