@@ -168,7 +168,16 @@ const FAMILIES: Array<[RegExp, ModelFamily]> = [
       reasoningInLoop: true,
     },
   ],
-  [/^qwq/i, { ...family('qwq', hermesFormat, 'user', true), reasoning: THINK, alwaysThinks: true }],
+  // QwQ's template ends the prompt with `<|im_start|>assistant\n<think>\n`: the reply starts inside
+  // the block, so its reasoning is the text before `</think>` and a grammar begins inside it.
+  [
+    /^qwq/i,
+    {
+      ...family('qwq', hermesFormat, 'user', true),
+      reasoning: { ...THINK, prefilled: true },
+      alwaysThinks: true,
+    },
+  ],
   // Qwen2-Math's and Qwen2.5-Math's templates open with their own default system text; only
   // Qwen2.5-Math's has a tool format (Qwen2.5's).
   [/^qwen2-math/i, { ...family('qwen2-math', hermesFormat, 'user', false), defaultSystem: MATH_SYSTEM }],

@@ -17,6 +17,16 @@ const FINGERPRINTS: Array<[test: (template: string) => boolean, familyId: string
       t.includes('You are a function calling AI model'),
     'Hermes-3',
   ],
+  // QwQ's template has `<tool_call>` and `<think>` like Qwen3's, but no `reasoning_content` (it
+  // opens every reply's think block itself and drops past ones): checked first, or it reads as Qwen3.
+  [
+    (t) =>
+      t.includes('<|im_start|>') &&
+      t.includes('<tool_call>') &&
+      t.includes('<think>') &&
+      !t.includes('reasoning_content'),
+    'QwQ',
+  ],
   [(t) => t.includes('<|im_start|>') && t.includes('<tool_call>') && t.includes('<think>'), 'Qwen3'],
   [(t) => t.includes('<|im_start|>') && t.includes('<tool_call>'), 'Qwen2.5'],
   [(t) => t.includes('<|im_start|>') && t.includes('<think>'), 'QwQ'],
