@@ -93,6 +93,12 @@ export interface ModelFamily {
    */
   reasoningInLoop?: boolean;
   /**
+   * The template writes every past assistant turn's reasoning back, as the model wrote it: the
+   * family's markers around it, right before the turn's text and calls (Ministral 3's `thinking`
+   * chunks, which llama.cpp makes of `reasoning_content`: `[THINK]…[/THINK]text`).
+   */
+  reasoningInHistory?: boolean;
+  /**
    * wllama: whether the GGUF's own template writes the tools and an assistant turn's calls, read from
    * its text (a GGUF's template may predate its family's tools); absent: as the family's published
    * template does.
@@ -254,6 +260,7 @@ const FAMILIES: Array<[RegExp, ModelFamily]> = [
       nativeTools: true,
       reasoning: { open: '[THINK]', close: '[/THINK]', prefilled: false },
       canDisableThinking: false,
+      reasoningInHistory: true,
       // The template writes `[TOOL_CALLS]` right after the turn's text, with nothing between.
       textBeforeCalls: '',
     },

@@ -110,6 +110,8 @@ export function toWebLLMMessages(
       const markers = opts.family.reasoning;
       if (m.reasoning && markers && opts.family.reasoningInLoop && i > lastUser && assistant.length === 0)
         thinkBlock = `${markers.open}\n${m.reasoning.trim()}\n${markers.close}\n\n`;
+      else if (m.reasoning && markers && opts.family.reasoningInHistory && assistant.length === 0)
+        thinkBlock = `${markers.open}${m.reasoning}${markers.close}`;
       const text = m.content ? (opts.family.assistantText?.(m.content) ?? m.content) : '';
       if (text !== '') assistant.push({ text, calls: false });
       if (m.tool_calls?.length) {

@@ -102,7 +102,9 @@ describe('model families from GGUF chat templates', () => {
   it('recognises each family by its template, else by name', () => {
     expect(detectFamily({ chatTemplate: LLAMA3_CHAT_TEMPLATE }).id).toBe('llama3');
     expect(detectFamily({ chatTemplate: '<|start_header_id|>…Environment: ipython' }).id).toBe('llama3.1');
-    expect(detectFamily({ chatTemplate: '<|im_start|>…<tool_call>…<think>…reasoning_content' }).id).toBe('qwen3');
+    expect(detectFamily({ chatTemplate: '<|im_start|>…<tool_call>…<think>…reasoning_content' }).id).toBe(
+      'qwen3',
+    );
     expect(detectFamily({ chatTemplate: '<|im_start|>…<tool_call>…' }).id).toBe('qwen2.5');
     expect(detectFamily({ chatTemplate: '<|im_start|>…<tool_call>…<function=…' }).id).toBe('qwen3.5');
     expect(detectFamily({ chatTemplate: '[AVAILABLE_TOOLS]…[INST]' }).id).toBe('mistral');
