@@ -93,6 +93,11 @@ export interface ModelFamily {
    */
   reasoningInLoop?: boolean;
   /**
+   * How the template writes a loop turn's reasoning inside the block: trimmed (Qwen3.5's `|trim`,
+   * the default), or with only its newlines stripped (Qwen3's `strip('\n')`).
+   */
+  loopReasoningText?: (reasoning: string) => string;
+  /**
    * The template writes every past assistant turn's reasoning back, as the model wrote it: the
    * family's markers around it, right before the turn's text and calls (Ministral 3's `thinking`
    * chunks, which llama.cpp makes of `reasoning_content`: `[THINK]…[/THINK]text`).
@@ -172,6 +177,7 @@ const FAMILIES: Array<[RegExp, ModelFamily]> = [
       canDisableThinking: true,
       alwaysThinks: true,
       reasoningInLoop: true,
+      loopReasoningText: (reasoning) => reasoning.replace(/^\n+|\n+$/g, ''),
     },
   ],
   // QwQ's template ends the prompt with `<|im_start|>assistant\n<think>\n`: the reply starts inside

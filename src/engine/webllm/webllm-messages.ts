@@ -109,7 +109,7 @@ export function toWebLLMMessages(
       // in its KV cache (it reuses the cache only for an identical conversation).
       const markers = opts.family.reasoning;
       if (m.reasoning && markers && opts.family.reasoningInLoop && i > lastUser && assistant.length === 0)
-        thinkBlock = `${markers.open}\n${m.reasoning.trim()}\n${markers.close}\n\n`;
+        thinkBlock = `${markers.open}\n${opts.family.loopReasoningText?.(m.reasoning) ?? m.reasoning.trim()}\n${markers.close}\n\n`;
       else if (m.reasoning && markers && opts.family.reasoningInHistory && assistant.length === 0)
         thinkBlock = `${markers.open}${m.reasoning}${markers.close}`;
       const text = m.content ? (opts.family.assistantText?.(m.content) ?? m.content) : '';
