@@ -110,7 +110,7 @@ describe('model families from GGUF chat templates', () => {
     expect(detectFamily({ chatTemplate: '[AVAILABLE_TOOLS]…[INST]' }).id).toBe('mistral');
     expect(detectFamily({ chatTemplate: '<|tool_call|>…' }).id).toBe('phi4-mini');
     expect(detectFamily({ chatTemplate: '<｜User｜>…<｜Assistant｜>' }).id).toBe('deepseek-r1');
-    expect(detectFamily({ chatTemplate: '<start_of_turn>', name: 'Llama 3.2 1B Instruct' }).id).toBe(
+    expect(detectFamily({ chatTemplate: '<|unknown_turn|>', name: 'Llama 3.2 1B Instruct' }).id).toBe(
       'llama3.1',
     );
     expect(detectFamily({ chatTemplate: null, name: 'something else', id: 'x' }).id).toBe('other');
