@@ -150,6 +150,33 @@ describe('QwQ on wllama (item 3)', () => {
   );
 });
 
+describe('QwQ on web-llm (item 3)', () => {
+  it(
+    'writes its own tool prompt (an empty system text before the tools) and opens the think block',
+    async () => {
+      const r = await renderer({ template: 'Qwen-QwQ-32B' });
+      const model = 'QwQ-32B-q4f16_1-MLC';
+      for (const messages of [loop, [{ role: 'system' as const, content: 'Be brief.' }, ...loop]]) {
+        const expected = await r.render({
+          messages: messages.map((m) =>
+            m.role === 'tool'
+              ? { role: 'tool', tool_call_id: m.tool_call_id, content: m.content }
+              : m.role === 'assistant'
+                ? openAiLoop[1]
+                : m,
+          ),
+          chat_template_kwargs: { tools: [openAiTool(weather)] },
+        });
+        const { body } = planChatRequest(generateRequest({ model, messages, tools: [weather] }), {
+          vision: false,
+        });
+        expect(await webllmPrompt('qwen2', body)).toBe(expected);
+      }
+    },
+    LLAMA_BUILD_MS,
+  );
+});
+
 describe('Qwen3 on web-llm keeps past reasoning as the template writes it (item 10)', () => {
   it(
     'strips only the newlines around a loop turn’s reasoning, as Python’s strip("\\n")',

@@ -52,6 +52,11 @@ export interface ModelFamily {
    * loop): Qwen3.5's template writes such turns with their (empty) think block.
    */
   assistantPrefix?: string;
+  /**
+   * The template writes the system text and its separator before the tool section even when the
+   * request has none (QwQ: `<|im_start|>system\n` + '' + `\n\n# Tools…`).
+   */
+  toolsAfterEmptySystem?: boolean;
   /** The system text the family's template writes when the request has none (Qwen2.5, SmolLM2). */
   defaultSystem?: string;
   /**
@@ -186,6 +191,7 @@ const FAMILIES: Array<[RegExp, ModelFamily]> = [
     /^qwq/i,
     {
       ...family('qwq', hermesFormat, 'user', true),
+      toolsAfterEmptySystem: true,
       reasoning: { ...THINK, prefilled: true },
       alwaysThinks: true,
     },

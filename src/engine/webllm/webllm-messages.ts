@@ -65,7 +65,8 @@ export function toWebLLMMessages(
   const inTurns = format.placement === 'last-user' || format.placement === 'after-system';
   if (opts.toolSection && !inTurns) {
     const parts = format.placement === 'system' ? [system, opts.toolSection] : [opts.toolSection, system];
-    system = parts.filter(Boolean).join(format.separator ?? '\n\n');
+    const keep = opts.family.toolsAfterEmptySystem && format.placement === 'system';
+    system = (keep ? parts : parts.filter(Boolean)).join(format.separator ?? '\n\n');
   }
   if (opts.family.systemHead)
     system = opts.family.systemHead(opts.toolSection !== null, opts.now ?? new Date()) + system;
