@@ -103,6 +103,34 @@ describe('a Hermes GGUF as the converter writes it, on wllama (item 2)', () => {
   });
 });
 
+describe('a Mistral v0.3 GGUF whose template predates tools, on wllama (item 2)', () => {
+  it(
+    'renders the tools, the call and the result as intab writes them, in turns the template accepts',
+    async () => {
+      const source =
+        "{{ bos_token }}{% for message in messages %}{% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}{{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}{% endif %}{% if message['role'] == 'user' %}{{ '[INST] ' + message['content'] + ' [/INST]' }}{% elif message['role'] == 'assistant' %}{{ message['content'] + eos_token}}{% else %}{{ raise_exception('Only user and assistant roles are supported!') }}{% endif %}{% endfor %}";
+      const r = await renderer({ source });
+      const metadata = new Map<string, unknown>([
+        ['general.name', 'Mistral-7B-Instruct-v0.3'],
+        ['tokenizer.chat_template', source],
+      ]);
+      const family = ggufFacts({ metadata } as never, 'mistral').family;
+      expect(family.id).toBe('mistral');
+      const req = generateRequest({
+        model: 'mistral',
+        messages: [{ role: 'system', content: 'Be brief.' }, ...loop],
+        tools: [weather],
+      });
+      const prompt = await wllamaPrompt(r, req, family);
+      expect(prompt).toContain('[AVAILABLE_TOOLS]');
+      expect(prompt).toContain('[TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "Paris"}');
+      expect(prompt).toContain('[TOOL_RESULTS]');
+      expect(prompt).toContain('Be brief.');
+    },
+    LLAMA_BUILD_MS,
+  );
+});
+
 describe('Llama 3.1 on wllama says the published date (item 6)', () => {
   it(
     "writes the template's own default date, where llama.cpp alone writes today's",
