@@ -10,8 +10,12 @@ export interface VariantConfig {
   ctx: number;
   type: 'f16' | 'q8_0';
   seed: number;
+  /** `tokenizer.chat_template`; default Meta's Llama 3 template. */
+  chatTemplate?: string;
+  /** A repository file written as `tokenizer.chat_template.tool_use`. */
+  toolUseTemplateFile?: string;
 }
-export type VariantName = 'tiny' | 'bench';
+export type VariantName = 'tiny' | 'tiny-hermes-converted' | 'bench';
 export const MODELS_DIR: string;
 export const LLAMA3_CHAT_TEMPLATE: string;
 export const VARIANTS: Record<VariantName, VariantConfig>;

@@ -29,7 +29,7 @@ import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { llama3Vocabulary, VARIANTS, writeGguf } from './test-gguf/llama-model.mjs';
+import { llama3Vocabulary, repoFile, VARIANTS, writeGguf } from './test-gguf/llama-model.mjs';
 
 export { LLAMA3_CHAT_TEMPLATE, planVariant, VARIANTS } from './test-gguf/llama-model.mjs';
 
@@ -49,7 +49,9 @@ const BUILDERS = [
 function inputsHash(variantName, vocabVersion) {
   const hash = createHash('sha256');
   for (const file of BUILDERS) hash.update(readFileSync(file));
-  return hash.update(JSON.stringify(VARIANTS[variantName])).update(vocabVersion).digest('hex');
+  const v = VARIANTS[variantName];
+  if (v.toolUseTemplateFile) hash.update(readFileSync(repoFile(v.toolUseTemplateFile)));
+  return hash.update(JSON.stringify(v)).update(vocabVersion).digest('hex');
 }
 
 /**

@@ -33,6 +33,24 @@ export const VARIANTS = {
     type: 'f16',
     seed: 0x1f2e3d4c,
   },
+  // The tiny model laid out as llama.cpp's converter writes a NousResearch Hermes GGUF: the repo's
+  // `default` template (plain ChatML) as `tokenizer.chat_template`, its `tool_use` one (a file of
+  // tests/fixtures/templates) as `tokenizer.chat_template.tool_use` (issue 33).
+  'tiny-hermes-converted': {
+    file: 'intab-tiny-hermes-converted.gguf',
+    name: 'intab tiny random (Hermes templates as converted)',
+    embd: 64,
+    layers: 2,
+    heads: 2,
+    headsKv: 2,
+    ff: 256,
+    ctx: 8192,
+    type: 'f16',
+    seed: 0x1f2e3d4c,
+    chatTemplate:
+      "{{bos_token}}{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n'}}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}",
+    toolUseTemplateFile: 'tests/fixtures/templates/NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja',
+  },
   bench: {
     file: 'intab-bench-q8_0.gguf',
     name: 'intab bench random 93M Q8_0 (Llama 3 vocabulary)',
@@ -133,8 +151,22 @@ function metadata(v, vocab) {
     ['tokenizer.ggml.bos_token_id', T.UINT32, LLAMA3_BOS],
     ['tokenizer.ggml.eos_token_id', T.UINT32, LLAMA3_EOT],
     ['tokenizer.ggml.add_bos_token', T.BOOL, true],
-    ['tokenizer.chat_template', T.STRING, LLAMA3_CHAT_TEMPLATE],
+    ['tokenizer.chat_template', T.STRING, v.chatTemplate ?? LLAMA3_CHAT_TEMPLATE],
+    ...(v.toolUseTemplateFile
+      ? [
+          [
+            'tokenizer.chat_template.tool_use',
+            T.STRING,
+            readFileSync(repoFile(v.toolUseTemplateFile), 'utf8'),
+          ],
+        ]
+      : []),
   ];
+}
+
+/** A file of the repository by its path from the root. */
+export function repoFile(path) {
+  return new URL(`../../${path}`, import.meta.url);
 }
 
 /**

@@ -28,7 +28,11 @@ export interface LlamaServerOptions {
   /** Parallel slots (`-np`); default 1, so a cancelled run's slot is the one `/slots` shows. */
   slots?: number;
   /** Which test model; default the tiny one. */
-  model?: 'tiny' | 'bench';
+  model?: 'tiny' | 'tiny-hermes-converted' | 'bench';
+  /** A chat template file to render with (`--jinja --chat-template-file`), instead of the GGUF's. */
+  templateFile?: string;
+  /** Render with the GGUF's own templates, as llama.cpp does by default (`--jinja`). */
+  jinja?: boolean;
   threads?: number;
   /** The server's own cap on tokens per answer (`-n`), for requests that send no `max_tokens`. */
   predict?: number;
@@ -88,6 +92,8 @@ export async function startLlamaServer(opts: LlamaServerOptions = {}): Promise<L
   if (opts.predict) args.push('-n', String(opts.predict));
   if (opts.embeddings) args.push('--embeddings', '--pooling', 'mean');
   if (opts.toolTemplate) args.push('--jinja', '--chat-template-file', template);
+  else if (opts.templateFile) args.push('--jinja', '--chat-template-file', opts.templateFile);
+  else if (opts.jinja) args.push('--jinja');
   const proc = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   const keep = (d: Buffer) => {

@@ -26,15 +26,28 @@ export function renderTemplate(template: string, vars: Record<string, unknown>):
  * @example
  * hfMessages([{ role: 'user', content: 'Hi' }]); // [{ role: 'user', content: 'Hi' }]
  */
-export function hfMessages(messages: ChatMessage[], callId = (id: string) => id): unknown[] {
+export function hfMessages(
+  messages: ChatMessage[],
+  callId = (id: string) => id,
+  opts: { thinkingChunks?: boolean } = {},
+): unknown[] {
   return messages.map((m) => {
     if (m.role === 'tool') return { ...m, tool_call_id: callId(m.tool_call_id) };
     if (m.role !== 'assistant') return m;
     const { reasoning, ...rest } = m;
+    // Ministral 3's template reads reasoning only as a `thinking` chunk before the text, which is how
+    // llama.cpp hands it `reasoning_content` (common/parsers/ministral3.cpp).
+    const chunks =
+      reasoning && opts.thinkingChunks
+        ? [
+            { type: 'thinking', thinking: reasoning },
+            ...(m.content ? [{ type: 'text', text: m.content }] : []),
+          ]
+        : null;
     return {
       ...rest,
-      content: m.content ?? '',
-      ...(reasoning ? { reasoning_content: reasoning } : {}),
+      content: chunks ?? m.content ?? '',
+      ...(reasoning && !chunks ? { reasoning_content: reasoning } : {}),
       ...(m.tool_calls
         ? {
             tool_calls: m.tool_calls.map((c) => ({

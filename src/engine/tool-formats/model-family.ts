@@ -52,6 +52,11 @@ export interface ModelFamily {
    * loop): Qwen3.5's template writes such turns with their (empty) think block.
    */
   assistantPrefix?: string;
+  /**
+   * The template writes the system text and its separator before the tool section even when the
+   * request has none (QwQ: `<|im_start|>system\n` + '' + `\n\n# Tools…`).
+   */
+  toolsAfterEmptySystem?: boolean;
   /** The system text the family's template writes when the request has none (Qwen2.5, SmolLM2). */
   defaultSystem?: string;
   /**
@@ -92,6 +97,28 @@ export interface ModelFamily {
    * the text and calls).
    */
   reasoningInLoop?: boolean;
+  /**
+   * How the template writes a loop turn's reasoning inside the block: trimmed (Qwen3.5's `|trim`,
+   * the default), or with only its newlines stripped (Qwen3's `strip('\n')`).
+   */
+  loopReasoningText?: (reasoning: string) => string;
+  /**
+   * The template writes every past assistant turn's reasoning back, as the model wrote it: the
+   * family's markers around it, right before the turn's text and calls (Ministral 3's `thinking`
+   * chunks, which llama.cpp makes of `reasoning_content`: `[THINK]…[/THINK]text`).
+   */
+  reasoningInHistory?: boolean;
+  /**
+   * wllama: whether the GGUF's own template writes the tools and an assistant turn's calls, read from
+   * its text (a GGUF's template may predate its family's tools); absent: as the family's published
+   * template does.
+   */
+  templateWritesTools?: boolean;
+  /**
+   * wllama: template variables that keep llama.cpp's rendering the published one (`date_string`,
+   * which llama.cpp otherwise sets to today), read from the GGUF's template.
+   */
+  templateKwargs?: Record<string, unknown>;
 }
 
 /** The Math models' default system text, as Qwen2-Math's and Qwen2.5-Math's templates write it. */
@@ -155,9 +182,20 @@ const FAMILIES: Array<[RegExp, ModelFamily]> = [
       canDisableThinking: true,
       alwaysThinks: true,
       reasoningInLoop: true,
+      loopReasoningText: (reasoning) => reasoning.replace(/^\n+|\n+$/g, ''),
     },
   ],
-  [/^qwq/i, { ...family('qwq', hermesFormat, 'user', true), reasoning: THINK, alwaysThinks: true }],
+  // QwQ's template ends the prompt with `<|im_start|>assistant\n<think>\n`: the reply starts inside
+  // the block, so its reasoning is the text before `</think>` and a grammar begins inside it.
+  [
+    /^qwq/i,
+    {
+      ...family('qwq', hermesFormat, 'user', true),
+      toolsAfterEmptySystem: true,
+      reasoning: { ...THINK, prefilled: true },
+      alwaysThinks: true,
+    },
+  ],
   // Qwen2-Math's and Qwen2.5-Math's templates open with their own default system text; only
   // Qwen2.5-Math's has a tool format (Qwen2.5's).
   [/^qwen2-math/i, { ...family('qwen2-math', hermesFormat, 'user', false), defaultSystem: MATH_SYSTEM }],
@@ -234,6 +272,7 @@ const FAMILIES: Array<[RegExp, ModelFamily]> = [
       nativeTools: true,
       reasoning: { open: '[THINK]', close: '[/THINK]', prefilled: false },
       canDisableThinking: false,
+      reasoningInHistory: true,
       // The template writes `[TOOL_CALLS]` right after the turn's text, with nothing between.
       textBeforeCalls: '',
     },

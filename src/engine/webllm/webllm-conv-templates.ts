@@ -39,7 +39,9 @@ const CORRECTIONS: Array<[RegExp, ConvConfig]> = [
       role_empty_sep: '\n<think>\n',
     },
   ],
-  [/^(qwen3|qwq)/i, NO_DEFAULT_SYSTEM],
+  // QwQ's template opens every reply's think block (`<|im_start|>assistant\n<think>\n`).
+  [/^qwq/i, { ...NO_DEFAULT_SYSTEM, role_empty_sep: '\n<think>\n' }],
+  [/^qwen3/i, NO_DEFAULT_SYSTEM],
   // NousResearch's tool-use templates write no default persona, and results in a `tool` turn, a
   // role web-llm's template for Hermes 2 Pro Mistral (open_hermes_mistral) lacks.
   [

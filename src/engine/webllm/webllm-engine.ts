@@ -6,6 +6,7 @@
 import { allowedTools } from '../tool-formats/request-plan';
 import type {
   ChatMessage,
+  CountOptions,
   EmbedResult,
   Engine,
   EngineChunk,
@@ -158,7 +159,8 @@ export class WebLLMEngine implements Engine {
     modelId: string,
     messages: ChatMessage[],
     tools: FunctionToolSpec[] = [],
+    opts: CountOptions = {},
   ): Promise<number> {
-    return countChatTokens(modelId, messages, tools, await this.runtime.tokenizerOf(modelId));
+    return countChatTokens(modelId, messages, tools, await this.runtime.tokenizerOf(modelId), opts.shape);
   }
 }

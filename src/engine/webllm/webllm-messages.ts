@@ -65,7 +65,8 @@ export function toWebLLMMessages(
   const inTurns = format.placement === 'last-user' || format.placement === 'after-system';
   if (opts.toolSection && !inTurns) {
     const parts = format.placement === 'system' ? [system, opts.toolSection] : [opts.toolSection, system];
-    system = parts.filter(Boolean).join(format.separator ?? '\n\n');
+    const keep = opts.family.toolsAfterEmptySystem && format.placement === 'system';
+    system = (keep ? parts : parts.filter(Boolean)).join(format.separator ?? '\n\n');
   }
   if (opts.family.systemHead)
     system = opts.family.systemHead(opts.toolSection !== null, opts.now ?? new Date()) + system;
@@ -109,7 +110,9 @@ export function toWebLLMMessages(
       // in its KV cache (it reuses the cache only for an identical conversation).
       const markers = opts.family.reasoning;
       if (m.reasoning && markers && opts.family.reasoningInLoop && i > lastUser && assistant.length === 0)
-        thinkBlock = `${markers.open}\n${m.reasoning.trim()}\n${markers.close}\n\n`;
+        thinkBlock = `${markers.open}\n${opts.family.loopReasoningText?.(m.reasoning) ?? m.reasoning.trim()}\n${markers.close}\n\n`;
+      else if (m.reasoning && markers && opts.family.reasoningInHistory && assistant.length === 0)
+        thinkBlock = `${markers.open}${m.reasoning}${markers.close}`;
       const text = m.content ? (opts.family.assistantText?.(m.content) ?? m.content) : '';
       if (text !== '') assistant.push({ text, calls: false });
       if (m.tool_calls?.length) {

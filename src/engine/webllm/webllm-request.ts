@@ -2,11 +2,12 @@
  * One `GenerateRequest` as web-llm's streaming chat-completion request, plus how to read its reply.
  */
 import type {
+  ChatCompletionMessageParam,
   ChatCompletionRequestStreaming,
   ChatCompletionTokenLogprob,
   ResponseFormat,
 } from '@mlc-ai/web-llm';
-import { familyOf } from '../tool-formats/model-family';
+import { familyOf, type ModelFamily } from '../tool-formats/model-family';
 import { jsonInstruction, planToolsAndThinking } from '../tool-formats/request-plan';
 import { callOpenings, jsonAfterThinking, toolStructuralTag } from '../tool-formats/structural-tag';
 import type { GenerateRequest, OutputFormatSpec, TokenLogprob } from '../types';
@@ -59,19 +60,11 @@ export function planChatRequest(
   } else {
     responseFormat = toResponseFormat(req.format);
   }
-  const system = req.format.type === 'text' ? [] : [jsonInstruction(req.format, tools.length > 0)];
   const topLogprobs = req.topLogprobs === null ? null : Math.min(req.topLogprobs, WEBLLM_MAX_TOP_LOGPROBS);
 
   const body: ChatCompletionRequestStreaming = {
     model: req.model,
-    messages: toWebLLMMessages(req.messages, {
-      family,
-      system,
-      toolSection: tools.length > 0 ? family.tools.toolSection(tools) : null,
-      vision: model.vision,
-      modelId: req.model,
-      ...(opts.now ? { now: opts.now } : {}),
-    }),
+    messages: promptMessages(req, family, { vision: model.vision, ...opts }),
     stream: true,
     stream_options: { include_usage: true },
     ...(req.temperature !== null ? { temperature: req.temperature } : {}),
@@ -99,6 +92,38 @@ export function planChatRequest(
     },
     topLogprobs,
   };
+}
+
+/** What of a request the prompt depends on (token counting has no more). */
+export type PromptRequest = Pick<
+  GenerateRequest,
+  'messages' | 'tools' | 'toolChoice' | 'format' | 'reasoningEffort' | 'model'
+>;
+
+/**
+ * The messages web-llm is sent for a request: the tools its choice leaves, in the family's tool
+ * section, and the JSON instruction of its format. Generation and token counting both take them
+ * from here, so a count renders the prompt a generation sends.
+ *
+ * @example
+ * promptMessages(req, familyOf(req.model), { vision: false });
+ */
+export function promptMessages(
+  req: PromptRequest,
+  family: ModelFamily,
+  opts: { vision: boolean; now?: Date; anyLastTurn?: boolean },
+): ChatCompletionMessageParam[] {
+  const { tools } = planToolsAndThinking(req, family);
+  const system = req.format.type === 'text' ? [] : [jsonInstruction(req.format, tools.length > 0)];
+  return toWebLLMMessages(req.messages, {
+    family,
+    system,
+    toolSection: tools.length > 0 ? family.tools.toolSection(tools) : null,
+    vision: opts.vision,
+    modelId: req.model,
+    ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.anyLastTurn ? { anyLastTurn: true } : {}),
+  });
 }
 
 /**

@@ -5,8 +5,9 @@
  */
 
 import { familyOf } from '../tool-formats/model-family';
-import type { ChatMessage, FunctionToolSpec } from '../types';
-import { toWebLLMMessages } from './webllm-messages';
+import { planToolsAndThinking } from '../tool-formats/request-plan';
+import type { ChatMessage, FunctionToolSpec, PromptShape } from '../types';
+import { promptMessages } from './webllm-request';
 
 /** Something that turns text into token ids (web-tokenizers' `Tokenizer`). */
 export interface TextEncoderLike {
@@ -20,8 +21,12 @@ const TOKENS_PER_IMAGE = 768;
 /** The usual ratio of English text and JSON for BPE vocabularies of 32k–150k tokens. */
 export const CHARS_PER_TOKEN = 4;
 
+const DEFAULT_SHAPE: PromptShape = { toolChoice: 'auto', format: { type: 'text' }, reasoningEffort: null };
+
 /**
- * Counts the tokens `messages` and `tools` take as `modelId` would be prompted. Template markers
+ * Counts the tokens of the prompt a generation of `modelId` sends for `messages`, `tools` and the
+ * rest of the request (`shape`: the tools its choice leaves, the JSON instruction of its format,
+ * the empty think block web-llm pre-fills when its effort turns thinking off). Template markers
  * are estimated per message; text is exact with a tokenizer.
  *
  * @example
@@ -32,19 +37,19 @@ export function countChatTokens(
   messages: ChatMessage[],
   tools: FunctionToolSpec[],
   encoder: TextEncoderLike | null,
+  shape: PromptShape = DEFAULT_SHAPE,
 ): number {
   const count = (text: string) =>
     text === '' ? 0 : encoder ? encoder.encode(text).length : Math.ceil(text.length / CHARS_PER_TOKEN);
   const family = familyOf(modelId);
-  const rendered = toWebLLMMessages(messages, {
-    family,
-    system: [],
-    toolSection: tools.length > 0 ? family.tools.toolSection(tools) : null,
-    vision: true,
-    modelId,
-    anyLastTurn: true,
-  });
-  let total = 0;
+  const req = { messages, tools, model: modelId, ...shape };
+  const rendered = promptMessages(req, family, { vision: true, anyLastTurn: true });
+  const { disableThinking } = planToolsAndThinking(req, family);
+  const markers = family.reasoning;
+  // web-llm pre-fills `<think>\n\n</think>\n\n` after the reply header (see webllm-prompt's
+  // `appendEmptyThinkingReplyHeader`), which the prompt then holds.
+  const prefill = disableThinking && markers ? count(`${markers.open}\n\n${markers.close}\n\n`) : 0;
+  let total = prefill;
   for (const m of rendered) {
     total += TOKENS_PER_MESSAGE;
     if (typeof m.content === 'string') total += count(m.content);

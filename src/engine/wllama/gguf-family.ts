@@ -17,9 +17,21 @@ const FINGERPRINTS: Array<[test: (template: string) => boolean, familyId: string
       t.includes('You are a function calling AI model'),
     'Hermes-3',
   ],
+  // QwQ's template has `<tool_call>` and `<think>` like Qwen3's, but no `reasoning_content` (it
+  // opens every reply's think block itself and drops past ones): checked first, or it reads as Qwen3.
+  [
+    (t) =>
+      t.includes('<|im_start|>') &&
+      t.includes('<tool_call>') &&
+      t.includes('<think>') &&
+      !t.includes('reasoning_content'),
+    'QwQ',
+  ],
   [(t) => t.includes('<|im_start|>') && t.includes('<tool_call>') && t.includes('<think>'), 'Qwen3'],
   [(t) => t.includes('<|im_start|>') && t.includes('<tool_call>'), 'Qwen2.5'],
   [(t) => t.includes('<|im_start|>') && t.includes('<think>'), 'QwQ'],
+  // SmolLM2's ChatML template writes its own default system text.
+  [(t) => t.includes('<|im_start|>') && t.includes('SmolLM'), 'SmolLM2'],
   [(t) => t.includes('[TOOL_CALLS]') && t.includes('[ARGS]'), 'Ministral-3'],
   [(t) => t.includes('[AVAILABLE_TOOLS]'), 'Mistral-7B-Instruct-v0.3'],
   [
@@ -28,6 +40,9 @@ const FINGERPRINTS: Array<[test: (template: string) => boolean, familyId: string
   ],
   [(t) => t.includes('<｜Assistant｜>'), 'DeepSeek-R1'],
   [(t) => t.includes('<|channel>'), 'gemma-4'],
+  // Gemma 2's template refuses a system turn; Gemma 3's folds it into the first user turn.
+  [(t) => t.includes('<start_of_turn>') && t.includes('System role not supported'), 'gemma-2'],
+  [(t) => t.includes('<start_of_turn>'), 'gemma-3'],
   [
     (t) => t.includes('<|start_header_id|>') && (t.includes('ipython') || t.includes('<|python_tag|>')),
     'Llama-3.1',

@@ -46,7 +46,7 @@ const TEMPLATE_WRITES_TOOLS = new Set(['llama3.1', 'hermes', 'mistral', 'ministr
  * write itself, instead of intab's own text for them.
  */
 export function templateWritesTools(family: ModelFamily): boolean {
-  return TEMPLATE_WRITES_TOOLS.has(family.id);
+  return TEMPLATE_WRITES_TOOLS.has(family.id) && family.templateWritesTools !== false;
 }
 
 /**
@@ -74,6 +74,7 @@ export function templateInputs(messages: ChatMessage[], opts: TemplateInputOptio
     ...(opts.anyLastTurn ? { anyLastTurn: true } : {}),
   });
   const kwargs: Record<string, unknown> = {
+    ...family.templateKwargs,
     ...(toTemplate ? { tools: tools.map(openAiTool) } : {}),
     ...(toTemplate && family.systemHead ? { tools_in_user_message: false } : {}),
     ...(opts.disableThinking ? { enable_thinking: false } : {}),

@@ -83,6 +83,8 @@ export function toTemplateMessages(messages: ChatMessage[], opts: TemplateOption
   let user: string[] | null = null;
   let assistant: string[] | null = null;
   let reasoning: string | null = null;
+  /** The turn's think block as the model wrote it, where the template keeps it in the content. */
+  let thinkBlock = '';
   let calls: ChatToolCall[] | null = null;
   let results: HistoryResult[] | null = null;
   const flush = () => {
@@ -93,9 +95,10 @@ export function toTemplateMessages(messages: ChatMessage[], opts: TemplateOption
       // template drops it from a calling turn).
       out.push({ role: 'assistant', content: format.renderCalls(historyCalls(calls)) });
     } else if (assistant && calls) {
-      out.push({ role: 'assistant', content: assistant.join('\n'), tool_calls: calls.map(templateCall) });
+      const content = thinkBlock + assistant.join('\n');
+      out.push({ role: 'assistant', content, tool_calls: calls.map(templateCall) });
     } else if (assistant) {
-      const content = assistant.join('');
+      const content = thinkBlock + assistant.join('');
       // With its reasoning handed over, the template writes the think block itself.
       if (reasoning !== null) out.push({ role: 'assistant', content, reasoning_content: reasoning });
       else out.push({ role: 'assistant', content: (family.assistantPrefix ?? '') + content });
@@ -112,6 +115,7 @@ export function toTemplateMessages(messages: ChatMessage[], opts: TemplateOption
     user = null;
     assistant = null;
     reasoning = null;
+    thinkBlock = '';
     calls = null;
     results = null;
   };
@@ -120,6 +124,10 @@ export function toTemplateMessages(messages: ChatMessage[], opts: TemplateOption
     if (m.role === 'assistant') {
       if (!assistant) flush();
       if (!assistant && m.reasoning && family.reasoning && family.reasoningInLoop) reasoning = m.reasoning;
+      // The block goes in the content, as the template writes a `thinking` chunk before the text
+      // (llama.cpp builds those chunks from `reasoning_content` only in its own Ministral handler).
+      if (!assistant && m.reasoning && family.reasoning && family.reasoningInHistory)
+        thinkBlock = `${family.reasoning.open}${m.reasoning}${family.reasoning.close}`;
       assistant ??= [];
       if (opts.templateCalls) {
         // The template writes the turn: its text as given, its calls from `tool_calls` (ids as

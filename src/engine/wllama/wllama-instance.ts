@@ -4,8 +4,10 @@
  * `dead`: the engine drops it and the next request loads a new one.
  */
 import type { ChatCompletionChunk, LoadModelParams } from '@wllama/wllama/esm/index.js';
+import type { ModelFamily } from '../tool-formats/model-family';
 import { detectFamily } from './gguf-family';
 import { type GgufHeader, metaNumber, metaString } from './gguf-header';
+import { loadedTemplate, publishedDefaults, templateHasToolRole, templateReadsTools } from './gguf-template';
 import type { LlamaLog } from './llama-log';
 import { invalidUtf8Tokens, unsafeUtf8Tokens } from './utf8-tokens';
 import type { WllamaLike } from './wllama-options';
@@ -20,6 +22,11 @@ export interface GgufFacts extends ModelRuntime {
   /** Whether the GGUF names its own pooling type. */
   pooling: boolean;
   trainedContext: number | null;
+  /**
+   * The chat template llama.cpp is loaded with, where it is not the GGUF's `tokenizer.chat_template`
+   * (a GGUF that also has `tokenizer.chat_template.tool_use`: see `loadedTemplate`); null otherwise.
+   */
+  chatTemplate: string | null;
 }
 
 /** Architectures that only embed (encoders); decoders with a pooling type count too. */
@@ -47,15 +54,39 @@ export function ggufFacts(header: GgufHeader, modelId: string): GgufFacts {
   const vocab = Array.isArray(tokens) ? tokens.filter((t): t is string => typeof t === 'string') : [];
   const pooling = header.metadata.has(`${architecture}.pooling_type`);
   const tokenizer = metaString(header, 'tokenizer.ggml.model');
+  const defaultTemplate = metaString(header, 'tokenizer.chat_template') ?? null;
+  const toolUse = metaString(header, 'tokenizer.chat_template.tool_use') ?? null;
+  // The tool_use template is the family's fingerprint (Hermes' default is plain ChatML).
+  const template = toolUse ?? defaultTemplate;
   return {
     pooling,
     architecture,
     name,
-    family: detectFamily({ chatTemplate: metaString(header, 'tokenizer.chat_template'), name, id: modelId }),
+    family: withTemplate(detectFamily({ chatTemplate: template, name, id: modelId }), template),
+    chatTemplate: loadedTemplate(defaultTemplate, toolUse),
     invalidUtf8: invalidUtf8Tokens(vocab, tokenizer),
     unsafeUtf8: unsafeUtf8Tokens(vocab, tokenizer),
     kind: pooling || EMBEDDING_ARCHS.has(architecture) ? 'embeddings' : 'chat',
     trainedContext: metaNumber(header, `${architecture}.context_length`) ?? null,
+  };
+}
+
+/**
+ * The family as the GGUF's template renders it: whether the template writes tools and calls (a
+ * family known by its name only may have a template that reads neither; its results then go as user
+ * turns when it has no tool role), and the variables that keep the published rendering.
+ */
+function withTemplate(family: ModelFamily, template: string | null): ModelFamily {
+  if (template === null) return family;
+  const kwargs = publishedDefaults(template);
+  const reads = templateReadsTools(template);
+  return {
+    ...family,
+    templateWritesTools: reads,
+    ...(!reads && family.resultRole === 'tool' && !templateHasToolRole(template)
+      ? { resultRole: 'user' as const }
+      : {}),
+    ...(Object.keys(kwargs).length > 0 ? { templateKwargs: kwargs } : {}),
   };
 }
 
@@ -155,6 +186,8 @@ export function loadParams(opts: {
   threads: number;
   /** `gguf`: embeddings with the GGUF's own pooling; `mean`: a decoder made to embed by mean pooling. */
   embeddings: false | 'gguf' | 'mean';
+  /** The chat template to load instead of the GGUF's own (see `GgufFacts.chatTemplate`). */
+  chatTemplate?: string | null;
   extra?: Partial<LoadModelParams>;
 }): LoadModelParams {
   return {
@@ -170,6 +203,7 @@ export function loadParams(opts: {
     ...(opts.embeddings ? { embeddings: true } : {}),
     ...(opts.embeddings === 'mean' ? { pooling_type: 'mean' as const } : {}),
     ...(opts.device === 'cpu' ? CPU_ATTENTION : {}),
+    ...(opts.chatTemplate ? { chat_template: opts.chatTemplate } : {}),
     ...opts.extra,
   };
 }

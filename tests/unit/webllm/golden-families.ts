@@ -14,6 +14,8 @@ export interface NativeGolden {
   extra?: Record<string, unknown>;
   /** A tool-use template (NousResearch's), which the model's card prescribes only when tools are offered. */
   toolsOnly?: boolean;
+  /** Reasoning goes to the template as a `thinking` chunk (Ministral 3, as llama.cpp hands it). */
+  thinkingChunks?: boolean;
   /** Call ids as the template requires them (Mistral's nine characters). */
   callId?: (id: string) => string;
 }
@@ -75,6 +77,7 @@ export const NATIVE: NativeGolden[] = [
     conv: 'ministral3_reasoning',
     template: 'mistralai-Ministral-3-14B-Reasoning-2512',
     extra: { eos_token: '</s>' },
+    thinkingChunks: true,
   },
 ];
 

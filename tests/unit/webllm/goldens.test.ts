@@ -21,7 +21,9 @@ const NOW = new Date(Date.UTC(2025, 2, 14, 12));
 function render(golden: NativeGolden, conversation: GoldenConversation): string {
   const tool = { name: described.name, description: described.description, parameters: described.parameters };
   return renderTemplate(golden.template, {
-    messages: hfMessages(conversation.messages, golden.callId),
+    messages: hfMessages(conversation.messages, golden.callId, {
+      thinkingChunks: golden.thinkingChunks ?? false,
+    }),
     ...(conversation.tools ? { tools: [{ type: 'function', function: tool }] } : {}),
     ...(conversation.effort === 'none' ? { enable_thinking: false } : {}),
     ...golden.extra,

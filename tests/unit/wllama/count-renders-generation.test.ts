@@ -20,7 +20,7 @@ import { fakeWllamaEngine, runEngine } from '../../helpers/wllama-engine-rig';
 import type { FakeWllama } from '../../helpers/wllama-fakes';
 
 /** Enough of Qwen3's template for the engine to know the family (its fingerprint). */
-const QWEN3_TEMPLATE = '{{ "<|im_start|>" }}{# <tool_call> <think> #}';
+const QWEN3_TEMPLATE = '{{ "<|im_start|>" }}{# <tool_call> <think> reasoning_content #}';
 
 const weather: FunctionToolSpec = {
   name: 'get_weather',

@@ -21,7 +21,9 @@ const TOOL = { name: described.name, description: described.description, paramet
 
 function published(golden: NativeGolden, conversation: GoldenConversation): string {
   return renderTemplate(golden.template, {
-    messages: hfMessages(conversation.messages, golden.callId),
+    messages: hfMessages(conversation.messages, golden.callId, {
+      thinkingChunks: golden.thinkingChunks ?? false,
+    }),
     ...(conversation.tools ? { tools: [{ type: 'function', function: TOOL }] } : {}),
     ...(conversation.effort === 'none' ? { enable_thinking: false } : {}),
     ...golden.extra,

@@ -102,13 +102,15 @@ describe('model families from GGUF chat templates', () => {
   it('recognises each family by its template, else by name', () => {
     expect(detectFamily({ chatTemplate: LLAMA3_CHAT_TEMPLATE }).id).toBe('llama3');
     expect(detectFamily({ chatTemplate: '<|start_header_id|>…Environment: ipython' }).id).toBe('llama3.1');
-    expect(detectFamily({ chatTemplate: '<|im_start|>…<tool_call>…<think>' }).id).toBe('qwen3');
+    expect(detectFamily({ chatTemplate: '<|im_start|>…<tool_call>…<think>…reasoning_content' }).id).toBe(
+      'qwen3',
+    );
     expect(detectFamily({ chatTemplate: '<|im_start|>…<tool_call>…' }).id).toBe('qwen2.5');
     expect(detectFamily({ chatTemplate: '<|im_start|>…<tool_call>…<function=…' }).id).toBe('qwen3.5');
     expect(detectFamily({ chatTemplate: '[AVAILABLE_TOOLS]…[INST]' }).id).toBe('mistral');
     expect(detectFamily({ chatTemplate: '<|tool_call|>…' }).id).toBe('phi4-mini');
     expect(detectFamily({ chatTemplate: '<｜User｜>…<｜Assistant｜>' }).id).toBe('deepseek-r1');
-    expect(detectFamily({ chatTemplate: '<start_of_turn>', name: 'Llama 3.2 1B Instruct' }).id).toBe(
+    expect(detectFamily({ chatTemplate: '<|unknown_turn|>', name: 'Llama 3.2 1B Instruct' }).id).toBe(
       'llama3.1',
     );
     expect(detectFamily({ chatTemplate: null, name: 'something else', id: 'x' }).id).toBe('other');

@@ -119,6 +119,7 @@ export class WllamaLoader {
             device: requested,
             threads,
             embeddings: kind === 'embeddings' ? (facts.pooling ? 'gguf' : 'mean') : false,
+            chatTemplate: facts.chatTemplate,
             extra: spec.loadOptions,
           }),
         ),
