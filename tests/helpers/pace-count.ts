@@ -51,3 +51,22 @@ export async function countTurns<T>(work: () => Promise<T>): Promise<{ value: T;
     live = false;
   }
 }
+
+/**
+ * How many times `work` called pace(), with a clock that never moves (so nothing yields and the count
+ * costs nothing): the paced loops call it once per piece or per few hundred steps of their work, so
+ * the count is a meter of that work, and a quadratic walk shows as a count that grows with the
+ * square of the input.
+ *
+ * @example
+ * const { calls } = await countPaceCalls(() => checkRequestSchema(schema, site));
+ */
+export async function countPaceCalls<T>(work: () => Promise<T>): Promise<{ value: T; calls: number }> {
+  let calls = 0;
+  setPaceProbe({ now: () => 0, onPace: () => calls++ });
+  try {
+    return { value: await work(), calls };
+  } finally {
+    setPaceProbe(null);
+  }
+}
