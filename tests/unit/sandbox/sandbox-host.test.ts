@@ -38,7 +38,7 @@ describe('SandboxHost', () => {
     const { host, workers } = hostWith((code) => (code.includes('while True') ? 'hang' : { stdout: 'ok\n' }));
     const started = Date.now();
     const run = await host.run('cntr_a', 'while True: pass', []);
-    // Bound: 50 ms timeout; a missing timeout would hang until the test's own 20 s limit.
+    // Bound: 50 ms timeout; a missing timeout would hang until the test's own limit (minutes).
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(run.failed).toMatch(/timed out after 50 ms/);
     expect(workers[0]?.terminated).toBe(true);
