@@ -114,6 +114,27 @@ describe('sseBody', () => {
     expect(sizes.length).toBeGreaterThan(1);
   });
 
+  // Issue 38, §2: a run's queue hands its whole backlog over as one batch. It was encoded whole into
+  // one chunk (a 100k-token stream to a lagging page: a few chunks of megabytes, the backlog held
+  // three times over as events, frames and bytes: the worker heap's peak doubled under load).
+  it("reads ahead at most about the coalescing limit from an EventQueue's batches too", async () => {
+    const queue = new EventQueue<StreamEvent>();
+    const events = makeDeltaEvents('resp_1', 0, 5000) as StreamEvent[];
+    for (const e of events) queue.push(e);
+    queue.end();
+    const reader = sseBody(queue.batches()).getReader();
+    const sizes: number[] = [];
+    let text = '';
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      sizes.push(r.value.byteLength);
+      text += decode(r.value);
+    }
+    expect(text).toBe(events.map(encodeSseEvent).join(''));
+    const frame = encodeSseEvent(events[4999] as StreamEvent).length;
+    expect(Math.max(...sizes)).toBeLessThan(SSE_COALESCE_LIMIT + frame);
+    expect(sizes.length).toBeGreaterThan(1);
+  });
+
   it('delivers the frames before an error, then errors the stream', async () => {
     const src = source();
     const [a] = makeDeltaEvents('resp_1', 0, 1) as StreamEvent[];
