@@ -60,7 +60,7 @@ describe('truncation: auto', () => {
   it('22k messages (900 KB) are truncated with a few whole-prompt counts, none per message', async () => {
     // Before issue 27: every dropped message recounted the whole list, O(n²): 22k took about 180 s.
     // Before issue 38: one count per message (n + O(log n)). Now the messages are sized locally and
-    // only drop points are counted: at most about 2·log2(n) counts (issue 38: counted, not timed).
+    // only drop points are counted: at most about 3·log2(n) counts (issue 38: counted, not timed).
     const engine = new CountingEngine();
     const rig = makeRig({ engine });
     const n = 22_000;
@@ -73,7 +73,7 @@ describe('truncation: auto', () => {
     // The newest messages survive (the scripted model echoes the last user message, the one before
     // the final assistant turn); the counts stay logarithmic (+ the run's own count).
     expect(out.output[0].content[0].text).toBe(`You said: m${n - 2} a b`);
-    expect(engine.calls).toBeLessThan(2 * Math.log2(n) + 8);
+    expect(engine.calls).toBeLessThan(3 * Math.log2(n) + 8);
   });
 
   it('stops counting when the client goes away (a 499 nobody reads)', async () => {
@@ -152,7 +152,7 @@ describe('truncation: auto', () => {
           const expected = referenceFit(messages, budget, count);
           expect(fits).toEqual(expected);
           // Whole-prompt counts at drop points only (issue 38): none per message.
-          expect(counted).toBeLessThanOrEqual(2 * Math.log2(messages.length + 1) + 4);
+          expect(counted).toBeLessThanOrEqual(3 * Math.log2(messages.length + 1) + 4);
         },
       ),
       { numRuns: 100, seed: 27 },

@@ -6,7 +6,8 @@
  * prefill (3,000 messages took over 8 s under load). Now the messages are sized once, locally (their
  * JSON length: no engine call), and the whole prompt is counted only at drop points: the first one
  * predicted from the sizes, scaled to the last exact count (tokens per character), then a search
- * that alternates that prediction with bisection, so at most about 2·log2(n) counts and usually
+ * that alternates that prediction with bisection (two predictions that do not halve the interval, then
+ * one bisection), so at most about 3·log2(n) counts and usually
  * three. Every count yields (pace) and stops when the request is aborted.
  */
 import { ApiError, invalidRequest } from '../../../common/api-error';
