@@ -49,6 +49,7 @@ describe('a deleted response stays deleted (class 10)', () => {
     expect(r.deleted).toBe(200);
     expect(r.ended).toBe(true);
     expect(r.last).toEqual({ type: 'response.incomplete', status: 'cancelled' });
+    expect(r.deltas).toBeGreaterThan(0);
     expect(r.deltas).toBeLessThan(1_000);
     expect(r.afterwards).toBe(404);
   });
