@@ -12,19 +12,20 @@ import { forwardToEngine } from '../../../sw/forward';
 import type { SwTiming } from '../../../sw/timing';
 import { messageChannels } from '../../helpers/closing-channels';
 
+/** Past any test's timeout: a bound this long never fires here, so the answer says which one did. */
+const NEVER_MS = 600_000;
+
 const fast: SwTiming = {
   pingMs: 100,
   portWaitMs: 200,
   handleMs: 1_000,
   heartbeatMs: 50,
   heartbeatPingMs: 100,
-  // 'page-1' stays open in these tests, so a silent worker is taken for busy until busyMs (its tab
-  // would restart it: see liveness.test.ts); kept short so that the dead-worker cases stay quick.
-  busyMs: 150,
+  // A silent worker whose tab is open ('page-1') is taken for busy until busyMs (its tab would
+  // restart it: see liveness.test.ts): never here, so a live ping that a loaded machine delays past
+  // pingMs still counts. A dead worker's tab is one `clients.get` no longer finds: dropped at pingMs.
+  busyMs: NEVER_MS,
 };
-
-/** Past any test's timeout: a bound this long never fires here, so the answer says which one did. */
-const NEVER_MS = 600_000;
 
 const channel = messageChannels();
 
@@ -40,8 +41,15 @@ function engineWorker(fetch: Fetch, api: Partial<EngineApi> = {}) {
   return (port: MessagePort) => Comlink.expose({ ...createEngineApi(deps), ...api }, port);
 }
 
-/** A page that answers `need-port` by wiring a fresh channel between the links and `worker`. */
-function page(links: () => EngineLinks, worker: ((port: MessagePort) => void) | null, id = 'page-1') {
+/**
+ * A page that answers `need-port` by wiring a fresh channel between the links and `worker`, handed
+ * over as from the tab `id` (the n-th port as from `id(n)`).
+ */
+function page(
+  links: () => EngineLinks,
+  worker: ((port: MessagePort) => void) | null,
+  id: string | ((n: number) => string) = 'page-1',
+) {
   const asked: unknown[] = [];
   const client: ClientLike = {
     type: 'window',
@@ -50,7 +58,7 @@ function page(links: () => EngineLinks, worker: ((port: MessagePort) => void) | 
       if (!worker) return; // a page that never answers
       const { port1, port2 } = channel();
       worker(port1);
-      links().adopt(port2, id);
+      links().adopt(port2, typeof id === 'string' ? id : id(asked.length));
     },
   };
   return { client, asked };
@@ -110,8 +118,9 @@ describe('forwardToEngine', () => {
       engineWorker(async () => json({ ok: true })),
     );
     links = new EngineLinks(clientsOf(p.client), fast);
-    // A port whose peer has nothing listening: exactly what a stopped worker's port looks like.
-    links.adopt(channel().port2, 'page-1');
+    // A port whose peer has nothing listening, from a tab that closed: exactly what a stopped
+    // worker's port looks like.
+    links.adopt(channel().port2, 'closed-tab');
 
     const res = await forwardToEngine(get('/v1/models'), 'page-1', links, fast);
     expect(res.status).toBe(200);
@@ -207,6 +216,8 @@ describe('forwardToEngine', () => {
         }
         worker(port);
       },
+      // The first port's tab is gone with its worker (clients.get no longer finds it).
+      (n) => (n === 1 ? 'closed-tab' : 'page-1'),
     );
     // The handle deadline and the heartbeat never come within the test: only the ping beside the
     // call can end it (broken, the test hangs until its timeout), and ends it with a 503, not a 504.
@@ -275,9 +286,13 @@ describe('forwardToEngine', () => {
       () => links,
       engineWorker(() => new Promise<Response>(() => {}), { ping: silentOnceGone }),
     );
-    // No handle deadline within the test: the heartbeat's missed ping is what ends the call.
+    // No handle deadline within the test: the heartbeat's missed ping is what ends the call. The tab
+    // goes with its worker: clients.get no longer finds it.
     const timing = { ...fast, handleMs: NEVER_MS };
-    links = new EngineLinks(clientsOf(p.client), timing);
+    links = new EngineLinks(
+      { get: async (id) => (id === 'page-1' && !gone ? p.client : undefined), matchAll: async () => [] },
+      timing,
+    );
     const pending = forwardToEngine(get('/v1/models'), 'page-1', links, timing);
     await expect.poll(() => p.asked.length).toBe(1);
     gone = true;
