@@ -16,6 +16,30 @@ export const PACE_BUDGET_MS = 15;
 let turnStart: number | null = null;
 
 /**
+ * What a test watches and steers of {@link pace}, so that "the work is sliced and yields" is counted
+ * rather than timed (issue 38: wall-clock bounds failed on a loaded machine): `now` replaces the
+ * clock (one that moves by {@link PACE_BUDGET_MS} per read makes every call after a turn's first
+ * yield, whatever the machine's speed), `onPace` sees each call and `onYield` each yield.
+ */
+export type PaceProbe = { now?: () => number; onPace?: () => void; onYield?: () => void };
+
+let probe: PaceProbe | null = null;
+
+/**
+ * Installs (or, with null, removes) the {@link PaceProbe}; for tests and the bench only.
+ *
+ * @example
+ * let yields = 0;
+ * setPaceProbe({ onYield: () => yields++ });
+ */
+export function setPaceProbe(next: PaceProbe | null): void {
+  probe = next;
+  turnStart = null;
+}
+
+const clock = (): number => (probe?.now ? probe.now() : performance.now());
+
+/**
  * Yields to the event loop if the current turn has run for {@link PACE_BUDGET_MS}; else resolves
  * at once (a microtask). The first call in a turn starts its clock, so call it where a request's
  * work begins as well as between its big steps.
@@ -26,11 +50,12 @@ let turnStart: number | null = null;
  * const prepared = await prepareCreate(json, deps);
  */
 export async function pace(): Promise<void> {
-  const now = performance.now();
+  probe?.onPace?.();
+  const now = clock();
   if (turnStart === null) return startTurn(now);
   if (now - turnStart < PACE_BUDGET_MS) return;
   await nextTurn();
-  startTurn(performance.now());
+  startTurn(clock());
 }
 
 /**
@@ -43,7 +68,7 @@ export async function pace(): Promise<void> {
  */
 export async function yieldTurn(): Promise<void> {
   await nextTurn();
-  startTurn(performance.now());
+  startTurn(clock());
 }
 
 function startTurn(now: number): void {
@@ -65,6 +90,7 @@ type PostingScheduler = {
  * and other requests' messages (a 22k-item create held them ~400 ms; issue 27).
  */
 function nextTurn(): Promise<void> {
+  probe?.onYield?.();
   const scheduler = (globalThis as { scheduler?: PostingScheduler }).scheduler;
   if (typeof scheduler?.postTask === 'function')
     return scheduler.postTask(() => {}, { priority: 'user-visible' });

@@ -3,22 +3,55 @@
  * Self-contained, see api.page.ts.
  */
 
-/** One answer as the page saw it: status, error code, `retry-after`, and when it came. */
+/** One answer as the page saw it: status, error code, `retry-after`, when it came, and in which order. */
 export interface Answer {
   status: number;
   code: string | null;
   retryAfter: string | null;
   ms: number;
+  /** 1 for the first answer the page got in {@link sendFirst}/{@link overflowQueue}, 2 for the next... */
+  order: number;
+}
+
+/** What {@link sendFirst} leaves for {@link overflowQueue}. */
+interface Overflow {
+  started: number;
+  answered: number;
+  first: Promise<Answer>;
 }
 
 /**
- * Sends a first request for `model` (whose load is slow), then, while it waits, a second one: the
- * queue of one is full, so the second is refused. Then the first's answer, and a third request's.
+ * Sends a first request for `model` (whose load is slow) and leaves its answer pending, for
+ * {@link overflowQueue}; the test waits until the model's server sees the load begin.
+ */
+export async function sendFirst(model: string): Promise<void> {
+  const state = { started: performance.now(), answered: 0 } as Overflow;
+  (window as unknown as { overflow: Overflow }).overflow = state;
+  state.first = (async (): Promise<Answer> => {
+    const res = await fetch('/v1/responses', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model, input: 'hi' }),
+    });
+    const body = (await res.json()) as { error?: { code: string | null } };
+    return {
+      status: res.status,
+      code: body.error?.code ?? null,
+      retryAfter: res.headers.get('retry-after'),
+      ms: Math.round(performance.now() - state.started),
+      order: ++state.answered,
+    };
+  })();
+}
+
+/**
+ * While the first request (from {@link sendFirst}) waits for its load, a second one: the queue of
+ * one is full, so the second is refused. Then a third, and the first's answer.
  */
 export async function overflowQueue(
   model: string,
 ): Promise<{ first: Answer; second: Answer; third: Answer }> {
-  const started = performance.now();
+  const state = (window as unknown as { overflow: Overflow }).overflow;
   const send = async (): Promise<Answer> => {
     const res = await fetch('/v1/responses', {
       method: 'POST',
@@ -30,14 +63,13 @@ export async function overflowQueue(
       status: res.status,
       code: body.error?.code ?? null,
       retryAfter: res.headers.get('retry-after'),
-      ms: Math.round(performance.now() - started),
+      ms: Math.round(performance.now() - state.started),
+      order: ++state.answered,
     };
   };
-  const first = send();
-  await new Promise((r) => setTimeout(r, 500));
   const second = await send();
   const third = send();
-  return { first: await first, second, third: await third };
+  return { first: await state.first, second, third: await third };
 }
 
 /** `POST /v1/responses` for `model`, not streamed: the answer and when it came. */
@@ -54,5 +86,6 @@ export async function answerOf(model: string): Promise<Answer> {
     code: body.error?.code ?? null,
     retryAfter: res.headers.get('retry-after'),
     ms: Math.round(performance.now() - started),
+    order: 1,
   };
 }

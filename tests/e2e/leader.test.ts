@@ -73,7 +73,7 @@ describe('one engine per origin', () => {
     });
     expect(created.status).toBe(200);
     const id = String(created.body.id);
-    const running = await follower.evaluate(pollThroughFailover, { id, until: ['in_progress'], ms: 5_000 });
+    const running = await follower.evaluate(pollThroughFailover, { id, until: ['in_progress'], ms: 60_000 });
     expect(running.body.status).toBe('in_progress');
 
     await leader.close();

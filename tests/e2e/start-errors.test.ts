@@ -43,14 +43,14 @@ async function readyWith(options: object): Promise<{ outcome: string; ms: number
 
 describe('start-up failures', () => {
   it('an engine worker script that is not there rejects ready with its URL and the cause, at once', async () => {
-    const { outcome, ms } = await readyWith({ workerUrl: '/no-such-engine-worker.js' });
+    const { outcome } = await readyWith({ workerUrl: '/no-such-engine-worker.js' });
     expect(outcome).toMatch(
       new RegExp(
         `^intab's engine worker \\(${baseUrl}/no-such-engine-worker\\.js\\) failed to start: (HTTP 404|it is served as 'text/html')`,
       ),
     );
-    // Not the 30 s readiness deadline.
-    expect(ms).toBeLessThan(10_000);
+    // Not the 30 s readiness deadline: that one says the engine did not become ready, not why it
+    // failed to start, so the message itself tells which bound ended the wait (no time margin).
   });
 
   it('a service worker script that is not there rejects ready with its URL and the browser’s reason', async () => {

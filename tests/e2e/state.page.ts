@@ -17,7 +17,8 @@ export async function deleteWhileStreaming(args: { input: string; waitMs: number
   id: string;
   deleted: number;
   ended: boolean;
-  msToEnd: number;
+  /** The `response.output_text.delta` events the stream carried in all. */
+  deltas: number;
   last: { type: string; status: string | null } | null;
   afterwards: number;
 }> {
@@ -36,7 +37,6 @@ export async function deleteWhileStreaming(args: { input: string; waitMs: number
   }
   const id = /"id":"(resp_[0-9a-f]+)"/.exec(text)?.[1] ?? '';
   const deleted = (await fetch(`/v1/responses/${id}`, { method: 'DELETE' })).status;
-  const started = performance.now();
   let ended = false;
   for (;;) {
     const { done, value } = await reader.read();
@@ -46,7 +46,7 @@ export async function deleteWhileStreaming(args: { input: string; waitMs: number
     }
     text += value;
   }
-  const msToEnd = Math.round(performance.now() - started);
+  const deltas = text.split('"type":"response.output_text.delta"').length - 1;
   const frames = text.split('\n\n').filter((f) => f.includes('data:'));
   const lastData = frames
     .at(-1)
@@ -60,7 +60,7 @@ export async function deleteWhileStreaming(args: { input: string; waitMs: number
     id,
     deleted,
     ended,
-    msToEnd,
+    deltas,
     last: lastEvent && { type: lastEvent.type, status },
     afterwards,
   };

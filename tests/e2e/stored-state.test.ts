@@ -33,7 +33,7 @@ describe('stored state in Chromium', () => {
     expect(created.status).toBe(200);
     expect(['queued', 'in_progress']).toContain(created.body.status);
     const id = String(created.body.id);
-    const early = await watcher.evaluate(pollStatus, { id, until: ['in_progress'], ms: 5000 });
+    const early = await watcher.evaluate(pollStatus, { id, until: ['in_progress'], ms: 60_000 });
     expect(early.status).toBe('in_progress');
     await watcher.reload();
     await waitForReady(watcher);
@@ -66,7 +66,7 @@ describe('stored state in Chromium', () => {
       body: { model: 'scripted', input: '!delay 100 !words 60', background: true },
     });
     const id = String(created.body.id);
-    await app.page.evaluate(pollStatus, { id, until: ['in_progress'], ms: 5000 });
+    await app.page.evaluate(pollStatus, { id, until: ['in_progress'], ms: 60_000 });
     await app.page.waitForTimeout(350);
     const cancelled = await app.page.evaluate(call, { method: 'POST', path: `/v1/responses/${id}/cancel` });
     expect(cancelled.status).toBe(200);

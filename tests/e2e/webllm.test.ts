@@ -29,10 +29,14 @@ const records = [
 /** web-llm's prebuilt q4f16 build: it needs shader-f16, and its weights are on huggingface.co. */
 const PREBUILT = 'Qwen3-0.6B-q4f16_1-MLC';
 
-/** Every answer here must come well before any timeout: nothing may hang on a missing download. */
-const FAST_MS = 10_000;
+/**
+ * The load watchdog, past the test's timeout: every answer here must be the download's own failure
+ * (model_download_failed), never the watchdog's model_load_timeout, and nothing may hang on a
+ * missing download (the test's timeout catches that). Which bound fired, not how long it took.
+ */
+const NEVER_MS = 600_000;
 
-const options = { webllm: { models: records, loadTimeoutMs: FAST_MS } };
+const options = { webllm: { models: records, loadTimeoutMs: NEVER_MS } };
 const path = `/tests/e2e/pages/options.html#${encodeURIComponent(JSON.stringify(options))}`;
 
 let app: AppSession & { pageErrors: string[] };
@@ -70,7 +74,6 @@ describe('a self-hosted model whose files are unreachable', () => {
     const e = await app.page.evaluate(jsonError, SELF_HOSTED);
     expect(e.status).toBe(503);
     expectDownloadFailure(e, SELF_HOSTED);
-    expect(e.ms).toBeLessThan(FAST_MS);
   });
 
   it('ends a stream with response.failed carrying that code (read by the openai SDK)', async () => {
@@ -81,7 +84,6 @@ describe('a self-hosted model whose files are unreachable', () => {
       { type: 'server_error', code: s.error?.code ?? null, message: s.error?.message ?? '' },
       SELF_HOSTED,
     );
-    expect(s.ms).toBeLessThan(FAST_MS);
   });
 
   it('rejects intab.loadModel with the same error', async () => {
@@ -100,7 +102,6 @@ describe('a prebuilt q4f16 model (no shader-f16, no internet)', () => {
     // an engine preflight that checks `required_features` answers webgpu_unavailable instead.
     if (e.code === 'webgpu_unavailable') expect(e.message).toMatch(/shader-f16/);
     else expectDownloadFailure(e, PREBUILT);
-    expect(e.ms).toBeLessThan(FAST_MS);
   });
 });
 

@@ -170,8 +170,8 @@ describe('abort', () => {
     });
     expect(r.deltasBeforeAbort).toBeGreaterThanOrEqual(5);
     expect(r.nextStatus).toBe(200);
-    // 2000 tokens at tens of ms each would take over a minute; the next answer comes in seconds.
-    expect(r.nextMs).toBeLessThan(15_000);
+    // Not held up: decoding stopped within a token of the abort (below), so the 2000 tokens asked
+    // for were never decoded ahead of the next request; counted in tokens, not timed.
     let stopped: RegExpExecArray | null = null;
     for (let i = 0; i < 50 && !stopped; i++) {
       stopped = app.consoleLines

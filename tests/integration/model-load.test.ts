@@ -163,7 +163,7 @@ describe('a background request to an unloaded model', () => {
     expect(engine.loaded).toBe(false);
     engine.finishLoad();
     await expect
-      .poll(async () => (await client.responses.retrieve(queued.id)).status, { timeout: 2_000 })
+      .poll(async () => (await client.responses.retrieve(queued.id)).status, { timeout: 30_000 })
       .toBe('completed');
     expect((await client.responses.retrieve(queued.id)).output_text).toBe('You said: later');
   });
@@ -174,7 +174,7 @@ describe('a background request to an unloaded model', () => {
     await expect.poll(() => engine.loads).toBe(1);
     engine.failLoad(downloadFailed());
     await expect
-      .poll(async () => (await client.responses.retrieve(queued.id)).error?.code, { timeout: 2_000 })
+      .poll(async () => (await client.responses.retrieve(queued.id)).error?.code, { timeout: 30_000 })
       .toBe('model_download_failed');
     expect((await client.responses.retrieve(queued.id)).status).toBe('failed');
   });

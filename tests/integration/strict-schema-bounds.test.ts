@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkRequestSchema } from '../../src/core/validation/request-schema';
 import { SCRIPTED_MAX_INSTANCE_VALUES } from '../../src/engine/scripted/schema-instance';
+import { cpuNow } from '../helpers/cpu-time';
 import { longestBlock } from '../helpers/event-loop';
 import { describedFieldsSchema } from '../helpers/grammar-repros';
 import { makeRig } from '../helpers/server';
@@ -39,12 +40,12 @@ const chatBody = (schema: unknown) => ({
 
 /** The rejection of `work`, within {@link BOUND_MS}; fails if it resolves. */
 async function refusedFast(work: () => Promise<unknown>) {
-  const start = performance.now();
+  const start = cpuNow();
   const err = await work().then(
     () => null,
     (e: unknown) => e as { status: number; param: string | null; code: string | null; message: string },
   );
-  expect(performance.now() - start).toBeLessThan(BOUND_MS);
+  expect(cpuNow() - start).toBeLessThan(BOUND_MS);
   expect(err).not.toBeNull();
   return err as NonNullable<typeof err>;
 }

@@ -52,9 +52,9 @@ describe('CompositeEngine model lists', () => {
   it('stops waiting for a list that hangs, and routes it once it arrives', async () => {
     const late = new LateListEngine();
     const engine = new CompositeEngine([new ScriptedEngine(), late], { initTimeoutMs: 30 });
-    const started = Date.now();
+    // The list never arrives by itself: init returns at all only through its 30 ms bound, as the
+    // reason says (no wall-clock margin).
     await engine.init();
-    expect(Date.now() - started).toBeLessThan(1_000);
     expect(engine.missingReason()).toBe('A model list was still loading after 30 ms; try again shortly.');
     expect((await rejection(engine.countTokens(LATE_MODEL, []))).code).toBe('model_not_found');
     late.arrive();

@@ -2,8 +2,8 @@
  * The strict output check and the scripted model's schema instance run in slices that yield (issue 27,
  * §4: no single synchronous step of the engine worker over 50 ms): the paced forms give exactly what
  * the synchronous ones give (the same problem, the same instance, the same errors), and a big one
- * never holds the event loop for long. Every schema is fresh (a new salt), so no cache hides a cost;
- * each bound is the fastest of three cold runs, so a loaded machine's hiccup is not read as the cost.
+ * never holds the event loop for long: counted as slices of bounded work with a yield between them
+ * (tests/helpers/pace-count.ts), so a loaded machine reads the same as an idle one.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -19,7 +19,7 @@ import {
   schemaInstance,
   schemaInstancePaced,
 } from '../../src/engine/scripted/schema-instance';
-import { fastestBlock } from '../helpers/event-loop';
+import { countPaced } from '../helpers/pace-count';
 // Loading the request checker installs the linear-time engine that patterns run on, as in the server.
 import '../../src/core/validation/request-schema';
 
@@ -80,15 +80,15 @@ describe('the strict output check in slices', () => {
     await expect(checkJsonSchemaPaced(rowsSchema(1, 'huge'), huge)).rejects.toThrow(SchemaCheckLimitError);
   });
 
-  // Before: one synchronous step of 122-124 ms for 60,000 rows (this machine, loaded); now 17-20 ms.
-  it('never holds the loop 50 ms on a 60,000-row output (fresh schema each run)', async () => {
-    let k = 0;
-    const { value, blockedMs } = await fastestBlock(3, () => {
-      const salt = `b${k++}`;
-      return checkJsonSchemaPaced(rowsSchema(1, salt), rows(60_000, salt));
-    });
+  // Before: one synchronous step of 122-124 ms for 60,000 rows (this machine, loaded). Counted, not
+  // timed (issue 38): the check runs in slices of at most 256 rows' work (2,048 steps), yielding between.
+  it('checks a 60,000-row output in slices of at most 256 rows, yielding between them', async () => {
+    const { value, calls, yields } = await countPaced(() =>
+      checkJsonSchemaPaced(rowsSchema(1, 'b'), rows(60_000, 'b')),
+    );
     expect(value).toBeNull();
-    expect(blockedMs).toBeLessThan(50);
+    expect(calls).toBeGreaterThanOrEqual(60_000 / 256);
+    expect(yields).toBeGreaterThanOrEqual(calls - 1);
   });
 });
 
@@ -110,13 +110,11 @@ describe("the scripted model's instance in slices", () => {
   });
 
   // Before: one synchronous step of 37-40 ms (this machine, loaded) for the largest instance the budget
-  // allows; now 16-17 ms (pace()'s 15 ms turn). No bigger instance exists to widen the margin.
-  it('yields while it writes the largest instance the budget allows (longest block under 30 ms)', async () => {
-    let k = 0;
-    const { value, blockedMs } = await fastestBlock(3, () =>
-      schemaInstancePaced(rowsSchema(24_000, `i${k++}`)),
-    );
+  // allows. Counted, not timed (issue 38): slices of at most 600 rows (2,048 subschemas), yielding between.
+  it('writes the largest instance the budget allows in slices of at most 600 rows, yielding between them', async () => {
+    const { value, calls, yields } = await countPaced(() => schemaInstancePaced(rowsSchema(24_000, 'i')));
     expect((value as { rows: unknown[] }).rows).toHaveLength(24_000);
-    expect(blockedMs).toBeLessThan(30);
+    expect(calls).toBeGreaterThanOrEqual(24_000 / 600);
+    expect(yields).toBeGreaterThanOrEqual(calls - 1);
   });
 });

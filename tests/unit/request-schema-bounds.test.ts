@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/common/api-error';
 import { checkRequestSchema } from '../../src/core/validation/request-schema';
 import { MAX_SCHEMA_CHAIN } from '../../src/core/validation/schema-budgets';
+import { countPaceCalls } from '../helpers/pace-count';
 
 const format = { kind: 'response_format', name: 'out', param: 'text.format.schema' } as const;
 const tool = { kind: 'function', name: 'f', param: 'tools[0].parameters' } as const;
@@ -41,13 +42,13 @@ describe('a $ref loop for one value is a 400', () => {
     [{ not: { $ref: '#' } }, "('not')"],
     [{ $defs: { A: { $ref: '#/$defs/B' }, B: { allOf: [{ $ref: '#/$defs/A' }] } }, $ref: '#/$defs/A' }, ''],
   ])('%j', async (schema, context) => {
-    const start = performance.now();
-    const message = await refusal(schema);
+    const { value: message, calls } = await countPaceCalls(() => refusal(schema));
     expect(message).toMatch(
       /leads back to this same schema for the same value, without passing through a property or an item/,
     );
     expect(message).toContain(`In context=${context || '('}`);
-    expect(performance.now() - start).toBeLessThan(1000);
+    // The work, counted (issue 38): a handful of paced steps for a handful of subschemas.
+    expect(calls).toBeLessThanOrEqual(16);
   });
 
   it('recursion through a property or an item is fine', async () => {
@@ -66,13 +67,14 @@ describe('a $ref loop for one value is a 400', () => {
 
 describe('a long $ref chain is a 400, not a stack overflow', () => {
   // Before: 2,000 links overflowed the stack of the recursive walk (a 500).
-  it.each([2_000, 20_000])('%i links → 400 in under 5 s', async (n) => {
-    const start = performance.now();
-    const message = await refusal(chain(n));
+  // The work is counted, not timed (issue 38): the paced walks call pace() once per subschema or per
+  // 256 steps, so a count over twice the subschemas would be a walk that is not linear.
+  it.each([2_000, 20_000])('%i links → 400, in work linear in the links', async (n) => {
+    const { value: message, calls } = await countPaceCalls(() => refusal(chain(n)));
     expect(message).toMatch(
       new RegExp(`more than ${MAX_SCHEMA_CHAIN} schemas apply to one value in a chain`),
     );
-    expect(performance.now() - start).toBeLessThan(5000);
+    expect(calls).toBeLessThanOrEqual(2 * n + 100);
   });
 
   it(`a chain of ${MAX_SCHEMA_CHAIN - 1} is still fine`, async () => {
@@ -149,7 +151,7 @@ describe('a schema with no finite instance is a 400', () => {
     expect(await refusal(schema)).toBeNull();
   });
 
-  it('the check is linear: 5,000 required objects nested through $defs (15,000 subschemas) in under 5 s', async () => {
+  it('the check is linear: 5,000 required objects nested through $defs (15,000 subschemas), counted', async () => {
     const $defs: Record<string, unknown> = {};
     const n = 5_000;
     // Each definition requires the next two (a DAG: shared, not copied); the last is a string.
@@ -163,11 +165,13 @@ describe('a schema with no finite instance is a 400', () => {
         required: ['x', 'y'],
       };
     $defs[`N${n}`] = { type: 'string' };
-    const start = performance.now();
-    expect(await refusal({ $ref: '#/$defs/N0', $defs })).toBeNull();
+    const fine = await countPaceCalls(() => refusal({ $ref: '#/$defs/N0', $defs }));
+    expect(fine.value).toBeNull();
     // The same with the last one recursing to the first: no finite instance.
     $defs[`N${n}`] = { $ref: '#/$defs/N0' };
-    expect(await refusal({ $ref: '#/$defs/N0', $defs })).toMatch(/no value can match/);
-    expect(performance.now() - start).toBeLessThan(5000);
+    const looped = await countPaceCalls(() => refusal({ $ref: '#/$defs/N0', $defs }));
+    expect(looped.value).toMatch(/no value can match/);
+    // 3 subschemas per definition, one paced step each at most (issue 38: counted, not timed).
+    for (const { calls } of [fine, looped]) expect(calls).toBeLessThanOrEqual(3 * n + 100);
   });
 });

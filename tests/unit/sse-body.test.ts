@@ -2,6 +2,7 @@
 // written where, never how long it takes (timings belong to `npm run bench`).
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { describe, expect, it, vi } from 'vitest';
+import { setPaceProbe } from '../../src/common/pace';
 import { EventQueue } from '../../src/core/plumbing/event-queue';
 import { encodeSseEvent } from '../../src/core/plumbing/sse';
 import { SSE_COALESCE_LIMIT, sseBody } from '../../src/core/plumbing/sse-body';
@@ -53,15 +54,22 @@ describe('sseBody', () => {
   });
 
   it('coalesces the events that arrived while the reader was busy into one chunk, in order', async () => {
-    const src = source();
-    const reader = sseBody(src.iterable).getReader();
-    const events = makeDeltaEvents('resp_1', 0, 50) as StreamEvent[];
-    src.push(events[0] as StreamEvent);
-    expect(decode((await reader.read()).value)).toBe(encodeSseEvent(events[0] as StreamEvent));
-    src.push(...events.slice(1), null);
-    await tick();
-    expect(decode((await reader.read()).value)).toBe(events.slice(1).map(encodeSseEvent).join(''));
-    expect((await reader.read()).done).toBe(true);
+    // pace()'s clock held still (issue 38): on a loaded machine the pump's turn grew past pace()'s
+    // budget and it yielded mid-batch, so the read took only part of the events that had arrived.
+    setPaceProbe({ now: () => 0 });
+    try {
+      const src = source();
+      const reader = sseBody(src.iterable).getReader();
+      const events = makeDeltaEvents('resp_1', 0, 50) as StreamEvent[];
+      src.push(events[0] as StreamEvent);
+      expect(decode((await reader.read()).value)).toBe(encodeSseEvent(events[0] as StreamEvent));
+      src.push(...events.slice(1), null);
+      await tick();
+      expect(decode((await reader.read()).value)).toBe(events.slice(1).map(encodeSseEvent).join(''));
+      expect((await reader.read()).done).toBe(true);
+    } finally {
+      setPaceProbe(null);
+    }
   });
 
   it("sends what a run pushed in one turn as one chunk when it reads an EventQueue's batches", async () => {
@@ -99,6 +107,27 @@ describe('sseBody', () => {
       sizes.push(r.value.byteLength);
       text += decode(r.value);
       await tick();
+    }
+    expect(text).toBe(events.map(encodeSseEvent).join(''));
+    const frame = encodeSseEvent(events[4999] as StreamEvent).length;
+    expect(Math.max(...sizes)).toBeLessThan(SSE_COALESCE_LIMIT + frame);
+    expect(sizes.length).toBeGreaterThan(1);
+  });
+
+  // Issue 38, §2: a run's queue hands its whole backlog over as one batch. It was encoded whole into
+  // one chunk (a 100k-token stream to a lagging page: a few chunks of megabytes, the backlog held
+  // three times over as events, frames and bytes: the worker heap's peak doubled under load).
+  it("reads ahead at most about the coalescing limit from an EventQueue's batches too", async () => {
+    const queue = new EventQueue<StreamEvent>();
+    const events = makeDeltaEvents('resp_1', 0, 5000) as StreamEvent[];
+    for (const e of events) queue.push(e);
+    queue.end();
+    const reader = sseBody(queue.batches()).getReader();
+    const sizes: number[] = [];
+    let text = '';
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      sizes.push(r.value.byteLength);
+      text += decode(r.value);
     }
     expect(text).toBe(events.map(encodeSseEvent).join(''));
     const frame = encodeSseEvent(events[4999] as StreamEvent).length;

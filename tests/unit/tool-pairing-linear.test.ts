@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import type { ResponseItem } from 'openai/resources/responses/responses';
 import { describe, expect, it } from 'vitest';
 import { checkToolPairing } from '../../src/core/responses/request/item-pairing';
+import { cpuNow } from '../helpers/cpu-time';
 
 /** The loop before issue 27, verbatim but for its error type: the reference for what is refused. */
 function reference(items: readonly ResponseItem[]): string | null {
@@ -45,16 +46,17 @@ const output = (id: string | null, name: string | null) =>
 const user = () => ({ type: 'message', role: 'user', content: [] }) as unknown as ResponseItem;
 
 describe('checkToolPairing', () => {
-  it('60k calls answered in reverse: checked in under 2 s (before: 19 s)', () => {
+  // CPU time, not wall time: the cost of the work, whatever else a loaded machine runs (issue 38).
+  it('60k calls answered in reverse: checked in under 2 s of CPU (before: 19 s)', () => {
     const n = 60_000;
     const items = [
       ...Array.from({ length: n }, (_, i) => call(`c${i}`, 'f')),
       ...Array.from({ length: n }, (_, i) => output(`c${n - 1 - i}`, null)),
       user(),
     ];
-    const started = performance.now();
+    const started = cpuNow();
     expect(refusal(items)).toBeNull();
-    expect(performance.now() - started).toBeLessThan(2000);
+    expect(cpuNow() - started).toBeLessThan(2000);
   });
 
   it('refuses exactly what the old loop refused, with the same message (300 runs)', () => {

@@ -40,6 +40,14 @@ export class JsonStringDecoder {
   /** A high surrogate held until we see whether a low one follows. */
   private high = '';
 
+  /**
+   * Characters held from earlier pieces (an escape's start, a high surrogate): at most 6, so each
+   * piece costs its own length, never the length decoded so far.
+   */
+  get carried(): number {
+    return this.escape.length + this.high.length;
+  }
+
   push(piece: string): string {
     if (this.closed || this.failed) {
       this.consumed = 0;

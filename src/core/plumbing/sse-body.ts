@@ -57,19 +57,29 @@ export function sseBody(
   };
   const idle = idleWatch(opts.idleMs ?? 0, () => frames.length > 0 && !dataWaiter && !cancelled, onCancel);
 
+  /** Hands what is encoded to the reader (or starts the idle clock), then waits until it is read. */
+  const waitForRoom = async (): Promise<void> => {
+    if (dataWaiter) wakeData();
+    else idle.waiting();
+    await new Promise<void>((r) => {
+      roomWaiter = r;
+    });
+  };
+
   const pump = async (): Promise<void> => {
     try {
       while (!cancelled) {
         if (size >= SSE_COALESCE_LIMIT) {
-          await new Promise<void>((r) => {
-            roomWaiter = r;
-          });
+          await waitForRoom();
           continue;
         }
         const { done, value } = await it.next();
         if (done || cancelled) break;
-        // A batch (see EventQueue.batches) wakes the reader once, after its last frame.
+        // A batch (see EventQueue.batches) wakes the reader once, after its last frame; a batch
+        // past the limit (a lagging reader's whole backlog) goes out a limit's worth at a time, the
+        // rest left unencoded until there is room (issue 38: held once, not as frames and bytes too).
         for (const event of isBatch(value) ? value : [value]) {
+          if (size >= SSE_COALESCE_LIMIT) await waitForRoom();
           // The first and last events carry the whole response (a 1 MB request's echo, each).
           await pace();
           if (cancelled) break;

@@ -53,9 +53,12 @@ describe("a follower's call when the leader's worker is replaced", () => {
         .catch((e: unknown) => e as Error);
       await new Promise((r) => setTimeout(r, 50));
       stuck = true;
-      const started = Date.now();
-      expect(await loading).toMatchObject({ status: 503, code: 'engine_unavailable' });
-      expect(Date.now() - started).toBeLessThan(150 + 1_000);
+      // Ended by the restart (its words), not by another bound or never.
+      expect(await loading).toMatchObject({
+        status: 503,
+        code: 'engine_unavailable',
+        message: 'The engine worker stopped answering for 150 ms and was restarted; try again.',
+      });
       await expect(calls.call({ method: 'gpuStatus' })).resolves.toMatchObject({ adapter: 'w2' });
     } finally {
       engine.stop();

@@ -13,6 +13,7 @@ import {
   formatSearchResults,
   pastSearchResult,
 } from '../../../src/core/hosted/citations';
+import { cpuNow } from '../../helpers/cpu-time';
 
 const SOURCES = new Map<number, CitationSource>([
   [1, { file_id: 'file-a', filename: 'a.txt' }],
@@ -102,11 +103,12 @@ describe('CitationFilter', () => {
     expect(filter(['see 【7】 and 【1】.'])).toEqual({ text: 'see 【7】 and .', cites: [[12, 'file-a']] });
   });
 
-  it('filters 400,000 characters of near-markers in under 2 s (linear, not quadratic)', () => {
+  // CPU time, not wall time: the cost of the work, whatever else a loaded machine runs (issue 38).
+  it('filters 400,000 characters of near-markers in under 2 s of CPU (linear, not quadratic)', () => {
     const text = '【1'.repeat(100_000) + '【12345'.repeat(40_000);
-    const start = performance.now();
+    const start = cpuNow();
     const { text: out } = filter([text]);
-    expect(performance.now() - start).toBeLessThan(2000);
+    expect(cpuNow() - start).toBeLessThan(2000);
     expect(out).toBe(text);
   });
 });

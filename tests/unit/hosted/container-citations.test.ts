@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type CitableFile, ContainerFileNames } from '../../../src/core/hosted/container-citations';
+import { cpuNow } from '../../helpers/cpu-time';
 
 const C = 'cntr_1';
 const file = (file_id: string, path: string): CitableFile => ({ container_id: C, file_id, path });
@@ -107,18 +108,19 @@ describe('container file mentions', () => {
     expect(cite(`${long} plot.png`)).toEqual([['plot.png', 'cfile_plot', 'plot.png']]);
   });
 
-  it('reads 1,000,000 characters in 10,000 deltas with 256 files in under 2 s (linear, not quadratic)', () => {
+  // CPU time, not wall time: the cost of the work, whatever else a loaded machine runs (issue 38).
+  it('reads 1,000,000 characters in 10,000 deltas with 256 files in under 2 s of CPU (linear, not quadratic)', () => {
     const files = Array.from({ length: 256 }, (_, i) => file(`cfile_${i}`, `/mnt/data/dir${i}/f${i}.csv`));
     const text = Array.from({ length: 50_000 }, (_, i) => `f${i % 300}.csv, `)
       .join('')
       .padEnd(1_000_000, 'x');
     const scanner = new ContainerFileNames(files).scanner();
-    const start = performance.now();
+    const start = cpuNow();
     let found = 0;
     for (let end = 100; end <= text.length; end += 100)
       found += scanner.scan(text.slice(0, end), false).length;
     found += scanner.scan(text, true).length;
-    expect(performance.now() - start).toBeLessThan(2000);
+    expect(cpuNow() - start).toBeLessThan(2000);
     // Names f0…f255 are files; f256…f299 are not.
     expect(found).toBe(Math.floor(50_000 / 300) * 256 + Math.min(50_000 % 300, 256));
   });

@@ -108,11 +108,9 @@ open('/mnt/data/dot.png', 'wb').write(data)
   });
 
   it('caps stdout at 64 KiB however much is printed', async () => {
-    const started = Date.now();
     const r = await call("for _ in range(20000): print('x' * 100)");
     expect(new TextEncoder().encode(r.stdout).length).toBeLessThan(MAX_LOG_BYTES + 100);
     expect(r.stdout).toMatch(/\[output truncated: \d+ more bytes\]$/);
-    expect(Date.now() - started).toBeLessThan(15_000);
   });
 });
 

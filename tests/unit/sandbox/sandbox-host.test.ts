@@ -37,10 +37,9 @@ describe('SandboxHost', () => {
 
   it('ends a call that runs past the wall time failed, terminates the worker, and the next call gets a fresh one', async () => {
     const { host, workers } = hostWith((code) => (code.includes('while True') ? 'hang' : { stdout: 'ok\n' }));
-    const started = Date.now();
     const run = await host.run('cntr_a', 'while True: pass', []);
-    // Bound: 50 ms timeout; a missing timeout would hang until the test's own 20 s limit.
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // Bound: the 50 ms timeout, as the failure says; a missing timeout would hang until the test's
+    // own limit (minutes).
     expect(run.failed).toMatch(/timed out after 50 ms/);
     expect(workers[0]?.terminated).toBe(true);
     const next = await host.run('cntr_a', 'print("ok")', []);

@@ -15,15 +15,24 @@ import { forwardToEngine } from '../../../sw/forward';
 import type { SwTiming } from '../../../sw/timing';
 import { messageChannels } from '../../helpers/closing-channels';
 
-/** pingMs is short, busyMs long: a busy spell of several pingMs must pass, a dead link must not wait. */
+/**
+ * Past any test's timeout: a bound this long never fires here, so which bound ended a wait is told by
+ * the answer, not by how long it took (broken, a test hangs until its timeout and fails).
+ */
+const NEVER_MS = 600_000;
+
+/**
+ * pingMs is short, busyMs never comes: a busy spell of several pingMs must pass, a dead link must not
+ * wait for busyMs. The one test of busyMs itself sets a short one.
+ */
 const timing: SwTiming = {
   pingMs: 100,
   portWaitMs: 500,
-  handleMs: 5_000,
+  handleMs: NEVER_MS,
   heartbeatMs: 50,
   heartbeatPingMs: 100,
   trustMs: 2_000,
-  busyMs: 2_000,
+  busyMs: NEVER_MS,
 };
 
 const channel = messageChannels();
@@ -123,9 +132,14 @@ describe('a busy engine worker whose tab is open', () => {
     adoptFrom(links, busyWorker(() => Number.POSITIVE_INFINITY).connect);
     const started = Date.now();
     const res = await forwardToEngine(get('/v1/models'), 'tab-1', links, short);
-    expect(res.status).toBe(503);
+    // Dropped (the handle deadline never comes), then a new port asked for, which the quiet tab
+    // never hands over: the 503 of the port wait, reached only once the link was dropped.
+    expect(await errorOf(res)).toEqual({
+      status: 503,
+      message: `No tab running the engine handed over a port within ${short.portWaitMs} ms; is a page of this app that called startIntab() still open?`,
+    });
+    // Not at pingMs: a load only makes this longer, so the lower bound holds on any machine.
     expect(Date.now() - started).toBeGreaterThanOrEqual(short.busyMs - 20);
-    expect(Date.now() - started).toBeLessThan(short.busyMs + 1_000);
   });
 });
 
@@ -133,11 +147,13 @@ describe('a silent engine worker whose tab is gone', () => {
   it('is dropped at pingMs, as before: a retryable 503 without waiting for busyMs', async () => {
     const links = new EngineLinks(clients(null), timing);
     adoptFrom(links, busyWorker(() => Number.POSITIVE_INFINITY).connect);
-    const started = Date.now();
+    // busyMs and the handle deadline are past the test's timeout: only the ping can end this.
     const res = await forwardToEngine(get('/v1/models'), 'tab-1', links, timing);
-    expect(res.status).toBe(503);
+    expect(await errorOf(res)).toEqual({
+      status: 503,
+      message: 'No open page of this app can host the engine; open the app in a tab first.',
+    });
     expect(res.headers.get('x-should-retry')).toBe('true');
-    expect(Date.now() - started).toBeLessThan(timing.busyMs ?? 0);
   });
 });
 
@@ -149,7 +165,6 @@ describe('a worker its tab restarted', () => {
     expect((await forwardToEngine(get('/v1/models'), 'tab-1', links, timing)).status).toBe(200);
     // Stuck for good (a synchronous infinite loop): the trusted link's call goes out beside its ping.
     busyUntil = Number.POSITIVE_INFINITY;
-    const started = Date.now();
     const pending = forwardToEngine(get('/v1/responses/resp_1'), 'tab-1', links, timing);
     await sleep(3 * timing.pingMs);
     const fresh = busyWorker(() => 0);
@@ -159,7 +174,6 @@ describe('a worker its tab restarted', () => {
       status: 503,
       message: 'The engine worker stopped answering and its tab restarted it; retry the request.',
     });
-    expect(Date.now() - started).toBeLessThan(timing.busyMs ?? 0);
     expect((await forwardToEngine(get('/v1/models'), 'tab-1', links, timing)).status).toBe(200);
     expect(fresh.served).toEqual(['/v1/models']);
   });
@@ -217,7 +231,7 @@ describe('start-up: a request made while the runtime starts', () => {
     // The next request takes the newer port; the first one is closed once its call is over.
     busyUntil = 0;
     expect((await forwardToEngine(get('/v1/models'), 'tab-1', links, timing)).status).toBe(200);
-    await expect.poll(() => firstClosed, { timeout: 1_000 }).toBe(true);
+    await expect.poll(() => firstClosed, { timeout: 60_000 }).toBe(true);
   });
 
   it('waits for a new worker that answers its first ping late (still loading) instead of a 503', async () => {

@@ -81,10 +81,10 @@ describe('a generation that stops producing tokens', () => {
       interrupted();
       await interrupt();
     };
-    const started = Date.now();
+    // The stall never ends by itself: the generation ends only through generationStallMs, as its
+    // code says (no wall-clock margin).
     const err = await rejection(engine.generate(request(), new AbortController().signal));
     expect([err.status, err.type, err.code]).toEqual([504, 'server_error', 'generation_stalled']);
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(f.interrupts).toBe(1);
     // The GPU is free again: the next generation runs.
     f.chat.completions.create = create;
@@ -180,11 +180,11 @@ describe('the model-load watchdog', () => {
     f.reloadImpl = async () => {
       await (await scope.fetch('https://hf.co/q/params_shard_0.bin')).arrayBuffer();
     };
-    const started = Date.now();
+    // The download stalls for good: the load ends only through the silence bound, as its code and
+    // words say (no wall-clock margin).
     const err = await rejection(engine.load('Qwen3-0.6B-q4f16_1-MLC'));
     expect([err.status, err.code]).toEqual([504, 'model_load_timeout']);
     expect(err.message).toMatch(/no data/);
-    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it('counts nothing and changes nothing while no load watches', async () => {

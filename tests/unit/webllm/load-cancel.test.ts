@@ -27,10 +27,10 @@ describe('WebLLMEngine.cancelLoad', () => {
     const load = engine.load(LLAMA, (p) => seen.push(p));
     await expect.poll(() => seen.length).toBe(3); // start, shard 1, shard 2
     const unloadsBefore = fake().unloads;
-    const started = Date.now();
     await expect(engine.cancelLoad(LLAMA)).resolves.toBe(true);
+    // Ended by the cancel, as its code says: the download never goes on, and the load's own bound
+    // (60 s) would say model_load_timeout.
     const err = await rejection(load);
-    expect(Date.now() - started).toBeLessThan(1000);
     expect([err.status, err.type, err.code]).toEqual([503, 'server_error', 'model_load_cancelled']);
     expect(err.message).toContain(LLAMA);
     expect(fake().unloads).toBe(unloadsBefore + 1); // unload() is what aborts web-llm's reload

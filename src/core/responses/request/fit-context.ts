@@ -1,11 +1,14 @@
 /**
  * `truncation`: fitting a long input into the model's context window. With `auto` the oldest
  * non-system messages go first. Issue 27: the old loop dropped one message and recounted the whole
- * list, O(n²) counts (22k messages took 180 s, and nothing could stop it). Now each message is
- * counted once, the drop point comes from a running sum, and one count of the result checks it;
- * where an engine's counts do not add up exactly (a template joins messages), a binary search over
- * the drop point finishes the job in O(log n) further counts. Every step yields (pace) and stops
- * when the request is aborted.
+ * list, O(n²) counts (22k messages took 180 s, and nothing could stop it). Issue 38: counting each
+ * message on its own was still n counts, and on wllama every whole-prompt count that fits costs a
+ * prefill (3,000 messages took over 8 s under load). Now the messages are sized once, locally (their
+ * JSON length: no engine call), and the whole prompt is counted only at drop points: the first one
+ * predicted from the sizes, scaled to the last exact count (tokens per character), then a search
+ * that alternates that prediction with bisection (two predictions that do not halve the interval, then
+ * one bisection), so at most about 3·log2(n) counts and usually
+ * three. Every count yields (pace) and stops when the request is aborted.
  */
 import { ApiError, invalidRequest } from '../../../common/api-error';
 import { pace } from '../../../common/pace';
@@ -46,34 +49,69 @@ export async function fitContext(messages: ChatMessage[], opts: FitOptions): Pro
     await pace();
     return n;
   };
-
-  // One count per message, and a running sum from the front: the first guess at the drop point.
-  let estimate = count;
-  let dropped = 0;
-  for (const group of groups) {
-    if (estimate <= budget) break;
-    for (let i = group.start; i < group.end; i++) {
-      stopIfAborted(opts.signal);
-      estimate -= await engine.countTokens(model.id, [messages[i] as ChatMessage], []);
-      await pace();
+  const sizes = groupSizes(messages, groups);
+  const total = messageSize(messages);
+  /** The first drop point in (lo, hi) that the sizes, scaled to lo's exact count, say fits. */
+  const predict = (lo: number, countLo: number, hi: number): number => {
+    const kept = total - (sizes[lo] as number);
+    const perChar = kept > 0 ? countLo / kept : 0;
+    // Binary search over the prefix sums: no count, O(log n).
+    let a = lo + 1;
+    let b = hi;
+    while (a < b) {
+      const mid = a + Math.floor((b - a) / 2);
+      if (countLo - perChar * ((sizes[mid] as number) - (sizes[lo] as number)) <= budget) b = mid;
+      else a = mid + 1;
     }
-    dropped++;
-  }
-  const guessed = await countOf(dropped);
-  if (guessed <= budget) return keepAfter(messages, groups, dropped);
+    return a;
+  };
 
-  // The counts did not add up (template markup shared between messages): the first drop point
-  // that fits lies past the guess. Counts fall as more is dropped, so bisect.
-  let lo = dropped; // does not fit
+  // lo: a drop point known not to fit (its exact count); hi: the fewest drops that may fit
+  // (verified once the search closes). Counts fall as more is dropped.
+  let lo = 0;
+  let countLo = count;
   let hi = groups.length;
-  const fewest = await countOf(hi);
-  if (fewest > budget) throw overflow(fewest, budget, ', even after truncation');
-  while (hi - lo > 1) {
-    const mid = lo + Math.floor((hi - lo) / 2);
-    if ((await countOf(mid)) <= budget) hi = mid;
-    else lo = mid;
+  let hiFits = false;
+  let misses = 0;
+  for (;;) {
+    if (hi - lo <= 1) {
+      if (hiFits) return keepAfter(messages, groups, hi);
+      const fewest = await countOf(hi);
+      if (fewest > budget) throw overflow(fewest, budget, ', even after truncation');
+      return keepAfter(messages, groups, hi);
+    }
+    const width = hi - lo;
+    // A prediction that did not halve the interval twice running gives way to one bisection.
+    const guess = misses >= 2 ? lo + Math.floor(width / 2) : predict(lo, countLo, hi);
+    const at = Math.min(hi - 1, Math.max(lo + 1, guess));
+    const n = await countOf(at);
+    if (n <= budget) {
+      hi = at;
+      hiFits = true;
+    } else {
+      lo = at;
+      countLo = n;
+    }
+    misses = misses >= 2 || hi - lo <= width / 2 ? 0 : misses + 1;
   }
-  return keepAfter(messages, groups, hi);
+}
+
+/** Each message's size in characters of its JSON: what the counts are predicted from. */
+function messageSize(messages: ChatMessage[]): number {
+  let n = 0;
+  for (const m of messages) n += JSON.stringify(m).length;
+  return n;
+}
+
+/** sizes[d]: the size of the messages the first `d` groups drop (prefix sums, sizes[0] = 0). */
+function groupSizes(messages: ChatMessage[], groups: Group[]): number[] {
+  const out = [0];
+  let sum = 0;
+  for (const g of groups) {
+    for (let i = g.start; i < g.end; i++) sum += JSON.stringify(messages[i]).length;
+    out.push(sum);
+  }
+  return out;
 }
 
 /** A run of messages dropped together: a non-system message and the tool results right after it. */
