@@ -125,6 +125,8 @@ export interface ModelInfo {
   cached?: boolean;
   /** Where it runs once loaded (`cpu`, `webgpu`); absent before. */
   device?: string;
+  /** Which llama.cpp wasm runs a loaded GGUF model: `simd` (intab's build) or `stock` (wllama's). */
+  wasm?: string;
 }
 
 /** A kind of work a model does; the core refuses a request a model cannot serve with a 400 on `model`. */

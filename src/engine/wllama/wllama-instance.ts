@@ -8,6 +8,7 @@ import { detectFamily } from './gguf-family';
 import { type GgufHeader, metaNumber, metaString } from './gguf-header';
 import type { LlamaLog } from './llama-log';
 import { invalidUtf8Tokens, unsafeUtf8Tokens } from './utf8-tokens';
+import type { WasmBuild } from './wasm-build';
 import type { WllamaLike } from './wllama-options';
 import type { ModelRuntime } from './wllama-request';
 
@@ -62,6 +63,8 @@ export function ggufFacts(header: GgufHeader, modelId: string): GgufFacts {
 /** How llama.cpp was asked to run, and where it really runs. */
 export interface InstanceRuntime {
   device: 'cpu' | 'webgpu';
+  /** Which llama.cpp wasm runs it: intab's SIMD build or wllama's stock one (wasm-build.ts). */
+  wasm: WasmBuild;
   /** The device asked for, when llama.cpp ended up elsewhere (WebGPU unavailable in its worker). */
   requested: 'cpu' | 'webgpu';
   threads: number;

@@ -15,6 +15,8 @@ export interface ListingFacts {
   cached?: boolean;
   contextSize?: number;
   device?: string;
+  /** Which llama.cpp wasm runs it once loaded (`simd`: intab's build, `stock`: wllama's). */
+  wasm?: string;
 }
 
 /** When GGUF models registered at start-up say they were created (the engine has no date for them). */
@@ -35,5 +37,6 @@ export function wllamaListing(spec: WllamaModelSpec, facts: ListingFacts = {}): 
     engine: 'wllama',
     ...(spec.files ? { cached: true } : facts.cached !== undefined ? { cached: facts.cached } : {}),
     ...(facts.device ? { device: facts.device } : {}),
+    ...(facts.wasm ? { wasm: facts.wasm } : {}),
   };
 }

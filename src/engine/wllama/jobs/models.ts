@@ -105,6 +105,7 @@ export class WllamaModels {
       cached: r.spec.url ? this.cachedUrls.has(absoluteUrl(r.spec.url)) : undefined,
       contextSize: inst?.runtime.contextSize,
       device: inst?.runtime.device,
+      wasm: inst?.runtime.wasm,
     });
   }
 }
