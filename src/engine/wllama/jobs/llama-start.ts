@@ -82,7 +82,11 @@ export class LlamaStarter {
     if (simd) {
       // intab's SIMD build is wllama's compat flavour (wasm32 + Asyncify) with its own emscripten
       // glue: wllama's worker runs that glue, in every browser, through the compat path.
-      const resources = { wasmPath: absoluteUrl(simd.wasmUrl), jsPath: absoluteUrl(simd.jsUrl), compat: true };
+      const resources = {
+        wasmPath: absoluteUrl(simd.wasmUrl),
+        jsPath: absoluteUrl(simd.jsUrl),
+        compat: true,
+      };
       wllama.getWorkerResources = () => resources;
     }
     return wllama;

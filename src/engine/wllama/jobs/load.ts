@@ -2,18 +2,19 @@
  * Loading a model: one shared load per model, the weights fetched (or the user's files read), the
  * GGUF header checked, room made under `maxLoaded`, and llama.cpp started within the load bound.
  */
+
+import type { LoadModelParams } from '@wllama/wllama/esm/index.js';
 import { ApiError } from '../../../common/api-error';
 import type { LoadProgress } from '../../types';
 import { StallTimeoutError } from '../../webllm/webllm-gate';
 import { TimeoutError, withTimeout } from '../chunk-queue';
 import { GgufFormatError, readGgufHeader } from '../gguf-header';
 import { LlamaLog } from '../llama-log';
+import { chooseWasmBuild, type WasmBuild } from '../wasm-build';
 import { mapLoadError } from '../wllama-errors';
 import { defaultThreads, type GgufFacts, ggufFacts, loadParams, WllamaInstance } from '../wllama-instance';
 import { DEFAULT_CONTEXT } from '../wllama-listing';
-import type { LoadModelParams } from '@wllama/wllama/esm/index.js';
 import type { WllamaLike } from '../wllama-options';
-import { chooseWasmBuild, type WasmBuild } from '../wasm-build';
 import { absoluteUrl, type LlamaStarter } from './llama-start';
 import type { PendingLoad, WllamaModels } from './models';
 
@@ -122,7 +123,9 @@ export class WllamaLoader {
     // The SIMD build is a second wasm: a browser that cannot run it (or a crash of its own) falls back
     // to wllama's stock build once; a timeout does not (the stock build would be slower still).
     if (!started.ok && build === 'simd' && !(started.err instanceof TimeoutError)) {
-      console.warn(`[intab] wllama '${modelId}': the SIMD build failed (${String(started.err)}); using the stock build`);
+      console.warn(
+        `[intab] wllama '${modelId}': the SIMD build failed (${String(started.err)}); using the stock build`,
+      );
       build = 'stock';
       started = await this.start(build, params, loadMs, blobs);
     }
@@ -144,7 +147,12 @@ export class WllamaLoader {
   }
 
   /** One `Wllama` running `build`, its model loaded within `loadMs`; a failed start is ended. */
-  private async start(build: WasmBuild, params: LoadModelParams, loadMs: number, blobs: Blob[]): Promise<Started> {
+  private async start(
+    build: WasmBuild,
+    params: LoadModelParams,
+    loadMs: number,
+    blobs: Blob[],
+  ): Promise<Started> {
     const log = new LlamaLog();
     let wllama: WllamaLike | null = null;
     try {
