@@ -95,6 +95,33 @@ export const CMAKE_FLAGS = [
   '-DCMAKE_CXX_STANDARD_REQUIRED=ON',
 ];
 
+/**
+ * Fixes to the glue JS emcc 3.1.6 emits, applied as exact replacements (a build whose glue lacks the
+ * text fails). One: with a pthread pool of 0 (wllama's single-thread mode) 3.1.6 never removes its
+ * `wasm-instantiate` run dependency, so the runtime never starts (the count only drops per loaded
+ * worker; later emscripten releases fixed this).
+ */
+export const GLUE_FIXES = [
+  {
+    find: 'var numWorkersToLoad = PThread.unusedWorkers.length;\n',
+    replace:
+      'var numWorkersToLoad = PThread.unusedWorkers.length;\n' +
+      '   if (!numWorkersToLoad) removeRunDependency("wasm-instantiate"); // intab: pool of 0\n',
+  },
+];
+
+/** `js` with {@link GLUE_FIXES} applied; throws when a fix's text is not there exactly once. */
+export function fixGlue(js) {
+  let out = js;
+  for (const { find, replace } of GLUE_FIXES) {
+    const at = out.indexOf(find);
+    if (at < 0 || out.indexOf(find, at + 1) >= 0)
+      throw new Error(`glue fix: ${JSON.stringify(find)} not found once`);
+    out = out.slice(0, at) + replace + out.slice(at + find.length);
+  }
+  return out;
+}
+
 /** The files the build writes into {@link OUT_DIR}. */
 export const OUTPUTS = ['wllama.wasm', 'wllama.js'];
 
@@ -110,6 +137,7 @@ export function inputsDigest() {
     emcc: EMCC_VERSION,
     cmakeFlags: CMAKE_FLAGS,
     patchSha256: sha256(readFileSync(PATCH)),
+    glueFixes: GLUE_FIXES,
   };
   return sha256(JSON.stringify(inputs));
 }
@@ -217,7 +245,9 @@ async function main() {
   mkdirSync(OUT_DIR, { recursive: true });
   const outputs = {};
   for (const name of OUTPUTS) {
-    copyFileSync(join(build, name), join(OUT_DIR, name));
+    if (name === 'wllama.js')
+      writeFileSync(join(OUT_DIR, name), fixGlue(readFileSync(join(build, name), 'utf8')));
+    else copyFileSync(join(build, name), join(OUT_DIR, name));
     const bytes = readFileSync(join(OUT_DIR, name));
     outputs[name] = { sha256: sha256(bytes), bytes: bytes.length };
   }

@@ -1100,6 +1100,7 @@ function createWasm() {
   wasmModule = module;
   if (!ENVIRONMENT_IS_PTHREAD) {
    var numWorkersToLoad = PThread.unusedWorkers.length;
+   if (!numWorkersToLoad) removeRunDependency("wasm-instantiate"); // intab: pool of 0
    PThread.unusedWorkers.forEach(function(w) {
     PThread.loadWasmModuleToWorker(w, function() {
      if (!--numWorkersToLoad) removeRunDependency("wasm-instantiate");
