@@ -11,6 +11,8 @@ import { describe, expect, it } from 'vitest';
 import {
   CMAKE_FLAGS,
   EMCC_VERSION,
+  fixGlue,
+  GLUE_FIXES,
   inputsDigest,
   OUT_DIR,
   OUTPUTS,
@@ -58,6 +60,17 @@ describe('the SIMD wasm manifest', () => {
     const simd = count(readFileSync(join(OUT_DIR, 'wllama.wasm')));
     const stock = count(readFileSync('node_modules/@wllama/wllama/esm/wasm/wllama.wasm'));
     expect(simd).toBeGreaterThan(stock + 20);
+  });
+});
+
+describe("the glue's fixes", () => {
+  it('are in the committed glue, and a glue without their text is refused', () => {
+    const glue = readFileSync(join(OUT_DIR, 'wllama.js'), 'utf8');
+    // emcc 3.1.6 with a pthread pool of 0 never started its runtime (the e2e load hung before the fix).
+    for (const { replace } of GLUE_FIXES) expect(glue).toContain(replace);
+    expect(() => fixGlue('var Module = {};')).toThrow(/not found once/);
+    const raw = `x;\n${GLUE_FIXES[0]?.find}y;`;
+    expect(fixGlue(raw)).toContain('removeRunDependency("wasm-instantiate")');
   });
 });
 
