@@ -15,4 +15,5 @@ export declare function sha256(bytes: Uint8Array | string): string;
 export declare function inputsDigest(): string;
 export declare function syncTree(from: string, to: string): number;
 export declare const GLUE_FIXES: { find: string; replace: string }[];
-export declare function fixGlue(js: string): string;
+export declare function fixGlue(js: string, workerJs?: string): string;
+export declare const PTHREAD_WORKER_FIND: string;

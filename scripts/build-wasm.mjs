@@ -110,10 +110,24 @@ export const GLUE_FIXES = [
   },
 ];
 
-/** `js` with {@link GLUE_FIXES} applied; throws when a fix's text is not there exactly once. */
-export function fixGlue(js) {
+/**
+ * emcc 3.1.6 starts each pthread from a separate `wllama.worker.js`, which wllama's worker refuses to
+ * locate (its own builds need none): the glue makes that worker from its text, inlined, instead.
+ */
+export const PTHREAD_WORKER_FIND = 'var pthreadMainJs = locateFile("wllama.worker.js");\n';
+const pthreadWorkerFix = (workerJs) => ({
+  find: PTHREAD_WORKER_FIND,
+  replace: `var pthreadMainJs = URL.createObjectURL(new Blob([${JSON.stringify(workerJs)}], { type: "text/javascript" })); // intab\n`,
+});
+
+/**
+ * `js` with {@link GLUE_FIXES} applied (and, given emcc's pthread worker, that worker inlined);
+ * throws when a fix's text is not there exactly once.
+ */
+export function fixGlue(js, workerJs) {
   let out = js;
-  for (const { find, replace } of GLUE_FIXES) {
+  const fixes = [...GLUE_FIXES, ...(workerJs === undefined ? [] : [pthreadWorkerFix(workerJs)])];
+  for (const { find, replace } of fixes) {
     const at = out.indexOf(find);
     if (at < 0 || out.indexOf(find, at + 1) >= 0)
       throw new Error(`glue fix: ${JSON.stringify(find)} not found once`);
@@ -138,6 +152,7 @@ export function inputsDigest() {
     cmakeFlags: CMAKE_FLAGS,
     patchSha256: sha256(readFileSync(PATCH)),
     glueFixes: GLUE_FIXES,
+    pthreadWorkerInlined: PTHREAD_WORKER_FIND,
   };
   return sha256(JSON.stringify(inputs));
 }
@@ -245,9 +260,10 @@ async function main() {
   mkdirSync(OUT_DIR, { recursive: true });
   const outputs = {};
   for (const name of OUTPUTS) {
-    if (name === 'wllama.js')
-      writeFileSync(join(OUT_DIR, name), fixGlue(readFileSync(join(build, name), 'utf8')));
-    else copyFileSync(join(build, name), join(OUT_DIR, name));
+    if (name === 'wllama.js') {
+      const worker = readFileSync(join(build, 'wllama.worker.js'), 'utf8');
+      writeFileSync(join(OUT_DIR, name), fixGlue(readFileSync(join(build, name), 'utf8'), worker));
+    } else copyFileSync(join(build, name), join(OUT_DIR, name));
     const bytes = readFileSync(join(OUT_DIR, name));
     outputs[name] = { sha256: sha256(bytes), bytes: bytes.length };
   }

@@ -6,8 +6,6 @@
  * flavour: no Memory64, no WebGPU), so the stock build stays for:
  * - models on WebGPU;
  * - models too big for a 4 GiB wasm32 heap (weights + KV cache + compute buffers);
- * - more than one llama.cpp thread: emscripten 3.1.6 starts pthreads from a separate
- *   `wllama.worker.js`, which wllama's worker refuses to locate (its own builds inline that worker);
  * - a browser where the SIMD build fails to start (the loader retries once with the stock build).
  */
 
@@ -30,13 +28,13 @@ export const WASM32_MAX_MODEL_BYTES = 3.5e9;
 
 /**
  * @example
- * chooseWasmBuild(simd, { device: 'cpu', modelBytes: 93e6, threads: 1 }); // 'simd'
+ * chooseWasmBuild(simd, { device: 'cpu', modelBytes: 93e6 }); // 'simd'
  */
 export function chooseWasmBuild(
   simd: SimdWasm | undefined,
-  load: { device: 'cpu' | 'webgpu'; modelBytes: number; threads: number },
+  load: { device: 'cpu' | 'webgpu'; modelBytes: number },
 ): WasmBuild {
   if (!simd) return 'stock';
-  if (load.device !== 'cpu' || load.threads > 1) return 'stock';
+  if (load.device !== 'cpu') return 'stock';
   return load.modelBytes > WASM32_MAX_MODEL_BYTES ? 'stock' : 'simd';
 }

@@ -17,6 +17,7 @@ import {
   OUT_DIR,
   OUTPUTS,
   PATCH,
+  PTHREAD_WORKER_FIND,
   SOURCES,
   sha256,
   syncTree,
@@ -68,6 +69,9 @@ describe("the glue's fixes", () => {
     const glue = readFileSync(join(OUT_DIR, 'wllama.js'), 'utf8');
     // emcc 3.1.6 with a pthread pool of 0 never started its runtime (the e2e load hung before the fix).
     for (const { replace } of GLUE_FIXES) expect(glue).toContain(replace);
+    // Its pthreads start from the inlined worker, not a wllama.worker.js wllama's worker would not locate.
+    expect(glue).not.toContain(PTHREAD_WORKER_FIND);
+    expect(glue).toContain('var pthreadMainJs = URL.createObjectURL(new Blob([');
     expect(() => fixGlue('var Module = {};')).toThrow(/not found once/);
     const raw = `x;\n${GLUE_FIXES[0]?.find}y;`;
     expect(fixGlue(raw)).toContain('removeRunDependency("wasm-instantiate")');

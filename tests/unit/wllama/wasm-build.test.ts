@@ -17,19 +17,14 @@ const simd = { wasmUrl: '/simd/wllama.wasm', jsUrl: '/simd/wllama.js' };
 
 describe('chooseWasmBuild', () => {
   it('runs CPU models that fit wasm32 on the SIMD build', () => {
-    expect(chooseWasmBuild(simd, { device: 'cpu', modelBytes: 93e6, threads: 1 })).toBe('simd');
-    expect(chooseWasmBuild(simd, { device: 'cpu', modelBytes: WASM32_MAX_MODEL_BYTES, threads: 1 })).toBe(
-      'simd',
-    );
+    expect(chooseWasmBuild(simd, { device: 'cpu', modelBytes: 93e6 })).toBe('simd');
+    expect(chooseWasmBuild(simd, { device: 'cpu', modelBytes: WASM32_MAX_MODEL_BYTES })).toBe('simd');
   });
 
-  it('keeps the stock build for WebGPU, for models too big for wasm32, for threads, and without a SIMD build', () => {
-    expect(chooseWasmBuild(simd, { device: 'cpu', modelBytes: 93e6, threads: 2 })).toBe('stock');
-    expect(chooseWasmBuild(simd, { device: 'webgpu', modelBytes: 93e6, threads: 1 })).toBe('stock');
-    expect(chooseWasmBuild(simd, { device: 'cpu', modelBytes: WASM32_MAX_MODEL_BYTES + 1, threads: 1 })).toBe(
-      'stock',
-    );
-    expect(chooseWasmBuild(undefined, { device: 'cpu', modelBytes: 93e6, threads: 1 })).toBe('stock');
+  it('keeps the stock build for WebGPU, for models too big for wasm32, and without a SIMD build', () => {
+    expect(chooseWasmBuild(simd, { device: 'webgpu', modelBytes: 93e6 })).toBe('stock');
+    expect(chooseWasmBuild(simd, { device: 'cpu', modelBytes: WASM32_MAX_MODEL_BYTES + 1 })).toBe('stock');
+    expect(chooseWasmBuild(undefined, { device: 'cpu', modelBytes: 93e6 })).toBe('stock');
   });
 });
 

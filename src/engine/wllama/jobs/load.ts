@@ -118,7 +118,7 @@ export class WllamaLoader {
       extra: spec.loadOptions,
     });
     const modelBytes = blobs.reduce((n, b) => n + b.size, 0);
-    let build = chooseWasmBuild(models.opts.simdWasm, { device: requested, modelBytes, threads });
+    let build = chooseWasmBuild(models.opts.simdWasm, { device: requested, modelBytes });
     let started = await this.start(build, params, loadMs, blobs);
     // The SIMD build is a second wasm: a browser that cannot run it (or a crash of its own) falls back
     // to wllama's stock build once; a timeout does not (the stock build would be slower still).
