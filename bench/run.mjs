@@ -9,7 +9,7 @@
  * with the same request produced and read inside the engine worker, with the same SSE reader.
  *
  * Options (environment): BENCH_RUNS (default 7), BENCH_TOKENS (default 20000), BENCH_SKIP_BUILD=1 (reuse
- * .tmp/bench-dist), BENCH_NO_MINIFY=1 (for profiling), BENCH_TRACE_DIR=dir (keep the blocks figure's traces), BENCH_WLLAMA_THREADS=N (llama.cpp threads on both sides), BENCH_ONLY=sse,floor,first,concurrent,cold,heap,blocks,bytes,wllama,vector,hosted,remote,mcp,pyodide (a subset, for profiling; the
+ * .tmp/bench-dist), BENCH_NO_MINIFY=1 (for profiling), BENCH_TRACE_DIR=dir (keep the blocks figure's traces), BENCH_WLLAMA_THREADS=N (llama.cpp threads on both sides), BENCH_WLLAMA_WASM=stock (wllama's own wasm on the curve's direct side), BENCH_ONLY=sse,floor,first,concurrent,cold,heap,blocks,bytes,wllama,vector,hosted,remote,mcp,pyodide (a subset, for profiling; the
  * results file then holds only those figures).
  */
 import { execFileSync } from 'node:child_process';
@@ -150,7 +150,8 @@ async function main() {
       // The cost curve at intab's defaults, then native llama.cpp with the browser's instances gone.
       const cpage = await (await browser.newContext({ baseURL: baseUrl })).newPage();
       cpage.on('pageerror', (e) => consoleLines.push(`wllama pageerror: ${e.message}`));
-      await cpage.goto('/bench/wllama.html');
+      // BENCH_WLLAMA_WASM=stock: wllama's own wasm on the direct side (the figures before issue 34).
+      await cpage.goto(`/bench/wllama.html${process.env.BENCH_WLLAMA_WASM === 'stock' ? '#wasm=stock' : ''}`);
       // BENCH_CURVE_MODEL=tiny: a quick check of the machinery (the figures are the bench model's).
       const model = process.env.BENCH_CURVE_MODEL ?? 'bench';
       const curve = await measureCurve(cpage, { runs: CURVE_RUNS, model });

@@ -19,7 +19,18 @@ const CONTEXT = 8192;
  * no tuning: every core when the page is cross-origin isolated, else 1) and the direct side takes the
  * same count.
  */
-const asked = Number(new URLSearchParams(location.hash.slice(1)).get('threads'));
+const hash = new URLSearchParams(location.hash.slice(1));
+const asked = Number(hash.get('threads'));
+/**
+ * `#wasm=stock`: the direct side runs @wllama/wllama's own wasm (generic kernels) instead of intab's
+ * SIMD build (scripts/build-wasm.mjs), for the before/after figures of issue 34.
+ */
+const directWasm = hash.get('wasm') === 'stock' ? 'stock' : 'simd';
+const SIMD = {
+  wasmPath: new URL('../src/engine/wllama/simd/wllama.wasm', import.meta.url).href,
+  jsPath: new URL('../src/engine/wllama/simd/wllama.js', import.meta.url).href,
+  compat: true,
+};
 const threads = asked > 0 ? asked : defaultThreads();
 
 const intab = startIntab({
@@ -77,6 +88,8 @@ async function loadDirect(
     { logger: { debug: () => {}, log: () => {}, warn: () => {}, error: () => {} } },
   );
   wllama.setCompat(null);
+  // As intab's engine does for a CPU model (src/engine/wllama/jobs/llama-start.ts).
+  if (directWasm === 'simd') wllama.getWorkerResources = () => SIMD;
   const blob = await (await fetch(MODELS[model])).blob();
   await wllama.loadModel(
     [blob],
@@ -191,5 +204,5 @@ async function intabRun(model: ModelName, prompt: string, tokens: number): Promi
   loadIntab,
   directRun,
   intabRun,
-  threads: () => ({ threads, isolated: crossOriginIsolated }),
+  threads: () => ({ threads, isolated: crossOriginIsolated, wasm: directWasm }),
 };

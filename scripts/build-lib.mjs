@@ -10,7 +10,7 @@
  * The declarations name web-llm's types through a copy of its type-only files (web-llm-types.mjs).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +39,14 @@ const ENTRIES = {
 const WORKER_SOURCE_URL = "new URL('../worker/engine-worker.ts', import.meta.url)";
 const WORKER_LIB_URL = "new URL('./engine-worker.js', import.meta.url)";
 
+/**
+ * intab's SIMD llama.cpp build (src/engine/wllama/simd/, issue 34) ships in lib/simd/, next to the
+ * engine worker that names it; the app's bundler emits it from there like wllama's own wasm.
+ */
+const SIMD_SOURCE_URL = "new URL('../engine/wllama/simd/";
+const SIMD_LIB_URL = "new URL('./simd/";
+const SIMD_FILES = ['wllama.wasm', 'wllama.js', 'manifest.json'];
+
 const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
 
 rmSync(out, { recursive: true, force: true });
@@ -62,6 +70,15 @@ const bundle = await rolldown({
         return code.replace(WORKER_SOURCE_URL, WORKER_LIB_URL);
       },
     },
+    {
+      name: 'intab:lib-simd-url',
+      transform(code, id) {
+        if (!id.endsWith('worker/engine-worker.ts')) return null;
+        if (!code.includes(SIMD_SOURCE_URL))
+          this.error(`${id} no longer names the SIMD build with ${SIMD_SOURCE_URL}`);
+        return code.replaceAll(SIMD_SOURCE_URL, SIMD_LIB_URL);
+      },
+    },
   ],
 });
 await bundle.write({
@@ -75,6 +92,8 @@ await bundle.write({
 });
 await bundle.close();
 writeWebXGrammarNotice({ root, out });
+mkdirSync(resolve(out, 'simd'), { recursive: true });
+for (const f of SIMD_FILES) copyFileSync(resolve(root, 'src/engine/wllama/simd', f), resolve(out, 'simd', f));
 
 const tsconfig = resolve(root, '.tmp/tsconfig.lib.json');
 mkdirSync(dirname(tsconfig), { recursive: true });

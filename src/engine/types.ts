@@ -130,6 +130,8 @@ export interface ModelInfo {
    * isolated, which its multi-threaded build needs); absent before and on other engines.
    */
   threads?: number;
+  /** Which llama.cpp wasm runs a loaded GGUF model: `simd` (intab's build) or `stock` (wllama's). */
+  wasm?: string;
 }
 
 /** A kind of work a model does; the core refuses a request a model cannot serve with a 400 on `model`. */

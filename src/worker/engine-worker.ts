@@ -31,13 +31,21 @@ import { workerOptions } from './worker-options';
  * the service worker precaches it), so wllama never reaches for its CDN default.
  */
 const WLLAMA_WASM_URL = new URL('@wllama/wllama/esm/wasm/wllama.wasm', import.meta.url).href;
+/**
+ * intab's llama.cpp build with ggml's wasm SIMD kernels and its emscripten glue (issue 34; made by
+ * scripts/build-wasm.mjs): CPU models that fit wasm32 run it, the rest run the stock build above.
+ */
+const WLLAMA_SIMD_WASM = {
+  wasmUrl: new URL('../engine/wllama/simd/wllama.wasm', import.meta.url).href,
+  jsUrl: new URL('../engine/wllama/simd/wllama.js', import.meta.url).href,
+};
 
 // Self-hosted models, GGUF models and the weight caches come from the page (startIntab({ webllm,
 // wllama })). Each real engine is its own chunk, fetched when one of its models is first used: web-llm
 // is listed from its prebuilt catalog without its 6 MB module, so a page that only uses `scripted`
 // downloads neither engine.
 const options = workerOptions(self.name);
-const wllama = lazyWllamaEngine({ ...options.wllama, wasmUrl: WLLAMA_WASM_URL });
+const wllama = lazyWllamaEngine({ ...options.wllama, wasmUrl: WLLAMA_WASM_URL, simdWasm: WLLAMA_SIMD_WASM });
 const webllm = lazyWebLLMEngine(options.webllm);
 // Remote servers (startIntab({ remote })) come in a message posted before any port: their keys must
 // not ride in the worker's name. Their models are listed after every local engine's, so an id that

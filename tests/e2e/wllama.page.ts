@@ -33,7 +33,7 @@ export async function loadWithProgress(
 
 /** `GET /v1/models` as JSON. */
 export async function listModels(): Promise<
-  { id: string; engine?: string; cached?: boolean; device?: string; owned_by: string }[]
+  { id: string; engine?: string; cached?: boolean; device?: string; wasm?: string; owned_by: string }[]
 > {
   return (await (await fetch('/v1/models')).json()).data;
 }

@@ -10,6 +10,7 @@ import { type GgufHeader, metaNumber, metaString } from './gguf-header';
 import { loadedTemplate, publishedDefaults, templateHasToolRole, templateReadsTools } from './gguf-template';
 import type { LlamaLog } from './llama-log';
 import { invalidUtf8Tokens, unsafeUtf8Tokens } from './utf8-tokens';
+import type { WasmBuild } from './wasm-build';
 import type { WllamaLike } from './wllama-options';
 import type { ModelRuntime } from './wllama-request';
 
@@ -93,6 +94,8 @@ function withTemplate(family: ModelFamily, template: string | null): ModelFamily
 /** How llama.cpp was asked to run, and where it really runs. */
 export interface InstanceRuntime {
   device: 'cpu' | 'webgpu';
+  /** Which llama.cpp wasm runs it: intab's SIMD build or wllama's stock one (wasm-build.ts). */
+  wasm: WasmBuild;
   /** The device asked for, when llama.cpp ended up elsewhere (WebGPU unavailable in its worker). */
   requested: 'cpu' | 'webgpu';
   threads: number;

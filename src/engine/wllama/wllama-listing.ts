@@ -16,6 +16,8 @@ export interface ListingFacts {
   contextSize?: number;
   device?: string;
   threads?: number;
+  /** Which llama.cpp wasm runs it once loaded (`simd`: intab's build, `stock`: wllama's). */
+  wasm?: string;
 }
 
 /** When GGUF models registered at start-up say they were created (the engine has no date for them). */
@@ -37,5 +39,6 @@ export function wllamaListing(spec: WllamaModelSpec, facts: ListingFacts = {}): 
     ...(spec.files ? { cached: true } : facts.cached !== undefined ? { cached: facts.cached } : {}),
     ...(facts.device ? { device: facts.device } : {}),
     ...(facts.threads ? { threads: facts.threads } : {}),
+    ...(facts.wasm ? { wasm: facts.wasm } : {}),
   };
 }

@@ -11,6 +11,7 @@ import type {
   Model,
   WllamaConfig,
 } from '@wllama/wllama/esm/index.js';
+import type { SimdWasm, WasmBuild } from './wasm-build';
 import type { WllamaBounds, WllamaModelSpec } from './wllama-model-spec';
 
 /**
@@ -21,8 +22,13 @@ export interface WllamaEngineOptions extends WllamaBounds {
   models?: WllamaModelSpec[];
   /** The URL of wllama's `wllama.wasm` on the app's own origin (never a CDN). */
   wasmUrl?: string;
-  /** Makes a `Wllama`; tests pass fakes. Default: a lazily imported `Wllama` with `wasmUrl`. */
-  createWllama?: (config: WllamaConfig) => WllamaLike | Promise<WllamaLike>;
+  /**
+   * intab's llama.cpp build with ggml's wasm SIMD kernels (wasm32, CPU): used for CPU models that fit
+   * wasm32, `wasmUrl` (the stock build) for the rest and when it fails to start (wasm-build.ts).
+   */
+  simdWasm?: SimdWasm;
+  /** Makes a `Wllama` running `build`; tests pass fakes. Default: a lazily imported `Wllama`. */
+  createWllama?: (config: WllamaConfig, build: WasmBuild) => WllamaLike | Promise<WllamaLike>;
   /** Downloads a URL model into wllama's cache (OPFS), or finds it there; tests pass fakes. */
   fetchModel?: ModelFetcher;
   /** Whether WebGPU with `shader-f16` is there, for `device: 'auto'`. Default: asks `navigator.gpu`. */

@@ -8,6 +8,7 @@ import { withStallTimeout } from '../../webllm/webllm-gate';
 import { webGpuHas } from '../../webllm/webllm-webgpu';
 import type { LlamaLogger } from '../llama-log';
 import { wllamaModelFetcher } from '../model-fetcher';
+import type { WasmBuild } from '../wasm-build';
 import type { ModelFetcher, WllamaEngineOptions, WllamaLike, WllamaModelSpec } from '../wllama-options';
 
 type WllamaModule = typeof import('@wllama/wllama/esm/index.js');
@@ -67,15 +68,27 @@ export class LlamaStarter {
     return this.opts.hasWebGpuF16?.() ?? webGpuHas(['shader-f16']);
   }
 
-  async createWllama(config: WllamaConfig): Promise<WllamaLike> {
-    if (this.opts.createWllama) return this.opts.createWllama(config);
+  /** A fresh `Wllama` running `build` (see wasm-build.ts). */
+  async createWllama(config: WllamaConfig, build: WasmBuild = 'stock'): Promise<WllamaLike> {
+    if (this.opts.createWllama) return this.opts.createWllama(config, build);
     const { Wllama } = await this.module();
-    const wasm = this.opts.wasmUrl;
+    const simd = build === 'simd' ? this.opts.simdWasm : undefined;
+    const wasm = simd?.wasmUrl ?? this.opts.wasmUrl;
     if (!wasm) throw serviceUnavailable('The wllama engine has no wasmUrl: it cannot start llama.cpp.');
     const wllama = new Wllama({ default: wasm }, config);
     // wllama's "compat" mode (Safari, Firefox) fetches code from a CDN; intab serves only its own
     // origin, so those browsers run the plain build (single file read into memory, no JSPI).
     wllama.setCompat(null);
+    if (simd) {
+      // intab's SIMD build is wllama's compat flavour (wasm32 + Asyncify) with its own emscripten
+      // glue: wllama's worker runs that glue, in every browser, through the compat path.
+      const resources = {
+        wasmPath: absoluteUrl(simd.wasmUrl),
+        jsPath: absoluteUrl(simd.jsUrl),
+        compat: true,
+      };
+      wllama.getWorkerResources = () => resources;
+    }
     return wllama;
   }
 

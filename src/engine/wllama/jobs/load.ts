@@ -2,12 +2,15 @@
  * Loading a model: one shared load per model, the weights fetched (or the user's files read), the
  * GGUF header checked, room made under `maxLoaded`, and llama.cpp started within the load bound.
  */
+
+import type { LoadModelParams } from '@wllama/wllama/esm/index.js';
 import { ApiError } from '../../../common/api-error';
 import type { LoadProgress } from '../../types';
 import { StallTimeoutError } from '../../webllm/webllm-gate';
 import { TimeoutError, withTimeout } from '../chunk-queue';
 import { GgufFormatError, readGgufHeader } from '../gguf-header';
 import { LlamaLog } from '../llama-log';
+import { chooseWasmBuild, type WasmBuild } from '../wasm-build';
 import { mapLoadError } from '../wllama-errors';
 import { defaultThreads, type GgufFacts, ggufFacts, loadParams, WllamaInstance } from '../wllama-instance';
 import { DEFAULT_CONTEXT } from '../wllama-listing';
@@ -107,43 +110,65 @@ export class WllamaLoader {
       0.92,
       `Starting llama.cpp for '${modelId}' (${requested}, ${threads} thread${threads === 1 ? '' : 's'})…`,
     );
-    const log = new LlamaLog();
-    let wllama: WllamaLike | null = null;
-    try {
-      wllama = await starter.createWllama({ logger: log.logger, allowOffline: true });
-      await withTimeout(
-        wllama.loadModel(
-          blobs,
-          loadParams({
-            contextSize,
-            device: requested,
-            threads,
-            embeddings: kind === 'embeddings' ? (facts.pooling ? 'gguf' : 'mean') : false,
-            chatTemplate: facts.chatTemplate,
-            extra: spec.loadOptions,
-          }),
-        ),
-        loadMs,
-        'llama.cpp (loading the model)',
+    const params = loadParams({
+      contextSize,
+      device: requested,
+      threads,
+      embeddings: kind === 'embeddings' ? (facts.pooling ? 'gguf' : 'mean') : false,
+      chatTemplate: facts.chatTemplate,
+      extra: spec.loadOptions,
+    });
+    const modelBytes = blobs.reduce((n, b) => n + b.size, 0);
+    let build = chooseWasmBuild(models.opts.simdWasm, { device: requested, modelBytes });
+    let started = await this.start(build, params, loadMs, blobs);
+    // The SIMD build is a second wasm: a browser that cannot run it (or a crash of its own) falls back
+    // to wllama's stock build once; a timeout does not (the stock build would be slower still).
+    if (!started.ok && build === 'simd' && !(started.err instanceof TimeoutError)) {
+      console.warn(
+        `[intab] wllama '${modelId}': the SIMD build failed (${String(started.err)}); using the stock build`,
       );
-    } catch (err) {
-      void wllama?.exit().catch(() => {});
-      throw mapLoadError(err, modelId, log.trouble());
+      build = 'stock';
+      started = await this.start(build, params, loadMs, blobs);
     }
+    if (!started.ok) throw mapLoadError(started.err, modelId, started.trouble);
+    const { wllama, log } = started;
     const device = log.device() ?? requested;
     const inst = new WllamaInstance(modelId, wllama, log, facts, {
       device,
+      wasm: build,
       requested,
-      threads: safe(() => wllama?.getNumThreads() ?? threads, threads),
-      multithread: safe(() => wllama?.isMultithread() ?? false, false),
-      contextSize: safe(() => wllama?.getLoadedContextInfo().n_ctx ?? contextSize, contextSize),
+      threads: safe(() => wllama.getNumThreads(), threads),
+      multithread: safe(() => wllama.isMultithread(), false),
+      contextSize: safe(() => wllama.getLoadedContextInfo().n_ctx, contextSize),
     });
     models.instances.set(modelId, inst);
     if (spec.url) models.cachedUrls.add(absoluteUrl(spec.url));
     report(1, `Model '${modelId}' is ready (llama.cpp on ${device === 'webgpu' ? 'WebGPU' : 'the CPU'}).`);
     return inst;
   }
+
+  /** One `Wllama` running `build`, its model loaded within `loadMs`; a failed start is ended. */
+  private async start(
+    build: WasmBuild,
+    params: LoadModelParams,
+    loadMs: number,
+    blobs: Blob[],
+  ): Promise<Started> {
+    const log = new LlamaLog();
+    let wllama: WllamaLike | null = null;
+    try {
+      wllama = await this.starter.createWllama({ logger: log.logger, allowOffline: true }, build);
+      await withTimeout(wllama.loadModel(blobs, params), loadMs, 'llama.cpp (loading the model)');
+      return { ok: true, wllama, log };
+    } catch (err) {
+      void wllama?.exit().catch(() => {});
+      return { ok: false, err, trouble: log.trouble() };
+    }
+  }
 }
+
+/** A start's outcome: the running instance, or the failure with what llama.cpp logged about it. */
+type Started = { ok: true; wllama: WllamaLike; log: LlamaLog } | { ok: false; err: unknown; trouble: string };
 
 function safe<T>(read: () => T, fallback: T): T {
   try {

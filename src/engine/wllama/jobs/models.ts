@@ -107,6 +107,7 @@ export class WllamaModels {
       device: inst?.runtime.device,
       // Where llama.cpp runs single-threaded (no isolation) the count is 1, whatever was asked.
       threads: inst ? (inst.runtime.multithread ? inst.runtime.threads : 1) : undefined,
+      wasm: inst?.runtime.wasm,
     });
   }
 }
