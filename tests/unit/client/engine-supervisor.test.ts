@@ -112,14 +112,16 @@ describe('superviseEngine', () => {
 
       stuck = true;
       let outcome: unknown = 'pending';
-      void engine.run((api) => api.gpuStatus()).then(
-        (status) => {
-          outcome = status;
-        },
-        (err: unknown) => {
-          outcome = err;
-        },
-      );
+      void engine
+        .run((api) => api.gpuStatus())
+        .then(
+          (status) => {
+            outcome = status;
+          },
+          (err: unknown) => {
+            outcome = err;
+          },
+        );
       // The first unanswered ping went out at most one interval (and a ping's 1 ms) after it stuck:
       // short of stuckMs since, it is still the worker and the call still waits.
       await advance(199);
