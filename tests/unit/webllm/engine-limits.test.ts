@@ -6,12 +6,34 @@
  * apart on a slow link). In Node, through the core where a request is involved.
  */
 import type { ChatCompletionChunk } from '@mlc-ai/web-llm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { installByteMeter } from '../../../src/engine/webllm/webllm-download-meter';
 import { makeRig } from '../../helpers/server';
 import { chunk, collect, LLAMA, rejection, request, setup } from '../../helpers/webllm-fakes';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Puts the rest of the test on vitest's clock: the fakes' pace and the engine's bounds move only as
+ * {@link onClock} advances it, so a loaded machine cannot stretch a steady pace past a bound.
+ */
+function fakeClock(): void {
+  vi.useFakeTimers();
+  onTestFinished(() => {
+    vi.useRealTimers();
+  });
+}
+
+/** Settles `work`, advancing the fake clock 10 ms at a time (at most ten minutes of it) meanwhile. */
+async function onClock<T>(work: Promise<T>): Promise<T> {
+  let settled = false;
+  work.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  for (let ms = 0; !settled && ms < 600_000; ms += 10) await vi.advanceTimersByTimeAsync(10);
+  return work;
+}
 
 describe('the queue cap', () => {
   it('refuses a request past maxQueue with 429 rate_limit_exceeded and retry-after, before any header', async () => {
@@ -118,11 +140,12 @@ describe('a generation that stops producing tokens', () => {
   });
 
   it('leaves a slow but steady generation alone', async () => {
+    fakeClock();
     const { engine, fake } = setup({ generationStallMs: 100 });
-    await engine.load(LLAMA);
+    await onClock(engine.load(LLAMA));
     fake().stepMs = 40;
     fake().reply = Array.from({ length: 10 }, (_, i) => ({ text: `w${i} ` }));
-    const chunks = await collect(engine.generate(request(), new AbortController().signal));
+    const chunks = await onClock(collect(engine.generate(request(), new AbortController().signal)));
     expect(chunks.at(-1)).toMatchObject({ type: 'done', finishReason: 'stop' });
   });
 });
@@ -158,16 +181,17 @@ function slowScope(opts: { pieces: number; everyMs: number; thenStall?: boolean 
 describe('the model-load watchdog', () => {
   for (const via of ['fetch', 'Cache.add'] as const) {
     it(`keeps a load alive while bytes keep arriving through ${via}, with no progress report`, async () => {
+      fakeClock();
       const scope = slowScope({ pieces: 12, everyMs: 50 });
       const { engine, fakes } = setup({ loadTimeoutMs: 200, byteMeter: installByteMeter(scope) });
-      await engine.load(LLAMA);
+      await onClock(engine.load(LLAMA));
       const f = fakes[0] as NonNullable<(typeof fakes)[0]>;
       // 600 ms of download with no progress report: three times the silence bound.
       f.reloadImpl = async () => {
         if (via === 'fetch') await (await scope.fetch('https://hf.co/q/params_shard_0.bin')).arrayBuffer();
         else await new scope.Cache().add('https://hf.co/q/params_shard_0.bin');
       };
-      await engine.load('Qwen3-0.6B-q4f16_1-MLC');
+      await onClock(engine.load('Qwen3-0.6B-q4f16_1-MLC'));
       expect(f.reloads.at(-1)).toBe('Qwen3-0.6B-q4f16_1-MLC');
     });
   }
