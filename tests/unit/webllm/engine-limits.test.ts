@@ -6,34 +6,13 @@
  * apart on a slow link). In Node, through the core where a request is involved.
  */
 import type { ChatCompletionChunk } from '@mlc-ai/web-llm';
-import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { installByteMeter } from '../../../src/engine/webllm/webllm-download-meter';
+import { fakeClock, onClock } from '../../helpers/fake-clock';
 import { makeRig } from '../../helpers/server';
 import { chunk, collect, LLAMA, rejection, request, setup } from '../../helpers/webllm-fakes';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * Puts the rest of the test on vitest's clock: the fakes' pace and the engine's bounds move only as
- * {@link onClock} advances it, so a loaded machine cannot stretch a steady pace past a bound.
- */
-function fakeClock(): void {
-  vi.useFakeTimers();
-  onTestFinished(() => {
-    vi.useRealTimers();
-  });
-}
-
-/** Settles `work`, advancing the fake clock 10 ms at a time (at most ten minutes of it) meanwhile. */
-async function onClock<T>(work: Promise<T>): Promise<T> {
-  let settled = false;
-  work.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  for (let ms = 0; !settled && ms < 600_000; ms += 10) await vi.advanceTimersByTimeAsync(10);
-  return work;
-}
 
 describe('the queue cap', () => {
   it('refuses a request past maxQueue with 429 rate_limit_exceeded and retry-after, before any header', async () => {

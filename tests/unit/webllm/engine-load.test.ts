@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LoadProgress } from '../../../src/engine/types';
 import { WebLLMEngine } from '../../../src/engine/webllm/webllm-engine';
+import { fakeClock, onClock } from '../../helpers/fake-clock';
 import { EMBED, LLAMA, PHI_V, QWEN3, rejection, setup } from '../../helpers/webllm-fakes';
 
 describe('WebLLMEngine.models', () => {
@@ -108,15 +109,16 @@ describe('WebLLMEngine.load', () => {
   });
 
   it('keeps a slow load alive while progress keeps coming', async () => {
+    fakeClock(); // a report every 25 ms of it, the silence bound 60: no loaded machine stretches one
     const { engine, fake } = setup({ loadTimeoutMs: 60 });
-    await engine.load(QWEN3);
+    await onClock(engine.load(QWEN3));
     fake().reloadImpl = async () => {
       for (let i = 0; i < 6; i++) {
         await new Promise((r) => setTimeout(r, 25));
         fake().progress?.({ progress: i / 6, timeElapsed: i, text: `step ${i}` });
       }
     };
-    await engine.load(LLAMA);
+    await onClock(engine.load(LLAMA));
     expect(fake().reloads).toEqual([QWEN3, LLAMA]);
   });
 
