@@ -14,6 +14,14 @@ import { chunk, collect, LLAMA, rejection, request, setup } from '../../helpers/
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Whether the queue takes one more request for LLAMA ('room'), else the refusal's code. */
+function room(engine: ReturnType<typeof setup>['engine']): Promise<string> {
+  return engine.preflight(LLAMA).then(
+    () => 'room',
+    (err: { code?: string }) => err.code ?? 'refused',
+  );
+}
+
 describe('the queue cap', () => {
   it('refuses a request past maxQueue with 429 rate_limit_exceeded and retry-after, before any header', async () => {
     const { engine, fake } = setup({ maxQueue: 2 });
@@ -25,7 +33,8 @@ describe('the queue cap', () => {
     // One runs (it holds the GPU), two wait: the queue is full.
     const running = await post(true);
     const waiting = [post(true), post(true)];
-    await sleep(100);
+    // Both have reached the queue (not a fixed sleep a loaded machine could outlast).
+    await expect.poll(() => room(engine)).toBe('rate_limit_exceeded');
     const refused = await post(false);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
@@ -43,7 +52,7 @@ describe('the queue cap', () => {
     await running.body?.cancel();
     for (const w of await Promise.all(waiting)) await w.body?.cancel();
     fake().endless = false;
-    await sleep(100);
+    await expect.poll(() => room(engine)).toBe('room');
     const later = await post(false);
     expect(later.status).toBe(200);
     expect((await later.json()).status).toBe('completed');
@@ -55,7 +64,8 @@ describe('the queue cap', () => {
     let finishLoad: () => void = () => {};
     fake().reloadImpl = () => new Promise<void>((r) => (finishLoad = r));
     const first = engine.load(LLAMA);
-    await sleep(10);
+    // The load, once it waits, fills the queue: polled, not after a fixed sleep.
+    await expect.poll(() => room(engine)).toBe('rate_limit_exceeded');
     await expect(engine.preflight(LLAMA)).rejects.toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
     finishLoad();
     await first;
