@@ -1,8 +1,12 @@
 /**
  * Issue 15, class 14: an SSE body whose reader stops reading (the service worker reading it was
  * stopped mid-stream, and Chromium tells the worker's stream nothing) is given up on after `idleMs`.
+ *
+ * The clock is vitest's (the producer's pace, the reader's pauses and the idle watch's timer and
+ * `Date.now`): a loaded machine cannot make a slow reader's pause outlast `idleMs`, or the wait
+ * before the check fall short of it.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sseBody } from '../../src/core/plumbing/sse-body';
 import type { StreamEvent } from '../../src/core/responses/response-run';
 import { makeDeltaEvents } from './fixtures/response-fixture';
@@ -21,21 +25,44 @@ function producer(everyMs: number) {
   return { iterable: generate(), stop: () => (stopped = true) };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Moves the fake clock on by `ms`, running the timers due and the promises they settle. */
+const advance = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+
+/** One read, with the clock moved on by `ms` while it waits (the producer's next event comes). */
+async function readAfter(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number) {
+  const next = reader.read();
+  await advance(ms);
+  return next;
+}
+
+/** Cancels the body, with the clock moved on by `ms` (the producer's step in flight ends). */
+async function cancelAfter(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number) {
+  const cancelled = reader.cancel();
+  await advance(ms);
+  await cancelled;
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('sseBody with idleMs', () => {
   it('gives up on a reader that stopped reading while events wait, and stays readable', async () => {
     const src = producer(5);
     const onCancel = vi.fn(() => src.stop());
     const reader = sseBody(src.iterable, onCancel, { idleMs: 150 }).getReader();
-    expect((await reader.read()).done).toBe(false);
-    await sleep(100);
+    expect((await readAfter(reader, 5)).done).toBe(false);
+    await advance(100); // events pile up unread, short of idleMs
     expect(onCancel).not.toHaveBeenCalled();
-    await expect.poll(() => onCancel.mock.calls.length, { timeout: 1000, interval: 10 }).toBe(1);
+    await advance(100); // past idleMs since the last read
+    expect(onCancel).toHaveBeenCalledTimes(1);
     // A reader that comes back reads what was produced, up to the end the producer gave it.
     let chunks = 0;
     for (;;) {
-      const { done } = await reader.read();
+      const { done } = await readAfter(reader, 5);
       if (done) break;
       chunks++;
     }
@@ -47,23 +74,22 @@ describe('sseBody with idleMs', () => {
     const src = producer(2);
     const onCancel = vi.fn();
     const reader = sseBody(src.iterable, onCancel, { idleMs: 120 }).getReader();
-    const end = Date.now() + 600;
-    while (Date.now() < end) {
-      await reader.read();
-      await sleep(60);
+    // 600 ms of reading, one read every 60 ms (events pile up between): each read restarts the watch.
+    for (let i = 0; i < 10; i++) {
+      expect((await readAfter(reader, 60)).done).toBe(false);
     }
     expect(onCancel).not.toHaveBeenCalled();
-    await reader.cancel();
+    await cancelAfter(reader, 2);
   });
 
   it('waits for ever without idleMs', async () => {
     const src = producer(2);
     const onCancel = vi.fn();
     const reader = sseBody(src.iterable, onCancel).getReader();
-    await reader.read();
-    await sleep(300);
+    await readAfter(reader, 2);
+    await advance(300);
     expect(onCancel).not.toHaveBeenCalled();
-    await reader.cancel();
+    await cancelAfter(reader, 2);
     expect(onCancel).toHaveBeenCalledTimes(1);
   });
 });

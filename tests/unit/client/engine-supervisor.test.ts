@@ -3,24 +3,40 @@
  * ping for `stuckMs` is terminated and replaced, the calls that were waiting on it end with a
  * retryable 503 instead of never, and the next call runs on the new worker; a worker that is only
  * busy (it answers late, within the bound) is left alone.
+ *
+ * The clock is vitest's: the watch's timers, the fake workers' late pings and `performance.now` move
+ * only as each test advances them, so a loaded machine cannot reorder a ping and its deadline.
  */
 import type * as Comlink from 'comlink';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { superviseEngine } from '../../../src/client/engine-supervisor';
 import type { EngineWorkerHandle } from '../../../src/client/engine-worker-client';
 import type { EngineApi } from '../../../src/worker/protocol';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Moves the fake clock on by `ms`, running the timers due and the promises they settle. */
+const advance = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 /** A fake engine worker: `pingDelay()` says how long its next ping takes (Infinity: stuck). */
 function fakeWorker(name: string, pingDelay: () => number) {
-  const state = { terminated: false, gpuCalls: 0 };
+  const state = { terminated: false, gpuCalls: 0, pings: 0, answered: 0 };
   const never = new Promise<never>(() => {});
   const api = {
     ping: () => {
+      state.pings++;
       const ms = pingDelay();
       if (state.terminated || ms === Number.POSITIVE_INFINITY) return never;
-      return sleep(ms).then(() => ({ protocol: 1 }));
+      return sleep(ms).then(() => {
+        state.answered++;
+        return { protocol: 1 };
+      });
     },
     gpuStatus: async () => {
       state.gpuCalls++;
@@ -42,8 +58,8 @@ function fakeWorker(name: string, pingDelay: () => number) {
 }
 
 /**
- * Watches one worker whose pings take `pingDelay()` ms for `watchMs`: it is never restarted and
- * never terminated.
+ * Watches one worker whose pings take `pingDelay()` ms for `watchMs` of the fake clock: it is pinged,
+ * yet never restarted nor terminated.
  */
 async function expectKeptAlone(pingDelay: () => number, opts: { stuckMs: number; watchMs: number }) {
   const worker = fakeWorker('w1', pingDelay);
@@ -57,7 +73,8 @@ async function expectKeptAlone(pingDelay: () => number, opts: { stuckMs: number;
     intervalMs: 10,
   });
   try {
-    await sleep(opts.watchMs);
+    await advance(opts.watchMs);
+    expect(worker.state.pings).toBeGreaterThan(1);
     expect(starts).toBe(1);
     expect(worker.state.terminated).toBe(false);
   } finally {
@@ -89,21 +106,36 @@ describe('superviseEngine', () => {
     });
     try {
       expect((await engine.run((api) => api.gpuStatus())).adapter).toBe('w1');
-      await sleep(100); // several answered pings: no replacement while it answers
+      await advance(100); // several answered pings: no replacement while it answers
+      expect(first.state.answered).toBeGreaterThan(1);
       expect(events).toEqual(['start w1']);
 
       stuck = true;
-      const t0 = Date.now();
-      const waiting = engine.run((api) => api.gpuStatus());
-      await expect(waiting).rejects.toMatchObject({
+      let outcome: unknown = 'pending';
+      void engine
+        .run((api) => api.gpuStatus())
+        .then(
+          (status) => {
+            outcome = status;
+          },
+          (err: unknown) => {
+            outcome = err;
+          },
+        );
+      // The first unanswered ping went out at most one interval (and a ping's 1 ms) after it stuck:
+      // short of stuckMs since, it is still the worker and the call still waits.
+      await advance(199);
+      expect(outcome).toBe('pending');
+      expect(first.state.terminated).toBe(false);
+      // Past that ping's stuckMs and the drain: replaced, and the call ended by the restart's words.
+      await advance(20 + 1 + 10 + 10);
+      expect(outcome).toMatchObject({
         status: 503,
         code: 'engine_unavailable',
         message: 'The engine worker stopped answering for 200 ms and was restarted; try again.',
       });
-      // Found within stuckMs plus one ping interval and the drain, not at some far-off deadline.
-      expect(Date.now() - t0).toBeLessThan(200 + 20 + 500);
       expect(first.state.terminated).toBe(true);
-      await expect.poll(() => events).toEqual(['start w1', 'drain', 'start w2', 'hand over w2']);
+      expect(events).toEqual(['start w1', 'drain', 'start w2', 'hand over w2']);
       expect((await engine.run((api) => api.gpuStatus())).adapter).toBe('w2');
       expect(engine.current()).toBe(second.handle);
     } finally {
@@ -112,7 +144,9 @@ describe('superviseEngine', () => {
   });
 
   it('leaves alone a worker that is busy but answers within stuckMs', async () => {
-    await expectKeptAlone(() => 120, { stuckMs: 200, watchMs: 600 });
+    // It answered its first ping at once (so it counts as alive), then each in 120 ms.
+    let pings = 0;
+    await expectKeptAlone(() => (pings++ === 0 ? 1 : 120), { stuckMs: 200, watchMs: 600 });
   });
 
   it('never restarts a worker that has not answered once (a script that failed to load)', async () => {
@@ -127,7 +161,7 @@ describe('superviseEngine', () => {
     });
     const engine = superviseEngine({ start: () => worker.handle, stuckMs: 0, intervalMs: 5 });
     try {
-      await sleep(100);
+      await advance(100);
       expect(pings).toBe(0);
     } finally {
       engine.stop();
@@ -150,9 +184,12 @@ describe('superviseEngine', () => {
       beforeRestart: () => drained,
     });
     try {
-      await sleep(50); // it answers a ping or two first
+      await advance(50); // it answers a ping or two first
+      expect(first.state.answered).toBeGreaterThan(0);
       stuck = true;
-      await expect.poll(() => first.state.terminated, { timeout: 30_000 }).toBe(true);
+      // Its next ping (at most an interval and 1 ms away) goes unanswered for stuckMs.
+      await advance(10 + 1 + 100 + 1);
+      expect(first.state.terminated).toBe(true);
       expect(engine.current()).toBeNull();
       const during = engine.run((api) => api.gpuStatus());
       draining();

@@ -8,10 +8,19 @@
 import type { ChatCompletionChunk } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
 import { installByteMeter } from '../../../src/engine/webllm/webllm-download-meter';
+import { fakeClock, onClock } from '../../helpers/fake-clock';
 import { makeRig } from '../../helpers/server';
 import { chunk, collect, LLAMA, rejection, request, setup } from '../../helpers/webllm-fakes';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Whether the queue takes one more request for LLAMA ('room'), else the refusal's code. */
+function room(engine: ReturnType<typeof setup>['engine']): Promise<string> {
+  return engine.preflight(LLAMA).then(
+    () => 'room',
+    (err: { code?: string }) => err.code ?? 'refused',
+  );
+}
 
 describe('the queue cap', () => {
   it('refuses a request past maxQueue with 429 rate_limit_exceeded and retry-after, before any header', async () => {
@@ -24,7 +33,8 @@ describe('the queue cap', () => {
     // One runs (it holds the GPU), two wait: the queue is full.
     const running = await post(true);
     const waiting = [post(true), post(true)];
-    await sleep(100);
+    // Both have reached the queue (not a fixed sleep a loaded machine could outlast).
+    await expect.poll(() => room(engine)).toBe('rate_limit_exceeded');
     const refused = await post(false);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
@@ -42,7 +52,7 @@ describe('the queue cap', () => {
     await running.body?.cancel();
     for (const w of await Promise.all(waiting)) await w.body?.cancel();
     fake().endless = false;
-    await sleep(100);
+    await expect.poll(() => room(engine)).toBe('room');
     const later = await post(false);
     expect(later.status).toBe(200);
     expect((await later.json()).status).toBe('completed');
@@ -54,7 +64,8 @@ describe('the queue cap', () => {
     let finishLoad: () => void = () => {};
     fake().reloadImpl = () => new Promise<void>((r) => (finishLoad = r));
     const first = engine.load(LLAMA);
-    await sleep(10);
+    // The load, once it waits, fills the queue: polled, not after a fixed sleep.
+    await expect.poll(() => room(engine)).toBe('rate_limit_exceeded');
     await expect(engine.preflight(LLAMA)).rejects.toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
     finishLoad();
     await first;
@@ -118,11 +129,12 @@ describe('a generation that stops producing tokens', () => {
   });
 
   it('leaves a slow but steady generation alone', async () => {
+    fakeClock();
     const { engine, fake } = setup({ generationStallMs: 100 });
-    await engine.load(LLAMA);
+    await onClock(engine.load(LLAMA));
     fake().stepMs = 40;
     fake().reply = Array.from({ length: 10 }, (_, i) => ({ text: `w${i} ` }));
-    const chunks = await collect(engine.generate(request(), new AbortController().signal));
+    const chunks = await onClock(collect(engine.generate(request(), new AbortController().signal)));
     expect(chunks.at(-1)).toMatchObject({ type: 'done', finishReason: 'stop' });
   });
 });
@@ -158,16 +170,17 @@ function slowScope(opts: { pieces: number; everyMs: number; thenStall?: boolean 
 describe('the model-load watchdog', () => {
   for (const via of ['fetch', 'Cache.add'] as const) {
     it(`keeps a load alive while bytes keep arriving through ${via}, with no progress report`, async () => {
+      fakeClock();
       const scope = slowScope({ pieces: 12, everyMs: 50 });
       const { engine, fakes } = setup({ loadTimeoutMs: 200, byteMeter: installByteMeter(scope) });
-      await engine.load(LLAMA);
+      await onClock(engine.load(LLAMA));
       const f = fakes[0] as NonNullable<(typeof fakes)[0]>;
       // 600 ms of download with no progress report: three times the silence bound.
       f.reloadImpl = async () => {
         if (via === 'fetch') await (await scope.fetch('https://hf.co/q/params_shard_0.bin')).arrayBuffer();
         else await new scope.Cache().add('https://hf.co/q/params_shard_0.bin');
       };
-      await engine.load('Qwen3-0.6B-q4f16_1-MLC');
+      await onClock(engine.load('Qwen3-0.6B-q4f16_1-MLC'));
       expect(f.reloads.at(-1)).toBe('Qwen3-0.6B-q4f16_1-MLC');
     });
   }
