@@ -87,7 +87,15 @@ export async function startLlamaServer(opts: LlamaServerOptions = {}): Promise<L
     '-t',
     String(opts.threads ?? 1),
   ];
-  args.push('-a', opts.alias ?? LLAMA_MODEL_ID, '-np', String(opts.slots ?? 1), '--no-webui', '--slots', '--metrics');
+  args.push(
+    '-a',
+    opts.alias ?? LLAMA_MODEL_ID,
+    '-np',
+    String(opts.slots ?? 1),
+    '--no-webui',
+    '--slots',
+    '--metrics',
+  );
   if (opts.apiKey) args.push('--api-key', opts.apiKey);
   if (opts.predict) args.push('-n', String(opts.predict));
   if (opts.embeddings) args.push('--embeddings', '--pooling', 'mean');
