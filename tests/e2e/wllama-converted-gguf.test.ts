@@ -10,15 +10,10 @@
 import { Template } from '@huggingface/jinja';
 import llama3Tokenizer from 'llama3-tokenizer-js';
 import { describe, expect, it } from 'vitest';
+import { weatherLoopInput, weatherLoopMessages } from './weather-loop';
 import { addConverted } from './wllama-converted-gguf.page';
 import { respond } from './wllama-formats.page';
-import {
-  publishedTemplate,
-  TINY_URL,
-  useTinyApp,
-  weatherLoopInput,
-  weatherLoopMessages,
-} from './wllama-template-app';
+import { publishedTemplate, TINY_URL, useTinyApp } from './wllama-template-app';
 
 const app = useTinyApp();
 

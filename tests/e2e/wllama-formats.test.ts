@@ -11,15 +11,10 @@ import { Template } from '@huggingface/jinja';
 import llama3Tokenizer from 'llama3-tokenizer-js';
 import { describe, expect, it } from 'vitest';
 import { mistralCallId } from '../../src/engine/tool-formats/mistral';
+import { weatherLoopInput, weatherLoopMessages } from './weather-loop';
 import { createPerSeed, type Outcome } from './wllama-bounds.page';
 import { addWithTemplate, respond } from './wllama-formats.page';
-import {
-  publishedTemplate,
-  TINY_URL,
-  useTinyApp,
-  weatherLoopInput,
-  weatherLoopMessages,
-} from './wllama-template-app';
+import { publishedTemplate, TINY_URL, useTinyApp } from './wllama-template-app';
 
 const app = useTinyApp();
 
