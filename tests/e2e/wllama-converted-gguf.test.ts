@@ -11,8 +11,7 @@ import { Template } from '@huggingface/jinja';
 import llama3Tokenizer from 'llama3-tokenizer-js';
 import { describe, expect, it } from 'vitest';
 import { weatherLoopInput, weatherLoopMessages } from './weather-loop';
-import { addConverted } from './wllama-converted-gguf.page';
-import { respond } from './wllama-formats.page';
+import { addWithTemplate, respond } from './wllama-formats.page';
 import { publishedTemplate, TINY_URL, useTinyApp } from './wllama-template-app';
 
 const app = useTinyApp();
@@ -37,10 +36,10 @@ const render = (source: string, vars: Record<string, unknown>) =>
 
 describe('a Hermes GGUF as the converter writes it, on real llama.cpp', () => {
   it('renders the tool_use template for a request with tools, the default one without', async () => {
-    await app().page.evaluate(addConverted, {
+    await app().page.evaluate(addWithTemplate, {
       id: 'hermes-converted',
       url: TINY_URL,
-      chatTemplate: CHATML,
+      template: CHATML,
       toolUse: TOOL_USE,
     });
     const withTools = await app().page.evaluate(respond, {
