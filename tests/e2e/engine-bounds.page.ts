@@ -48,8 +48,8 @@ export async function sendFirst(model: string): Promise<void> {
 }
 
 /**
- * While the first request (from {@link sendFirst}) waits for its load, a second one for its model: the queue of
- * one is full, so the second is refused. Then a third, and the first's answer.
+ * While the first request (from {@link sendFirst}) waits for its load, a second one for its model:
+ * the queue of one is full, so the second is refused. Then a third, and the first's answer.
  */
 export async function overflowQueue(): Promise<{ first: Answer; second: Answer; third: Answer }> {
   const state = (window as unknown as { overflow: Overflow }).overflow;
