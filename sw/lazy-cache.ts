@@ -6,18 +6,13 @@
  */
 import { lazyAssetKind } from '../src/common/lazy-assets';
 import { PYTHON_ASSET_PATH, SANDBOX_SCRIPT } from '../src/sandbox/protocol';
-import { type IsolationMode, isolate } from './isolation';
+import { type FetchScope, routeFetch } from './fetch-route';
+import type { IsolationMode } from './isolation';
 
 /** Where lazily fetched assets are kept (the demo's shell kept its hashed assets here before, too). */
 export const LAZY_ASSET_CACHE = 'intab-assets';
 
 const SANDBOX_PATH = `${PYTHON_ASSET_PATH}${SANDBOX_SCRIPT}`;
-
-/** A fetch listener's event, as much as this uses. */
-interface FetchEventLike {
-  request: Request;
-  respondWith(r: Promise<Response>): void;
-}
 
 /**
  * Adds the listener. Call it after `/v1/*`'s and the sandbox script's, which answer their own.
@@ -25,20 +20,10 @@ interface FetchEventLike {
  * @example
  * routeLazyAssets(self);
  */
-export function routeLazyAssets(
-  scope: {
-    readonly location: { readonly origin: string };
-    addEventListener(type: 'fetch', listener: (event: FetchEventLike) => void): void;
-  },
-  isolation: IsolationMode = false,
-): void {
-  scope.addEventListener('fetch', (event) => {
-    const { request } = event;
-    if (!isLazyRequest(request, scope.location.origin)) return;
-    const kind = lazyAssetKind(new URL(request.url).pathname);
-    const answer = kind === 'hashed' ? cacheFirst(request) : networkFirst(request);
-    event.respondWith(answer.then((r) => isolate(r, isolation)));
-  });
+export function routeLazyAssets(scope: FetchScope, isolation: IsolationMode = false): void {
+  routeFetch(scope, isolation, isLazyRequest, (request) =>
+    lazyAssetKind(new URL(request.url).pathname) === 'hashed' ? cacheFirst(request) : networkFirst(request),
+  );
 }
 
 /**

@@ -5,14 +5,9 @@
  * no nested worker, whatever headers the app's host sends.
  */
 import { PYTHON_ASSET_PATH, SANDBOX_SCRIPT, sandboxCsp } from '../src/sandbox/protocol';
-import { type IsolationMode, isolate } from './isolation';
+import { type FetchScope, routeFetch } from './fetch-route';
+import type { IsolationMode } from './isolation';
 import { networkFirst } from './lazy-cache';
-
-/** A fetch listener's event, as much as this uses. */
-interface FetchEventLike {
-  request: Request;
-  respondWith(r: Promise<Response>): void;
-}
 
 /**
  * Adds the listener: a same-origin GET of the sandbox script is fetched from the network and
@@ -21,20 +16,9 @@ interface FetchEventLike {
  * @example
  * routePythonSandbox(self);
  */
-export function routePythonSandbox(
-  scope: {
-    readonly location: { readonly origin: string };
-    addEventListener(type: 'fetch', listener: (event: FetchEventLike) => void): void;
-  },
-  isolation: IsolationMode = false,
-): void {
-  scope.addEventListener('fetch', (event) => {
-    if (!isSandboxRequest(event.request, scope.location.origin)) return;
-    // An isolated engine worker may start only a sandbox that is isolated too.
-    event.respondWith(
-      withSandboxCsp(event.request, scope.location.origin).then((r) => isolate(r, isolation)),
-    );
-  });
+export function routePythonSandbox(scope: FetchScope, isolation: IsolationMode = false): void {
+  // An isolated engine worker may start only a sandbox that is isolated too.
+  routeFetch(scope, isolation, isSandboxRequest, withSandboxCsp);
 }
 
 /** Whether `request` is a same-origin GET of the sandbox script (a query included). */

@@ -16,6 +16,21 @@ export const LLAMA3_CHAT_TEMPLATE =
   "{% set loop_messages = messages %}{% for message in loop_messages %}{% set content = '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '<|eot_id|>' %}{% if loop.index0 == 0 %}{% set content = bos_token + content %}{% endif %}{{ content }}{% endfor %}{% if add_generation_prompt %}{{ '<|start_header_id|>assistant<|end_header_id|>\n\n' }}{% endif %}";
 
 /**
+ * The tiny model's shape and seed (the same weights in every variant built on it). Spread right
+ * after `file` and `name`, so each variant's JSON, which keys the build cache, keeps its key order.
+ */
+const TINY_SHAPE = {
+  embd: 64,
+  layers: 2,
+  heads: 2,
+  headsKv: 2,
+  ff: 256,
+  ctx: 8192,
+  type: 'f16',
+  seed: 0x1f2e3d4c,
+};
+
+/**
  * The variants. `file` is the name under {@link MODELS_DIR}; `type` the weight type of the matrices
  * (norms are always f32). Output and input embeddings are tied (no `output.weight`), as in
  * Llama 3.2 1B: the 128k-row embedding is most of the parameters either way.
@@ -24,14 +39,7 @@ export const VARIANTS = {
   tiny: {
     file: 'intab-tiny-random.gguf',
     name: 'intab tiny random (Llama 3 vocabulary)',
-    embd: 64,
-    layers: 2,
-    heads: 2,
-    headsKv: 2,
-    ff: 256,
-    ctx: 8192,
-    type: 'f16',
-    seed: 0x1f2e3d4c,
+    ...TINY_SHAPE,
   },
   // The tiny model laid out as llama.cpp's converter writes a NousResearch Hermes GGUF: the repo's
   // `default` template (plain ChatML) as `tokenizer.chat_template`, its `tool_use` one (a file of
@@ -39,14 +47,7 @@ export const VARIANTS = {
   'tiny-hermes-converted': {
     file: 'intab-tiny-hermes-converted.gguf',
     name: 'intab tiny random (Hermes templates as converted)',
-    embd: 64,
-    layers: 2,
-    heads: 2,
-    headsKv: 2,
-    ff: 256,
-    ctx: 8192,
-    type: 'f16',
-    seed: 0x1f2e3d4c,
+    ...TINY_SHAPE,
     chatTemplate:
       "{{bos_token}}{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n'}}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}",
     toolUseTemplateFile: 'tests/fixtures/templates/NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja',

@@ -18,6 +18,8 @@ interface Overflow {
   started: number;
   answered: number;
   first: Promise<Answer>;
+  /** Sends one request for the model; its answer, timed from `started`, in the order it came. */
+  send: () => Promise<Answer>;
 }
 
 /**
@@ -27,32 +29,7 @@ interface Overflow {
 export async function sendFirst(model: string): Promise<void> {
   const state = { started: performance.now(), answered: 0 } as Overflow;
   (window as unknown as { overflow: Overflow }).overflow = state;
-  state.first = (async (): Promise<Answer> => {
-    const res = await fetch('/v1/responses', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model, input: 'hi' }),
-    });
-    const body = (await res.json()) as { error?: { code: string | null } };
-    return {
-      status: res.status,
-      code: body.error?.code ?? null,
-      retryAfter: res.headers.get('retry-after'),
-      ms: Math.round(performance.now() - state.started),
-      order: ++state.answered,
-    };
-  })();
-}
-
-/**
- * While the first request (from {@link sendFirst}) waits for its load, a second one: the queue of
- * one is full, so the second is refused. Then a third, and the first's answer.
- */
-export async function overflowQueue(
-  model: string,
-): Promise<{ first: Answer; second: Answer; third: Answer }> {
-  const state = (window as unknown as { overflow: Overflow }).overflow;
-  const send = async (): Promise<Answer> => {
+  state.send = async (): Promise<Answer> => {
     const res = await fetch('/v1/responses', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -67,8 +44,17 @@ export async function overflowQueue(
       order: ++state.answered,
     };
   };
-  const second = await send();
-  const third = send();
+  state.first = state.send();
+}
+
+/**
+ * While the first request (from {@link sendFirst}) waits for its load, a second one for its model:
+ * the queue of one is full, so the second is refused. Then a third, and the first's answer.
+ */
+export async function overflowQueue(): Promise<{ first: Answer; second: Answer; third: Answer }> {
+  const state = (window as unknown as { overflow: Overflow }).overflow;
+  const second = await state.send();
+  const third = state.send();
   return { first: await state.first, second, third: await third };
 }
 

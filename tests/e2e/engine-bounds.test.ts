@@ -108,7 +108,7 @@ describe('the queue cap', () => {
     // refused while the first still waits: it is answered before the first (order, not time).
     await app.page.evaluate(sendFirst, queued);
     await queuedLoads;
-    const { first, second, third } = await app.page.evaluate(overflowQueue, queued);
+    const { first, second, third } = await app.page.evaluate(overflowQueue);
     expect([second.status, second.code]).toEqual([429, 'rate_limit_exceeded']);
     expect(Number(second.retryAfter)).toBeGreaterThanOrEqual(1);
     expect(second.order).toBeLessThan(first.order);

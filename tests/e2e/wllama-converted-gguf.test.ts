@@ -10,8 +10,8 @@
 import { Template } from '@huggingface/jinja';
 import llama3Tokenizer from 'llama3-tokenizer-js';
 import { describe, expect, it } from 'vitest';
-import { addConverted } from './wllama-converted-gguf.page';
-import { respond } from './wllama-formats.page';
+import { weatherLoopInput, weatherLoopMessages } from './weather-loop';
+import { addWithTemplate, respond } from './wllama-formats.page';
 import { publishedTemplate, TINY_URL, useTinyApp } from './wllama-template-app';
 
 const app = useTinyApp();
@@ -36,19 +36,15 @@ const render = (source: string, vars: Record<string, unknown>) =>
 
 describe('a Hermes GGUF as the converter writes it, on real llama.cpp', () => {
   it('renders the tool_use template for a request with tools, the default one without', async () => {
-    await app().page.evaluate(addConverted, {
+    await app().page.evaluate(addWithTemplate, {
       id: 'hermes-converted',
       url: TINY_URL,
-      chatTemplate: CHATML,
+      template: CHATML,
       toolUse: TOOL_USE,
     });
     const withTools = await app().page.evaluate(respond, {
       model: 'hermes-converted',
-      input: [
-        { role: 'user', content: 'Weather in Paris?' },
-        { type: 'function_call', call_id: CALL_ID, name: 'get_weather', arguments: '{"city":"Paris"}' },
-        { type: 'function_call_output', call_id: CALL_ID, output: '{"temp": 21}' },
-      ],
+      input: weatherLoopInput(CALL_ID),
       tools: [
         { type: 'function', name: 'get_weather', description: 'Current weather', parameters, strict: false },
       ],
@@ -60,21 +56,7 @@ describe('a Hermes GGUF as the converter writes it, on real llama.cpp', () => {
       tools: [
         { type: 'function', function: { name: 'get_weather', description: 'Current weather', parameters } },
       ],
-      messages: [
-        { role: 'user', content: 'Weather in Paris?' },
-        {
-          role: 'assistant',
-          content: '',
-          tool_calls: [
-            {
-              id: CALL_ID,
-              type: 'function',
-              function: { name: 'get_weather', arguments: { city: 'Paris' } },
-            },
-          ],
-        },
-        { role: 'tool', tool_call_id: CALL_ID, content: '{"temp": 21}' },
-      ],
+      messages: weatherLoopMessages(CALL_ID),
     });
     expect(toolPrompt).toContain('<tools> {"type": "function"');
     expect(withTools.inputTokens).toBe(count(toolPrompt));

@@ -11,6 +11,7 @@ import { Template } from '@huggingface/jinja';
 import llama3Tokenizer from 'llama3-tokenizer-js';
 import { describe, expect, it } from 'vitest';
 import { mistralCallId } from '../../src/engine/tool-formats/mistral';
+import { weatherLoopInput, weatherLoopMessages } from './weather-loop';
 import { createPerSeed, type Outcome } from './wllama-bounds.page';
 import { addWithTemplate, respond } from './wllama-formats.page';
 import { publishedTemplate, TINY_URL, useTinyApp } from './wllama-template-app';
@@ -63,32 +64,13 @@ describe("tool results through the GGUF's own Llama 3.1 template", () => {
     const result = '{"temp": 21, "note": "say \\"hi\\""}';
     const r = await app().page.evaluate(respond, {
       model: 'tiny31',
-      input: [
-        { role: 'user', content: 'Weather in Paris?' },
-        {
-          type: 'function_call',
-          call_id: 'call_6f1c2ab93d0e44a7',
-          name: 'get_weather',
-          arguments: '{"city":"Paris"}',
-        },
-        { type: 'function_call_output', call_id: 'call_6f1c2ab93d0e44a7', output: result },
-      ],
+      input: weatherLoopInput('call_6f1c2ab93d0e44a7', result),
       max_output_tokens: 16,
       temperature: 0,
     });
     expect(r.error).toBeNull();
     const published = new Template(template).render({
-      messages: [
-        { role: 'user', content: 'Weather in Paris?' },
-        {
-          role: 'assistant',
-          content: '',
-          tool_calls: [
-            { id: 'x', type: 'function', function: { name: 'get_weather', arguments: { city: 'Paris' } } },
-          ],
-        },
-        { role: 'tool', tool_call_id: 'x', content: result },
-      ],
+      messages: weatherLoopMessages('x', result),
       bos_token: '<|begin_of_text|>',
       add_generation_prompt: true,
     });
@@ -102,11 +84,7 @@ describe("tool results through the GGUF's own Llama 3.1 template", () => {
     const callId = 'call_6f1c2ab93d0e44a7';
     const r = await app().page.evaluate(respond, {
       model: 'tiny-mistral',
-      input: [
-        { role: 'user', content: 'Weather in Paris?' },
-        { type: 'function_call', call_id: callId, name: 'get_weather', arguments: '{"city":"Paris"}' },
-        { type: 'function_call_output', call_id: callId, output: '{"temp": 21}' },
-      ],
+      input: weatherLoopInput(callId),
       max_output_tokens: 16,
       temperature: 0,
     });
@@ -116,17 +94,7 @@ describe("tool results through the GGUF's own Llama 3.1 template", () => {
     // `[TOOL_CALLS]`), the result once.
     const id = mistralCallId(callId);
     const published = new Template(template).render({
-      messages: [
-        { role: 'user', content: 'Weather in Paris?' },
-        {
-          role: 'assistant',
-          content: '',
-          tool_calls: [
-            { id, type: 'function', function: { name: 'get_weather', arguments: { city: 'Paris' } } },
-          ],
-        },
-        { role: 'tool', tool_call_id: id, content: '{"temp": 21}' },
-      ],
+      messages: weatherLoopMessages(id),
       bos_token: '<|begin_of_text|>',
       eos_token: '<|eot_id|>',
     });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import chromiumConfig from '../chromium.json';
-import { bytesOf, isLazyPath, watchInstall } from '../helpers/sw-install';
+import { expectLeanInstall } from '../helpers/sw-install';
 import { type ExampleRun, listsWebLlmModels, runExamplePage } from './example-page';
 import { installExample, runScript } from './packed-example';
 import { type ServedExample, serveVite } from './servers';
@@ -69,13 +69,7 @@ describe('examples/vite-app (intab/vite builds the service worker)', () => {
   it('fetches the shell and intab’s runtime at install, and none of intab’s lazy assets', async () => {
     const app = servers[0];
     if (!app) throw new Error('the preview test runs first');
-    const { requested, cached } = await watchInstall(browser, app.baseUrl);
-    expect(requested).toContain('/index.html');
-    expect(requested.filter(isLazyPath)).toEqual([]);
-    expect(cached.filter(isLazyPath)).toEqual([]);
-    console.info(
-      `vite-app install: ${requested.length} files, ${bytesOf(join(dir, 'dist'), requested)} bytes`,
-    );
+    await expectLeanInstall(browser, app.baseUrl, join(dir, 'dist'), 'vite-app');
   });
 
   it('answers and streams on the dev server', async () => {

@@ -13,6 +13,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ChatMessage } from '../../src/engine/types';
 import { type LlamaServerOptions, startLlamaServer } from './llama-server';
 
 export interface LlamaRenderer {
@@ -53,4 +54,21 @@ export async function llamaRenderer(
     },
     stop: () => server.stop(),
   };
+}
+
+/**
+ * The conversation as an OpenAI client sends it to llama.cpp: results with their call ids, reasoning
+ * as `reasoning_content` (llama.cpp parses call arguments for templates that take objects).
+ */
+export function clientMessages(messages: ChatMessage[], callId = (id: string) => id): unknown[] {
+  return messages.map((m) => {
+    if (m.role === 'tool') return { role: 'tool', tool_call_id: callId(m.tool_call_id), content: m.content };
+    if (m.role !== 'assistant') return m;
+    return {
+      role: 'assistant',
+      content: m.content ?? '',
+      ...(m.reasoning ? { reasoning_content: m.reasoning } : {}),
+      ...(m.tool_calls ? { tool_calls: m.tool_calls.map((c) => ({ ...c, id: callId(c.id) })) } : {}),
+    };
+  });
 }

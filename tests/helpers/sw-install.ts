@@ -7,6 +7,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
+import { expect } from 'vitest';
 import { lazyAssetKind } from '../../src/common/lazy-assets';
 
 export interface InstallWatch {
@@ -60,4 +61,22 @@ export function bytesOf(distDir: string, paths: readonly string[]): number {
   let total = 0;
   for (const p of new Set(paths)) total += statSync(join(distDir, p === '/' ? 'index.html' : p)).size;
   return total;
+}
+
+/**
+ * Installs the service worker of the app served at `baseUrl` (built into `distDir`) in a fresh
+ * context and expects the shell among what it fetched, and none of intab's lazy assets fetched or
+ * cached; logs, under `label`, how many files and bytes the install took.
+ */
+export async function expectLeanInstall(
+  browser: Browser,
+  baseUrl: string,
+  distDir: string,
+  label: string,
+): Promise<void> {
+  const { requested, cached } = await watchInstall(browser, baseUrl);
+  expect(requested).toContain('/index.html');
+  expect(requested.filter(isLazyPath)).toEqual([]);
+  expect(cached.filter(isLazyPath)).toEqual([]);
+  console.info(`${label} install: ${requested.length} files, ${bytesOf(distDir, requested)} bytes`);
 }

@@ -1,9 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../src/common/api-error';
-import { createFileSearchBackend, VectorStoreSurface } from '../../src/core/vector-stores';
-import { ScriptedEngine } from '../../src/engine/scripted/scripted-engine';
 import { MemoryStore } from '../../src/store/memory-store';
 import { TestFiles } from '../helpers/file-reader';
+import { realFileSearch } from '../helpers/file-search-backend';
 import { makeRig } from '../helpers/server';
 
 const DOCS: Record<string, [string, string]> = {
@@ -36,15 +35,13 @@ async function setup() {
     { file_id: 'file-valve', attributes: { area: 'plant' } },
     { pollIntervalMs: 5 },
   );
-  const surface = new VectorStoreSurface({
-    engine: new ScriptedEngine(),
+  return {
+    client,
     store,
-    now: Date.now,
-    maxBodyBytes: 1 << 20,
-    readFile: files.reader,
-    vectorStores,
-  });
-  return { client, store, a: a.id, b: b.id, backend: createFileSearchBackend(surface) };
+    a: a.id,
+    b: b.id,
+    backend: realFileSearch({ store, readFile: files.reader, vectorStores }),
+  };
 }
 
 describe('createFileSearchBackend (the file_search tool’s view of the stores)', () => {

@@ -5,10 +5,9 @@
  * recall@10 of the lexical index against the hybrid one (vectors + BM25) on a corpus made here.
  */
 import { describe, expect, it } from 'vitest';
-import { createFileSearchBackend, VectorStoreSurface } from '../../src/core/vector-stores';
-import { ScriptedEngine } from '../../src/engine/scripted/scripted-engine';
 import { MemoryStore } from '../../src/store/memory-store';
 import { TestFiles } from '../helpers/file-reader';
+import { realFileSearch } from '../helpers/file-search-backend';
 import { makeRig } from '../helpers/server';
 
 const DOCS: Record<string, [string, string]> = {
@@ -136,15 +135,7 @@ describe('recall@10, lexical against hybrid (issue 35’s measurement)', () => {
       const { client } = makeRig({ store, readFile: files.reader, vectorStores });
       const vs = await client.vectorStores.create({});
       await client.vectorStores.fileBatches.createAndPoll(vs.id, { file_ids: Object.keys(docs) }, FAST);
-      const surface = new VectorStoreSurface({
-        engine: new ScriptedEngine(),
-        store,
-        now: Date.now,
-        maxBodyBytes: 1 << 20,
-        readFile: files.reader,
-        vectorStores,
-      });
-      const backend = createFileSearchBackend(surface);
+      const backend = realFileSearch({ store, readFile: files.reader, vectorStores });
       let found = 0;
       for (const q of queries) {
         const hits = await backend.search({

@@ -13,30 +13,14 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAiTool } from '../../src/engine/tool-formats/shared';
-import type { ChatMessage } from '../../src/engine/types';
 import type { GgufHeader } from '../../src/engine/wllama/gguf-header';
 import { ggufFacts } from '../../src/engine/wllama/wllama-instance';
-import { planWllamaRequest } from '../../src/engine/wllama/wllama-request';
-import { generateRequest } from '../helpers/generate-request';
-import { type LlamaRenderer, llamaRenderer } from '../helpers/llama-render';
+import { goldenCases, wllamaGoldenParams } from '../helpers/golden-plans';
+import { clientMessages, type LlamaRenderer, llamaRenderer } from '../helpers/llama-render';
 import { LLAMA_BUILD_MS } from '../helpers/llama-server';
-import { CONVERSATIONS, described, type GoldenConversation } from '../unit/webllm/golden-conversations';
+import { described, type GoldenConversation } from '../unit/webllm/golden-conversations';
 import { NATIVE, type NativeGolden } from '../unit/webllm/golden-families';
 import { WLLAMA_DIFFERENCES, WLLAMA_ONLY } from '../unit/wllama/golden-differences';
-
-/** The conversation as an OpenAI client sends it to llama.cpp. */
-function clientMessages(messages: ChatMessage[], callId = (id: string) => id): unknown[] {
-  return messages.map((m) => {
-    if (m.role === 'tool') return { role: 'tool', tool_call_id: callId(m.tool_call_id), content: m.content };
-    if (m.role !== 'assistant') return m;
-    return {
-      role: 'assistant',
-      content: m.content ?? '',
-      ...(m.reasoning ? { reasoning_content: m.reasoning } : {}),
-      ...(m.tool_calls ? { tool_calls: m.tool_calls.map((c) => ({ ...c, id: callId(c.id) })) } : {}),
-    };
-  });
-}
 
 /** Template variables a golden sets that llama.cpp takes from the model (its BOS and EOS) are left to it. */
 function kwargsOf(golden: NativeGolden): Record<string, unknown> {
@@ -65,15 +49,7 @@ async function intab(
   golden: NativeGolden,
   conversation: GoldenConversation,
 ): Promise<string> {
-  const { params } = await planWllamaRequest(
-    generateRequest({
-      model: golden.model,
-      messages: conversation.messages,
-      tools: conversation.tools ? [described] : [],
-      reasoningEffort: conversation.effort ?? null,
-    }),
-    { family: ggufFamily(golden), invalidUtf8: [] },
-  );
+  const params = await wllamaGoldenParams(golden, conversation, ggufFamily(golden));
   const kwargs = { ...params.chat_template_kwargs, ...kwargsOf(golden) };
   return r.render({
     messages: params.messages,
@@ -114,16 +90,10 @@ describe.each([...NATIVE, ...WLLAMA_ONLY])(
       r = await llamaRenderer({ template: golden.template });
     }, LLAMA_BUILD_MS);
     afterAll(() => r?.stop());
-    const cases = Object.entries(CONVERSATIONS).filter(([, c]) => c.tools || !golden.toolsOnly);
-    const differs = (name: string) =>
-      WLLAMA_DIFFERENCES.find((d) => d.model.test(golden.model) && d.conversations.includes(name));
-    it.each(cases.filter(([name]) => !differs(name)))('%s', async (_name, conversation) => {
+    const { alike, differing } = goldenCases(golden, WLLAMA_DIFFERENCES);
+    it.each(alike)('%s', async (_name, conversation) => {
       const expected = await published(r, golden, conversation);
       expect(await intab(r, golden, conversation)).toBe(todayToPublished(golden, expected));
-    });
-    const differing = cases.flatMap(([name, c]) => {
-      const d = differs(name);
-      return d ? [[`${name}: ${d.why}`, c, d] as const] : [];
     });
     if (differing.length > 0)
       it.each(differing)('%s', async (_name, conversation, d) => {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTestModel } from '../../scripts/build-test-gguf.mjs';
 import { familyOf } from '../../src/engine/tool-formats';
 import { openAiTool } from '../../src/engine/tool-formats/shared';
-import type { ChatMessage, FunctionToolSpec, GenerateRequest } from '../../src/engine/types';
+import type { ChatMessage, GenerateRequest } from '../../src/engine/types';
 import { planChatRequest } from '../../src/engine/webllm/webllm-request';
 import { detectFamily } from '../../src/engine/wllama/gguf-family';
 import { readGgufHeader } from '../../src/engine/wllama/gguf-header';
@@ -20,31 +20,12 @@ import { planWllamaRequest } from '../../src/engine/wllama/wllama-request';
 import { generateRequest } from '../helpers/generate-request';
 import { type LlamaRenderer, llamaRenderer } from '../helpers/llama-render';
 import { LLAMA_BUILD_MS } from '../helpers/llama-server';
+import {
+  WEATHER_CALL as call,
+  WEATHER_LOOP as loop,
+  CURRENT_WEATHER as weather,
+} from '../helpers/tool-specs';
 import { webllmPrompt } from '../helpers/webllm-prompt';
-
-const weather: FunctionToolSpec = {
-  name: 'get_weather',
-  description: 'Current weather',
-  parameters: {
-    type: 'object',
-    properties: { city: { type: 'string', description: 'The city.' } },
-    required: ['city'],
-  },
-  strict: false,
-};
-
-const call = {
-  id: 'call_1',
-  type: 'function' as const,
-  function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
-};
-
-/** A tool loop: the question, a call, its result. */
-const loop: ChatMessage[] = [
-  { role: 'user', content: 'Weather in Paris?' },
-  { role: 'assistant', content: null, tool_calls: [call] },
-  { role: 'tool', tool_call_id: 'call_1', name: 'get_weather', content: '{"temp": 21}' },
-];
 
 /** The same loop as an OpenAI client sends it to llama.cpp. */
 const openAiLoop = [

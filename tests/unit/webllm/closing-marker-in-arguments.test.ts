@@ -8,27 +8,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { familyOf } from '../../../src/engine/tool-formats';
-import type { EngineChunk, FunctionToolSpec } from '../../../src/engine/types';
+import type { EngineChunk } from '../../../src/engine/types';
 import { ReplyAssembler } from '../../../src/engine/webllm/webllm-reply';
 import { planChatRequest } from '../../../src/engine/webllm/webllm-request';
-import { requestGrammar } from '../../../src/engine/wllama/grammar/request-grammar';
 import { planWllamaRequest } from '../../../src/engine/wllama/wllama-request';
 import { gbnfMatches } from '../../helpers/gbnf-match';
 import { generateRequest } from '../../helpers/generate-request';
+import { forcedCallGrammar, PYTHON_TOOL as python } from '../../helpers/tool-specs';
 import { collect, QWEN3, request, setup } from '../../helpers/webllm-fakes';
 import { structuralTagAccepts } from '../../helpers/xgrammar';
 
-const python: FunctionToolSpec = {
-  name: 'python',
-  description: 'Run Python',
-  parameters: {
-    type: 'object',
-    properties: { code: { type: 'string' } },
-    required: ['code'],
-    additionalProperties: false,
-  },
-  strict: true,
-};
 const CODE = 'print("<tool_call>")\nprint("</tool_call>")\n# </tool_call>\n<tool_call>\n{"name": "x"}';
 const MODELS = [
   'Qwen2-1.5B-Instruct-q4f16_1-MLC',
@@ -128,15 +117,7 @@ describe('both grammars hold such a call whole', () => {
   });
 
   it('wllama: the GBNF takes it', () => {
-    const g = requestGrammar({
-      format: familyOf(model).tools,
-      tools: [python],
-      forced: true,
-      parallel: false,
-      maxToolCalls: null,
-      output: { type: 'text' },
-      thinking: null,
-    }) as string;
+    const g = forcedCallGrammar(familyOf(model).tools, [python]);
     expect(gbnfMatches(g, reply(model))).toBe(true);
   });
 });

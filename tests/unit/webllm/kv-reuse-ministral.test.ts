@@ -7,20 +7,12 @@
  * rendering of a loop with reasoning on both engines.)
  */
 import { describe, expect, it } from 'vitest';
-import type { FunctionToolSpec } from '../../../src/engine/types';
 import { makeRig } from '../../helpers/server';
+import { CITY_WEATHER_TOOLS as tools } from '../../helpers/tool-specs';
 import { appConfig, setup } from '../../helpers/webllm-fakes';
 import { webllmPrompt, webllmReusesCache } from '../../helpers/webllm-prompt';
 
 const MINISTRAL = 'Ministral-3-3B-Reasoning-2512-q4f16_1-MLC';
-
-const weather: FunctionToolSpec = {
-  name: 'get_weather',
-  description: 'Weather for a city',
-  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-  strict: true,
-};
-const tools = [{ type: 'function' as const, ...weather }];
 
 describe('Ministral 3 Reasoning: a tool loop keeps the turn’s think block', () => {
   it('the second turn extends the conversation web-llm holds after the first', async () => {

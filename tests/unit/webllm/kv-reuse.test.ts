@@ -8,18 +8,10 @@
 import { readFileSync } from 'node:fs';
 import { Template } from '@huggingface/jinja';
 import { describe, expect, it } from 'vitest';
-import type { FunctionToolSpec } from '../../../src/engine/types';
 import { makeRig } from '../../helpers/server';
+import { CITY_WEATHER_TOOLS as tools, CITY_WEATHER as weather } from '../../helpers/tool-specs';
 import { QWEN3, setup } from '../../helpers/webllm-fakes';
 import { webllmPrompt, webllmReusesCache } from '../../helpers/webllm-prompt';
-
-const weather: FunctionToolSpec = {
-  name: 'get_weather',
-  description: 'Weather for a city',
-  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-  strict: true,
-};
-const tools = [{ type: 'function' as const, ...weather }];
 
 describe('Qwen3: a tool loop’s second turn extends the first turn’s cached conversation', () => {
   const reply = [

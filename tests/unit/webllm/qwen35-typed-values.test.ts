@@ -11,10 +11,10 @@ import { familyOf } from '../../../src/engine/tool-formats/model-family';
 import type { ChatMessage, FunctionToolSpec } from '../../../src/engine/types';
 import { boundJsonWhitespace, type XGrammarLike } from '../../../src/engine/webllm/webllm-grammar';
 import { planChatRequest } from '../../../src/engine/webllm/webllm-request';
-import { requestGrammar } from '../../../src/engine/wllama/grammar/request-grammar';
 import { planWllamaRequest } from '../../../src/engine/wllama/wllama-request';
 import { gbnfMatches } from '../../helpers/gbnf-match';
 import { generateRequest } from '../../helpers/generate-request';
+import { forcedCallGrammar } from '../../helpers/tool-specs';
 import { xgrammar } from '../../helpers/xgrammar';
 
 const MODEL = 'Qwen3.5-0.8B-q4f16_1-MLC';
@@ -116,15 +116,7 @@ describe('Qwen3.5 history: non-string values as the template writes them', () =>
 
 describe('Qwen3.5 grammars take the template’s spelling, and the parser reads it as JSON', () => {
   it('wllama: True/False/None where the schema allows them, read back as true/false/null', () => {
-    const g = requestGrammar({
-      format,
-      tools: [settings],
-      forced: true,
-      parallel: false,
-      maxToolCalls: null,
-      output: { type: 'text' },
-      thinking: null,
-    }) as string;
+    const g = forcedCallGrammar(format, [settings]);
     for (const [name, raw, value] of TEMPLATE_FORM) {
       const text = withParameter(name, raw);
       expect(gbnfMatches(g, text), text).toBe(true);

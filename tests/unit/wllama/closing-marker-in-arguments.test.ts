@@ -5,26 +5,14 @@
  * family concerned: tests/unit/webllm/closing-marker-in-arguments.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
-import type { FunctionToolSpec } from '../../../src/engine/types';
 import { generateRequest } from '../../helpers/generate-request';
 import { ggufBytes } from '../../helpers/tiny-gguf';
+import { PYTHON_TOOL as python } from '../../helpers/tool-specs';
 import { fakeWllamaEngine, runEngine } from '../../helpers/wllama-engine-rig';
 import { PassFake } from '../../helpers/wllama-fakes';
 
 /** Enough of Qwen2.5's template for the engine to know the family (its fingerprint). */
 const QWEN25_TEMPLATE = '{{ "<|im_start|>" }}{# <tool_call> #}';
-
-const python: FunctionToolSpec = {
-  name: 'python',
-  description: 'Run Python',
-  parameters: {
-    type: 'object',
-    properties: { code: { type: 'string' } },
-    required: ['code'],
-    additionalProperties: false,
-  },
-  strict: true,
-};
 
 describe('wllama: a </tool_call> inside a string argument', () => {
   it('keeps the call whole (Qwen2.5 GGUF)', async () => {

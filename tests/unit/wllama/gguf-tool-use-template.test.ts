@@ -12,12 +12,12 @@
 import { readFileSync } from 'node:fs';
 import { Template } from '@huggingface/jinja';
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage, FunctionToolSpec } from '../../../src/engine/types';
 import { parseGgufHeader } from '../../../src/engine/wllama/gguf-header';
 import { templateInputs } from '../../../src/engine/wllama/template-inputs';
 import { ggufFacts } from '../../../src/engine/wllama/wllama-instance';
 import { generateRequest } from '../../helpers/generate-request';
 import { type GgufEntry, ggufBytes } from '../../helpers/tiny-gguf';
+import { WEATHER_LOOP as loop, CURRENT_WEATHER as weather } from '../../helpers/tool-specs';
 import { fakeWllamaEngine, runEngine } from '../../helpers/wllama-engine-rig';
 import type { FakeWllama } from '../../helpers/wllama-fakes';
 
@@ -31,29 +31,6 @@ const HERMES_DEFAULT =
 /** Mistral 7B Instruct v0.3's template as early conversions carry it (no tools, no system role). */
 const MISTRAL_PRE_TOOLS =
   "{{ bos_token }}{% for message in messages %}{% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}{{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}{% endif %}{% if message['role'] == 'user' %}{{ '[INST] ' + message['content'] + ' [/INST]' }}{% elif message['role'] == 'assistant' %}{{ message['content'] + eos_token}}{% else %}{{ raise_exception('Only user and assistant roles are supported!') }}{% endif %}{% endfor %}";
-
-const weather: FunctionToolSpec = {
-  name: 'get_weather',
-  description: 'Current weather',
-  parameters: {
-    type: 'object',
-    properties: { city: { type: 'string', description: 'The city.' } },
-    required: ['city'],
-  },
-  strict: false,
-};
-
-const loop: ChatMessage[] = [
-  { role: 'user', content: 'Weather in Paris?' },
-  {
-    role: 'assistant',
-    content: null,
-    tool_calls: [
-      { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
-    ],
-  },
-  { role: 'tool', tool_call_id: 'call_1', name: 'get_weather', content: '{"temp": 21}' },
-];
 
 function gguf(name: string, entries: GgufEntry[]): GgufEntry[] {
   return [

@@ -10,10 +10,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { familyOf } from '../../../src/engine/tool-formats';
-import { planWllamaRequest } from '../../../src/engine/wllama/wllama-request';
-import { generateRequest } from '../../helpers/generate-request';
+import { goldenCases, wllamaGoldenParams } from '../../helpers/golden-plans';
 import { asLlamaCppHandsThem, hfMessages, renderTemplate } from '../../helpers/published-template';
-import { CONVERSATIONS, described, type GoldenConversation } from '../webllm/golden-conversations';
+import { described, type GoldenConversation } from '../webllm/golden-conversations';
 import { NATIVE, type NativeGolden } from '../webllm/golden-families';
 import { WLLAMA_DIFFERENCES, WLLAMA_ONLY } from './golden-differences';
 
@@ -32,15 +31,7 @@ function published(golden: NativeGolden, conversation: GoldenConversation): stri
 
 /** What llama.cpp renders from intab's planned request: the same template over intab's inputs. */
 async function intab(golden: NativeGolden, conversation: GoldenConversation): Promise<string> {
-  const { params } = await planWllamaRequest(
-    generateRequest({
-      model: golden.model,
-      messages: conversation.messages,
-      tools: conversation.tools ? [described] : [],
-      reasoningEffort: conversation.effort ?? null,
-    }),
-    { family: familyOf(golden.model), invalidUtf8: [] },
-  );
+  const params = await wllamaGoldenParams(golden, conversation, familyOf(golden.model));
   return renderTemplate(golden.template, {
     messages: asLlamaCppHandsThem(params.messages),
     // NousResearch's tool-use template loops over `tools` unconditionally.
@@ -53,15 +44,9 @@ async function intab(golden: NativeGolden, conversation: GoldenConversation): Pr
 describe.each([...NATIVE, ...WLLAMA_ONLY])(
   '$model: the prompt llama.cpp renders is the published template’s',
   (golden) => {
-    const cases = Object.entries(CONVERSATIONS).filter(([, c]) => c.tools || !golden.toolsOnly);
-    const differs = (name: string) =>
-      WLLAMA_DIFFERENCES.find((d) => d.model.test(golden.model) && d.conversations.includes(name));
-    it.each(cases.filter(([name]) => !differs(name)))('%s', async (_name, conversation) => {
+    const { alike, differing } = goldenCases(golden, WLLAMA_DIFFERENCES);
+    it.each(alike)('%s', async (_name, conversation) => {
       expect(await intab(golden, conversation)).toBe(published(golden, conversation));
-    });
-    const differing = cases.flatMap(([name, c]) => {
-      const d = differs(name);
-      return d ? [[`${name}: ${d.why}`, c, d] as const] : [];
     });
     if (differing.length > 0)
       it.each(differing)('%s', async (_name, conversation, d) => {
