@@ -32,6 +32,8 @@ export interface CodeInterpreterOptions {
  */
 export type WllamaOptions = WllamaBounds & {
   models?: WllamaModelSpec[];
+  /** Tests and debugging: the engine logs the prompt llama.cpp read to the console (prompt-log.ts). */
+  logPrompts?: boolean;
 };
 
 /**
@@ -179,6 +181,7 @@ function wllamaOptions(wllama: unknown): WllamaOptions | undefined {
     const v = w[key];
     if (typeof v === 'number' && v >= 0) out[key] = v;
   }
+  if (w.logPrompts === true) out.logPrompts = true;
   return out;
 }
 

@@ -4,15 +4,14 @@
  * NousResearch's `tool_use` template as `tokenizer.chat_template.tool_use`). A request with tools
  * must read the tool list and the past call as the `tool_use` template writes them (before, llama.cpp
  * rendered `default` and the model saw no tools); one without tools, the plain ChatML prompt llama.cpp
- * renders for a client. Compared by tokens (the tiny GGUF has Llama 3's vocabulary, which counts the
- * published text).
+ * renders for a client. Compared as the prompt llama.cpp read (the engine's `logPrompts` line) and its
+ * token count (the tiny GGUF has Llama 3's vocabulary, which counts the published text).
  */
 import { Template } from '@huggingface/jinja';
-import llama3Tokenizer from 'llama3-tokenizer-js';
 import { describe, expect, it } from 'vitest';
 import { weatherLoopInput, weatherLoopMessages } from './weather-loop';
 import { addWithTemplate, respond } from './wllama-formats.page';
-import { publishedTemplate, TINY_URL, useTinyApp } from './wllama-template-app';
+import { expectPrompt, publishedTemplate, TINY_URL, useTinyApp } from './wllama-template-app';
 
 const app = useTinyApp();
 
@@ -25,7 +24,6 @@ const parameters = {
   properties: { city: { type: 'string', description: 'The city.' } },
   required: ['city'],
 };
-const count = (text: string) => llama3Tokenizer.encode(text, { bos: false, eos: false }).length;
 const render = (source: string, vars: Record<string, unknown>) =>
   new Template(source).render({
     bos_token: '<|begin_of_text|>',
@@ -59,7 +57,7 @@ describe('a Hermes GGUF as the converter writes it, on real llama.cpp', () => {
       messages: weatherLoopMessages(CALL_ID),
     });
     expect(toolPrompt).toContain('<tools> {"type": "function"');
-    expect(withTools.inputTokens).toBe(count(toolPrompt));
+    expectPrompt(app(), 'hermes-converted', toolPrompt, withTools.inputTokens);
 
     const plain = await app().page.evaluate(respond, {
       model: 'hermes-converted',
@@ -68,6 +66,7 @@ describe('a Hermes GGUF as the converter writes it, on real llama.cpp', () => {
       temperature: 0,
     });
     expect(plain.error).toBeNull();
-    expect(plain.inputTokens).toBe(count(render(CHATML, { messages: [{ role: 'user', content: 'Hi' }] })));
+    const plainPrompt = render(CHATML, { messages: [{ role: 'user', content: 'Hi' }] });
+    expectPrompt(app(), 'hermes-converted', plainPrompt, plain.inputTokens);
   }, 300_000);
 });

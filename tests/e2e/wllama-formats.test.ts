@@ -4,17 +4,16 @@
  * - Under `tool_choice: auto` the prose rule refuses only a real call opening (issue 28 defect 9):
  *   llama.cpp accepts the grammar on every seed, and a reply that is not a call never opens like one.
  * - A tool round trip on the same weights with Meta's published Llama 3.1 template in the GGUF
- *   (issue 28 defect 4): llama.cpp's own rendering of what intab hands it counts exactly the tokens
- *   of the published template's rendering of the conversation (a result encoded twice would not).
+ *   (issue 28 defect 4): the prompt llama.cpp read (the engine's `logPrompts` line) is the published
+ *   template's rendering of the conversation (a result encoded twice would not be).
  */
 import { Template } from '@huggingface/jinja';
-import llama3Tokenizer from 'llama3-tokenizer-js';
 import { describe, expect, it } from 'vitest';
 import { mistralCallId } from '../../src/engine/tool-formats/mistral';
 import { weatherLoopInput, weatherLoopMessages } from './weather-loop';
 import { createPerSeed, type Outcome } from './wllama-bounds.page';
 import { addWithTemplate, respond } from './wllama-formats.page';
-import { publishedTemplate, TINY_URL, useTinyApp } from './wllama-template-app';
+import { expectPrompt, publishedTemplate, TINY_URL, useTinyApp } from './wllama-template-app';
 
 const app = useTinyApp();
 
@@ -75,7 +74,7 @@ describe("tool results through the GGUF's own Llama 3.1 template", () => {
       add_generation_prompt: true,
     });
     expect(published).toContain(`ipython<|end_header_id|>\n\n${JSON.stringify(result)}<|eot_id|>`);
-    expect(r.inputTokens).toBe(llama3Tokenizer.encode(published, { bos: false, eos: false }).length);
+    expectPrompt(app(), 'tiny31', published, r.inputTokens);
   }, 300_000);
 
   it("mistralai's v0.3 template takes the round trip (it raised on the Responses call id before)", async () => {
@@ -102,6 +101,6 @@ describe("tool results through the GGUF's own Llama 3.1 template", () => {
     expect(published).toContain(
       `[TOOL_RESULTS] {"content": {"temp": 21}, "call_id": "${id}"}[/TOOL_RESULTS]`,
     );
-    expect(r.inputTokens).toBe(llama3Tokenizer.encode(published, { bos: false, eos: false }).length);
+    expectPrompt(app(), 'tiny-mistral', published, r.inputTokens);
   }, 300_000);
 });

@@ -3,18 +3,18 @@
  * whose published template writes a turn's calls itself (mistralai's v0.3, NousResearch's Hermes 3
  * tool_use, Ministral 3, Meta's Llama 3.1), intab hands llama.cpp the calls as `tool_calls` and the tools as the
  * template's `tools`, so llama.cpp's rendering of a tool loop with prose in the calling turn, then
- * another user turn, counts exactly the tokens of the published template's rendering of the
- * conversation (calls as objects: llama.cpp parses the arguments for templates that take objects).
+ * another user turn, is the published template's rendering of the conversation, compared as the
+ * prompt llama.cpp read (the engine's `logPrompts` line) and its token count (calls as objects:
+ * llama.cpp parses the arguments for templates that take objects).
  * Before: the calls went as text in the content, so mistralai's and Ministral's templates raised on
  * role alternation (llama.cpp crashed; mistralai's also wrote a space before `[TOOL_CALLS]`), and
  * Hermes' and Meta's kept the prose their templates drop. The tiny test GGUF has Llama 3's vocabulary, which counts the published text.
  */
 import { Template } from '@huggingface/jinja';
-import llama3Tokenizer from 'llama3-tokenizer-js';
 import { describe, expect, it } from 'vitest';
 import { mistralCallId } from '../../src/engine/tool-formats/mistral';
 import { addWithTemplate, respond } from './wllama-formats.page';
-import { publishedTemplate, TINY_URL, useTinyApp } from './wllama-template-app';
+import { expectPrompt, publishedTemplate, TINY_URL, useTinyApp } from './wllama-template-app';
 
 const app = useTinyApp();
 
@@ -124,7 +124,7 @@ describe('calls through the GGUF template that writes them', () => {
       });
       expect(published).toContain(marker);
       if (!prose) expect(published).not.toContain('Let me check.');
-      expect(r.inputTokens).toBe(llama3Tokenizer.encode(published, { bos: false, eos: false }).length);
+      expectPrompt(app(), id, published, r.inputTokens);
     },
     300_000,
   );

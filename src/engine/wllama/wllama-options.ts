@@ -33,6 +33,11 @@ export interface WllamaEngineOptions extends WllamaBounds {
   fetchModel?: ModelFetcher;
   /** Whether WebGPU with `shader-f16` is there, for `device: 'auto'`. Default: asks `navigator.gpu`. */
   hasWebGpuF16?: () => Promise<boolean>;
+  /**
+   * For tests and debugging: each chat generation logs the prompt llama.cpp read (its tokens,
+   * detokenized) to the console (prompt-log.ts). Off by default: a prompt is the user's data.
+   */
+  logPrompts?: boolean;
 }
 
 /** Progress of a download: bytes so far of all shards. */
@@ -59,6 +64,8 @@ export type WllamaChatParams = Omit<ChatCompletionParams, 'stream' | 'abortSigna
   /** Alternatives (`top_probs`) from the candidates the samplers kept, as probabilities. */
   post_sampling_probs?: boolean;
   stream_options?: { include_usage: boolean };
+  /** llama.cpp adds `__verbose` (with the prompt it read) to the final result (`logPrompts`). */
+  verbose?: boolean;
 };
 
 /** The part of wllama's `Wllama` the engine uses. */

@@ -7,6 +7,7 @@ import { unsupportedModel } from '../../../common/api-error';
 import type { EngineChunk, GenerateRequest } from '../../types';
 import { ReplyAssembler } from '../../webllm/webllm-reply';
 import { ChunkQueue, TimeoutError, withTimeout } from '../chunk-queue';
+import { logPrompt, verbosePrompt } from '../prompt-log';
 import type { TemplateMessage } from '../template-messages';
 import { isInstanceDead, mapGenerateError } from '../wllama-errors';
 import type { WllamaChunk, WllamaInstance } from '../wllama-instance';
@@ -41,12 +42,16 @@ export async function* generateChunks(
     let abortedAt = 0;
     let tokensAfterAbort = 0;
     const mark = inst.log.mark();
+    const logPrompts = models.opts.logPrompts === true;
     const run = inst.wllama.createChatCompletion({
       ...plan.params,
+      ...(logPrompts ? { verbose: true } : {}),
       stream: true,
       abortSignal: stop.signal,
       onData: (chunk: ChatCompletionChunk) => {
         if (abortedAt && chunk.choices[0]?.delta?.content) tokensAfterAbort++;
+        const prompt = logPrompts ? verbosePrompt(chunk) : null;
+        if (prompt !== null) logPrompt(req.model, prompt);
         queue.push(chunk as WllamaChunk);
       },
     });
