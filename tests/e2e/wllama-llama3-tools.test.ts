@@ -63,7 +63,11 @@ describe("tools through the GGUF's own Llama 3.1 template", () => {
   it("llama.cpp reads the template's own date, 26 Jul 2024, not today's (its date_string)", async () => {
     const template = publishedTemplate('meta-llama-Llama-3.1-8B-Instruct.jinja');
     await app().page.evaluate(addWithTemplate, { id: 'tiny31-date', url: TINY_URL, template });
-    const r = await app().page.evaluate(respond, { model: 'tiny31-date', input: 'Hi', max_output_tokens: 16 });
+    const r = await app().page.evaluate(respond, {
+      model: 'tiny31-date',
+      input: 'Hi',
+      max_output_tokens: 16,
+    });
     expect(r.error).toBeNull();
     const prompt = promptOf(app(), 'tiny31-date');
     expect(prompt).toContain('Cutting Knowledge Date: December 2023\nToday Date: 26 Jul 2024\n\n');
