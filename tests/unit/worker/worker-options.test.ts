@@ -75,4 +75,12 @@ describe('engine worker options carried in its name', () => {
         workerOptions(`intab-engine {"codeInterpreter":{"timeoutMs":${bad}}}`).codeInterpreter,
       ).toBeUndefined();
   });
+
+  it('carries wllama logPrompts only when it is true', () => {
+    expect(workerOptions(engineWorkerName({ wllama: { logPrompts: true } })).wllama).toEqual({
+      logPrompts: true,
+    });
+    for (const bad of ['false', '1', '"yes"'])
+      expect(workerOptions(`intab-engine {"wllama":{"logPrompts":${bad}}}`).wllama).toEqual({});
+  });
 });
