@@ -15,10 +15,11 @@ const PROMPT = '<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nHi 
 /** A fake llama.cpp that, asked for `verbose`, adds `__verbose.prompt` to its finishing chunk. */
 class VerboseFake extends FakeWllama {
   override async createChatCompletion(options: Parameters<FakeWllama['createChatCompletion']>[0]) {
+    // llama.cpp's JSON has more than wllama's chunk type lists.
+    const verbose = (c: ChatCompletionChunk) =>
+      ({ ...c, __verbose: { prompt: PROMPT } }) as ChatCompletionChunk;
     const onData = (c: ChatCompletionChunk) =>
-      options.onData(
-        options.verbose === true && c.choices[0]?.finish_reason ? { ...c, __verbose: { prompt: PROMPT } } : c,
-      );
+      options.onData(options.verbose === true && c.choices[0]?.finish_reason ? verbose(c) : c);
     return super.createChatCompletion({ ...options, onData });
   }
 }
