@@ -11,9 +11,9 @@
  */
 import './idb-counter';
 import * as Comlink from 'comlink';
+import { SSE_HEADERS } from '../src/core/http/sse';
+import { SSE_COALESCE_LIMIT } from '../src/core/http/sse-body';
 import { createResponsesServer, type ResponsesServer } from '../src/core/index';
-import { SSE_HEADERS } from '../src/core/plumbing/sse';
-import { SSE_COALESCE_LIMIT } from '../src/core/plumbing/sse-body';
 import { CompositeEngine, ScriptedEngine } from '../src/engine/index';
 import { openIdbStore } from '../src/store/index';
 import { createEngineApi } from '../src/worker/engine-api';

@@ -6,7 +6,7 @@
  */
 import * as Comlink from 'comlink';
 import { ApiError, serviceUnavailable, toErrorResponse } from '../src/common/api-error';
-import { concatBytes, DEFAULT_MAX_BODY_BYTES } from '../src/core/plumbing/capped-read';
+import { concatBytes, DEFAULT_MAX_BODY_BYTES } from '../src/core/http/capped-read';
 import type { SerializedRequest, SerializedResponse } from '../src/worker/protocol';
 import { deserializeResponse, discardBody, requestTransferables, serializeRequest } from '../src/worker/wire';
 import type { EngineLink, EngineLinks } from './engine-links';

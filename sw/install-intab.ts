@@ -4,7 +4,7 @@
  * `/v1`) to the engine worker over a MessagePort that a page hands over, and leaves every other
  * request to the app's own handlers.
  */
-import { isRootAlias } from '../src/core/plumbing/api-paths';
+import { isRootAlias } from '../src/core/http/api-paths';
 import { isMessage, type PageToSwMessage } from '../src/worker/protocol';
 import { type ClientsLike, EngineLinks } from './engine-links';
 import { forwardToEngine } from './forward';

@@ -1,5 +1,5 @@
 export * from '../common/api-error';
-export { encodeSseComment, encodeSseEvent, type SseComment } from './plumbing/sse';
+export { encodeSseComment, encodeSseEvent, type SseComment } from './http/sse';
 export type { ResponseObject, RunLocks } from './responses';
 export {
   createResponsesServer,

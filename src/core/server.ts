@@ -23,10 +23,10 @@ import {
   mcpConnector,
   type PythonRunner,
 } from './hosted';
+import { routePath } from './http/api-paths';
+import { DEFAULT_MAX_BODY_BYTES } from './http/capped-read';
+import type { FileFetcher } from './inputs/input-files';
 import { getModel, listModels } from './models';
-import { routePath } from './plumbing/api-paths';
-import { DEFAULT_MAX_BODY_BYTES } from './plumbing/capped-read';
-import type { FileFetcher } from './plumbing/input-files';
 import {
   cancelResponse,
   compactResponse,

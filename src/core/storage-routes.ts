@@ -1,6 +1,6 @@
 import type { ResponseStore } from '../store/types';
-import { jsonResponse } from './plumbing/http';
-import { parseLimit } from './plumbing/list-params';
+import { jsonResponse } from './http/json-body';
+import { parseLimit } from './http/list-params';
 
 /**
  * `GET /v1/intab/storage?limit=N`: intab's one extension route (OpenAI has no list of stored

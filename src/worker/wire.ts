@@ -4,7 +4,7 @@
  */
 
 import * as Comlink from 'comlink';
-import { readBodyCapped } from '../core/plumbing/capped-read';
+import { readBodyCapped } from '../core/http/capped-read';
 import type { BodyPuller, SerializedRequest, SerializedResponse } from './protocol';
 
 /** Methods whose Request may not carry a body (the constructor throws on one). */

@@ -6,7 +6,7 @@
  */
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PDF_STREAM_BUDGETS } from '../../src/core/plumbing/pdf-streams';
+import { PDF_STREAM_BUDGETS } from '../../src/core/inputs/pdf-streams';
 import { pdfWithContent } from '../helpers/pdf';
 import { type AppSession, openApp } from './harness';
 

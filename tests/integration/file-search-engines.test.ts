@@ -10,7 +10,7 @@
 
 import type { ResponseOutputMessage } from 'openai/resources/responses/responses';
 import { describe, expect, it } from 'vitest';
-import { FILE_SEARCH_SPEC } from '../../src/core/responses/request/hosted-tools';
+import { FILE_SEARCH_SPEC } from '../../src/core/responses/request/tools/hosted-tools';
 import { WllamaEngine } from '../../src/engine/wllama';
 import { MemoryFileSearch } from '../helpers/file-search-double';
 import { gbnfMatches } from '../helpers/gbnf-match';

@@ -3,8 +3,8 @@
  * or make the engine call itself), and no more bytes than a request body may carry.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_BODY_BYTES } from '../../src/core/plumbing/capped-read';
-import type { FileFetcher } from '../../src/core/plumbing/input-files';
+import { DEFAULT_MAX_BODY_BYTES } from '../../src/core/http/capped-read';
+import type { FileFetcher } from '../../src/core/inputs/input-files';
 import { makeRig } from '../helpers/server';
 import { expectError } from './create-helpers';
 

@@ -4,7 +4,7 @@
  * OpenAI's error body, and a refused request stores nothing.
  */
 import { describe, expect, it } from 'vitest';
-import { seal } from '../../src/core/responses/sealed';
+import { seal } from '../../src/core/responses/request/sealed';
 import { inConversation, makeRig, seedConversation, storeContents } from '../helpers/server';
 import { expectError } from './create-helpers';
 

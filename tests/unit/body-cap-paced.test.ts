@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readStreamCapped } from '../../src/core/plumbing/capped-read';
-import { readJsonObject } from '../../src/core/plumbing/http';
+import { readStreamCapped } from '../../src/core/http/capped-read';
+import { readJsonObject } from '../../src/core/http/json-body';
 import { jsonDepthExceeds, jsonDepthExceedsPaced } from '../../src/core/validation/json-depth';
 import { scriptedTokens } from '../../src/engine/scripted/scripted-engine';
 import { countScriptedTokens, isRegexSpace } from '../../src/engine/scripted/token-count';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sealReasoning, unsealReasoning } from '../../src/core/responses/reasoning-events';
+import { sealReasoning, unsealReasoning } from '../../src/core/responses/request/sealed-reasoning';
 import { checkJsonSchema } from '../../src/core/validation/json-schema-check';
 import { cpuNow } from '../helpers/cpu-time';
 // Loading the request checker installs the linear-time engine that patterns run on, as in the server.

@@ -101,6 +101,23 @@ describe('source layout', () => {
     expect(sideways).toEqual([]);
   });
 
+  it('a create walks forward: request/ → run/ → persist/, none imports a later stage', () => {
+    // The routes at responses/ itself hand each stage's value to the next (see responses/index.ts).
+    const STAGES = ['request', 'run', 'persist'];
+    const stage = (f: string) => {
+      const rest = /^src\/core\/responses\/(.+)$/.exec(f)?.[1];
+      if (rest === undefined) return null;
+      const [top = '', ...below] = rest.split('/');
+      return below.length === 0 ? STAGES.length : STAGES.indexOf(top);
+    };
+    const staged = [...graph].filter(([f]) => (stage(f) ?? -1) >= 0);
+    expect(new Set(staged.map(([f]) => stage(f)))).toEqual(new Set([0, 1, 2, 3]));
+    const backwards = staged.flatMap(([file, deps]) =>
+      deps.filter((d) => (stage(d) ?? -1) > (stage(file) ?? 0)).map((d) => `${file} -> ${d}`),
+    );
+    expect(backwards).toEqual([]);
+  });
+
   it('no folder holds more than 20 source files directly, and each src folder has its index', () => {
     const byFolder = new Map<string, number>();
     for (const f of files) byFolder.set(dirname(f), (byFolder.get(dirname(f)) ?? 0) + 1);

@@ -7,8 +7,8 @@
  * before the check fall short of it.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { sseBody } from '../../src/core/plumbing/sse-body';
-import type { StreamEvent } from '../../src/core/responses/response-run';
+import { sseBody } from '../../src/core/http/sse-body';
+import type { StreamEvent } from '../../src/core/responses/run/response-run';
 import { makeDeltaEvents } from './fixtures/response-fixture';
 
 /** A producer that pushes one event every `everyMs`, as a model generating tokens does. */

@@ -3,11 +3,11 @@
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { describe, expect, it, vi } from 'vitest';
 import { setPaceProbe } from '../../src/common/pace';
-import { EventQueue } from '../../src/core/plumbing/event-queue';
-import { encodeSseEvent } from '../../src/core/plumbing/sse';
-import { SSE_COALESCE_LIMIT, sseBody } from '../../src/core/plumbing/sse-body';
-import { EVENT_LOG_MAX_BATCH, EventLog } from '../../src/core/responses/event-log';
-import type { StreamEvent } from '../../src/core/responses/response-run';
+import { EventQueue } from '../../src/core/http/event-queue';
+import { encodeSseEvent } from '../../src/core/http/sse';
+import { SSE_COALESCE_LIMIT, sseBody } from '../../src/core/http/sse-body';
+import { EVENT_LOG_MAX_BATCH, EventLog } from '../../src/core/responses/persist/event-log';
+import type { StreamEvent } from '../../src/core/responses/run/response-run';
 import { MemoryStore } from '../../src/store/index';
 import { makeDeltaEvents, makeStoredResponse } from './fixtures/response-fixture';
 

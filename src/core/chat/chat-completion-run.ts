@@ -6,8 +6,8 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import type { EngineChunk, EngineUsage, TokenLogprob } from '../../engine/types';
-import { newId } from '../plumbing/ids';
-import { StopScanner } from '../plumbing/stop-sequences';
+import { newId } from '../http/ids';
+import { StopScanner } from './stop-sequences';
 
 /** How a chat completion is shaped beyond the engine's chunks. */
 export interface ChatRunOptions {

@@ -1,5 +1,5 @@
 import { pace } from '../../common/pace';
-import { type FileInputOptions, type FileReads, readFilePart } from '../plumbing/file-inputs';
+import { type FileInputOptions, type FileReads, readFilePart } from '../inputs/file-inputs';
 import type { ChatMessageParam } from './chat-schema';
 
 /**

@@ -1,6 +1,6 @@
 import { clip, invalidRequest } from '../../common/api-error';
 import type { ChatContentPart, ChatMessage, ChatToolCall } from '../../engine/types';
-import { checkImageUrl, fileText } from '../plumbing/input-files';
+import { checkImageUrl, fileText } from '../inputs/input-files';
 import type { ChatMessageParam } from './chat-schema';
 
 export interface ChatMessageOptions {

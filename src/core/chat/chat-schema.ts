@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonObjectSchema, metadataSchema } from '../plumbing/validate';
+import { jsonObjectSchema, metadataSchema } from '../validation/params';
 
 /**
  * The `POST /v1/chat/completions` body, validated at the boundary as the Responses body is: strict

@@ -1,6 +1,6 @@
 import { clip, invalidRequest } from '../../common/api-error';
 import type { FunctionToolSpec, ToolChoiceSpec } from '../../engine/types';
-import { parseOrThrow } from '../plumbing/validate';
+import { parseOrThrow } from '../validation/params';
 import { type ChatCompletionBody, chatFunctionToolSchema } from './chat-schema';
 
 /**

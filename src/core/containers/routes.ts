@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { invalidRequest } from '../../common/api-error';
 import { dataHeaders } from '../files/file-routes';
 import type { FileContentReader } from '../hosted';
-import { readBodyCapped } from '../plumbing/capped-read';
-import { jsonResponse, readJsonObject } from '../plumbing/http';
-import { listBody, parseLimit } from '../plumbing/list-params';
-import { parseOrThrow } from '../plumbing/validate';
+import { readBodyCapped } from '../http/capped-read';
+import { jsonResponse, readJsonObject } from '../http/json-body';
+import { listBody, parseLimit } from '../http/list-params';
+import { parseOrThrow } from '../validation/params';
 import type { ContainerRegistry } from './registry';
 
 type Params = Record<string, string>;

@@ -4,11 +4,11 @@ import type { ResponseItem } from 'openai/resources/responses/responses';
 import { z } from 'zod';
 import { clip, notFound } from '../../common/api-error';
 import type { ResponseStore } from '../../store/types';
-import { jsonResponse, readJsonObject } from '../plumbing/http';
-import { newId } from '../plumbing/ids';
-import { listBody, parseListParams } from '../plumbing/list-params';
-import { metadataSchema, parseOrThrow } from '../plumbing/validate';
+import { newId } from '../http/ids';
+import { jsonResponse, readJsonObject } from '../http/json-body';
+import { listBody, parseListParams } from '../http/list-params';
 import { normalizeInput } from '../responses/request/input-items';
+import { metadataSchema, parseOrThrow } from '../validation/params';
 
 type Deps = { store: ResponseStore; now: () => number; maxBodyBytes: number };
 

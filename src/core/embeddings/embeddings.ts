@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { ApiError, invalidRequest, toErrorResponse, unsupportedModel } from '../../common/api-error';
 import { bytesToBase64 } from '../../common/base64';
 import type { Engine } from '../../engine/types';
-import { jsonResponse, readJsonObject } from '../plumbing/http';
-import { holdJson, untilAborted } from '../plumbing/json-hold';
-import { findModel } from '../plumbing/lookups';
-import { parseOrThrow } from '../plumbing/validate';
+import { jsonResponse, readJsonObject } from '../http/json-body';
+import { holdJson, untilAborted } from '../http/json-hold';
+import { findModel } from '../validation/find-model';
+import { parseOrThrow } from '../validation/params';
 
 /** The most inputs one request may embed, as at OpenAI. */
 export const MAX_EMBEDDING_INPUTS = 2048;

@@ -2,8 +2,8 @@ import type { FileDeleted, FileObject } from 'openai/resources/files';
 import { ApiError, clip, invalidRequest, notFound } from '../../common/api-error';
 import type { FileStore } from '../../store/files';
 import type { ResponseStore } from '../../store/types';
-import { jsonResponse } from '../plumbing/http';
-import { listBody, parseListParams } from '../plumbing/list-params';
+import { jsonResponse } from '../http/json-body';
+import { listBody, parseListParams } from '../http/list-params';
 import { FILE_BUDGETS, newFileId, readUpload } from './file-upload';
 
 /** What the `/v1/files` routes need from the server. */

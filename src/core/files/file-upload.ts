@@ -1,7 +1,7 @@
 import type { FilePurpose } from 'openai/resources/files';
 import { clip, invalidRequest } from '../../common/api-error';
-import { readBodyCapped } from '../plumbing/capped-read';
-import { mimeOfName } from '../plumbing/file-types';
+import { readBodyCapped } from '../http/capped-read';
+import { mimeOfName } from './file-types';
 
 /** The `purpose` values `client.files.create` may send (the SDK's `FilePurpose`). */
 export const FILE_PURPOSES: readonly FilePurpose[] = [

@@ -1,4 +1,4 @@
-import { newId } from '../plumbing/ids';
+import { newId } from '../http/ids';
 
 /**
  * What `code_interpreter` runs on: containers (one Python sandbox each, with its files) over a

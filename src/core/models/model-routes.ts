@@ -1,7 +1,7 @@
 import { catalogEntry, catalogWireFields } from '../../catalog';
 import { ApiError, clip } from '../../common/api-error';
 import type { Engine, ModelInfo } from '../../engine/types';
-import { jsonResponse } from '../plumbing/http';
+import { jsonResponse } from '../http/json-body';
 
 /**
  * `GET /v1/models`: every model the engine serves, in OpenAI's list shape.

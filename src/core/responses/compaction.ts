@@ -1,19 +1,17 @@
 import type { ResponseItem } from 'openai/resources/responses/responses';
-import { invalidRequest } from '../../common/api-error';
 import type { Engine } from '../../engine/types';
 import type { ResponseStore } from '../../store/types';
-import { jsonResponse, readJsonObject } from '../plumbing/http';
-import { newId } from '../plumbing/ids';
-import { findModel, previousHistory } from '../plumbing/lookups';
-import { parseOrThrow } from '../plumbing/validate';
-import { createResponseSchema, inputItemSchema } from './request/create-schema';
+import { newId } from '../http/ids';
+import { jsonResponse, readJsonObject } from '../http/json-body';
+import { findModel } from '../validation/find-model';
+import { parseOrThrow } from '../validation/params';
+import { createResponseSchema } from './request/create-schema';
+import { previousHistory } from './request/history';
 import { normalizeInput } from './request/input-items';
 import { checkToolPairing, checkUniqueIds } from './request/item-pairing';
 import { checkLocalOptions } from './request/local-options';
+import { expandCompactions, sealCompaction } from './request/sealed-compaction';
 import { toChatMessages } from './request/to-chat-messages';
-import { seal, unseal } from './sealed';
-
-const PREFIX = 'intab.v1.';
 
 const compactSchema = createResponseSchema.pick({
   model: true,
@@ -52,7 +50,11 @@ export async function compactResponse(
   const messages = toChatMessages(body.instructions ?? null, expanded, { vision: model.vision });
   const inputTokens = await deps.engine.countTokens(model.id, messages, [], { exact: true });
   const users = expanded.filter((i) => i.type === 'message' && i.role === 'user');
-  const compaction = { type: 'compaction' as const, id: newId('cmp'), encrypted_content: encode(expanded) };
+  const compaction = {
+    type: 'compaction' as const,
+    id: newId('cmp'),
+    encrypted_content: sealCompaction(expanded),
+  };
   return jsonResponse({
     id: newId('resp'),
     object: 'response.compaction',
@@ -68,42 +70,4 @@ export async function compactResponse(
     // The effective policy, as on a created response: local models never compress image context.
     ...(body.image && { image: { context_compression: 'disabled' } }),
   });
-}
-
-function encode(items: ResponseItem[]): string {
-  return seal(PREFIX, items);
-}
-
-function decode(content: string, index: number): ResponseItem[] {
-  const items = unseal(PREFIX, content);
-  // The string is opaque, not signed: what comes back must still be items, or it was forged.
-  if (Array.isArray(items) && items.every((item) => inputItemSchema.safeParse(item).success))
-    return items as ResponseItem[];
-  throw invalidRequest(
-    `input[${index}].encrypted_content`,
-    'The compaction item could not be read: it was not produced by intab, or it was altered.',
-    'invalid_encrypted_content',
-  );
-}
-
-/**
- * Replaces each `compaction` item with the history it stands for. The user messages that compaction
- * kept beside it are in that history too (same ids), so their copies before it are dropped.
- *
- * @example
- * expandCompactions([userMsg, compactionItem, newUserMsg]) // → [...original history, newUserMsg]
- */
-export function expandCompactions(items: ResponseItem[]): ResponseItem[] {
-  if (!items.some((i) => i.type === 'compaction')) return items;
-  let out: ResponseItem[] = [];
-  items.forEach((item, i) => {
-    if (item.type !== 'compaction') {
-      out.push(item);
-      return;
-    }
-    const restored = decode(item.encrypted_content, i);
-    const ids = new Set(restored.map((r) => r.id));
-    out = [...out.filter((o) => !ids.has(o.id)), ...restored];
-  });
-  return out;
 }

@@ -3,20 +3,21 @@ import { pace, yieldTurn } from '../../common/pace';
 import type { Engine, LoadProgress } from '../../engine/types';
 import type { ResponseStore } from '../../store/types';
 import type { FileContentReader, FileSearchBackend, McpConnector, PythonBackend } from '../hosted';
-import { EventQueue } from '../plumbing/event-queue';
-import { jsonResponse, readJsonObject } from '../plumbing/http';
-import { newId } from '../plumbing/ids';
-import type { FileFetcher } from '../plumbing/input-files';
-import { followRequest, holdJson, type RequestWork } from '../plumbing/json-hold';
-import { loadComment, SSE_HEADERS, type SseComment } from '../plumbing/sse';
-import { sseBody } from '../plumbing/sse-body';
-import { EventLog } from './event-log';
-import { execute, record, storeJsonResult } from './execute-run';
-import type { LiveRun, LiveRuns } from './live-runs';
-import type { RunLocks } from './recovery';
+import { EventQueue } from '../http/event-queue';
+import { newId } from '../http/ids';
+import { jsonResponse, readJsonObject } from '../http/json-body';
+import { followRequest, holdJson, type RequestWork } from '../http/json-hold';
+import { loadComment, SSE_HEADERS, type SseComment } from '../http/sse';
+import { sseBody } from '../http/sse-body';
+import type { FileFetcher } from '../inputs/input-files';
+import { execute } from './execute-run';
+import { EventLog } from './persist/event-log';
+import { record, storeJsonResult } from './persist/final-save';
+import type { RunLocks } from './persist/recovery';
 import { type PreparedCreate, prepareCreate } from './request/prepare-create';
-import { newResponseObject, type ResponseObject } from './response-object';
-import { ResponseRun, type StreamEvent } from './response-run';
+import { newResponseObject, type ResponseObject } from './request/response-object';
+import type { LiveRun, LiveRuns } from './run/live-runs';
+import { ResponseRun, type StreamEvent } from './run/response-run';
 
 export interface CreateDeps {
   engine: Engine;
@@ -194,7 +195,9 @@ async function jsonRun(
     const error = await execute(run, prepared, deps, work.signal, sinks);
     await pace();
     const failure =
-      persist && !live?.deleted ? ((await storeJsonResult(response, prepared, deps, error)) ?? error) : error;
+      persist && !live?.deleted
+        ? ((await storeJsonResult(deps.store, response, prepared, error)) ?? error)
+        : error;
     await pace();
     return failure ? toErrorResponse(failure) : jsonResponse(response);
   })()

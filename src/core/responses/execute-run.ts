@@ -1,31 +1,25 @@
-import type { ConversationItem } from 'openai/resources/conversations/items';
-import type { Response as ApiResponse, ResponseItem } from 'openai/resources/responses/responses';
-import { type ApiError, toApiError } from '../../common/api-error';
-import { pace } from '../../common/pace';
+import type { ApiError } from '../../common/api-error';
 import type { LoadProgress } from '../../engine/types';
-import type { ResponseStore, StoredResponse } from '../../store/types';
-import type { EventLog } from './event-log';
-import type { LiveRun } from './live-runs';
-import type { RunLocks } from './recovery';
+import type { ResponseStore } from '../../store/types';
+import type { EventLog } from './persist/event-log';
+import { appendToConversation, discardLog, saveAfterStorageError, saveFinal } from './persist/final-save';
+import type { RunLocks } from './persist/recovery';
 import type { PreparedCreate } from './request/prepare-create';
-import type { ResponseObject } from './response-object';
-import type { ResponseRun } from './response-run';
-import { drive, failOrCancel, type LoopDeps } from './run-loop';
+import type { LiveRun } from './run/live-runs';
+import type { ResponseRun } from './run/response-run';
+import { drive, failOrCancel, type LoopDeps } from './run/run-loop';
 
 /**
- * The run and persist stages of `POST /v1/responses`: hands a prepared run to the loop (run-loop.ts)
- * and writes its final state (or, when that write fails, what can be written). create-response.ts picks
- * how the answer goes out (SSE, JSON, background) and hands each run here.
+ * Runs a prepared create to its end, one stage after the other: the run stage (run/run-loop.ts)
+ * drives the engine into the {@link ResponseRun}, then the persist stage (persist/final-save.ts)
+ * writes the event log and the final state. Neither stage calls the other: this file hands the run's
+ * response to persistence. create-response.ts picks how the answer goes out (SSE, JSON, background).
  */
 
 /** What running a response needs from `CreateDeps` (create-response.ts). */
 export interface RunDeps extends LoopDeps {
   store: ResponseStore;
   runLocks?: RunLocks;
-}
-
-export function record(response: ResponseObject, prepared: PreparedCreate): StoredResponse {
-  return { response: response as unknown as ApiResponse, inputItems: prepared.inputItems };
 }
 
 /**
@@ -73,22 +67,14 @@ async function finishRun(
   const error =
     outcome.kind === 'closed' ? await endClosed(run, prepared, deps, signal, live) : outcome.error;
   if (live?.deleted) {
-    // DELETE waits for this run to settle, then removes whatever it wrote before: nothing more.
-    log?.discard();
-    await log?.close().catch(() => {});
+    await discardLog(log);
     return error;
   }
-  try {
-    await log?.close();
-    await pace();
-    if (writeFinal) await deps.store.putResponse(record(run.response, prepared), { durable: true });
-  } catch (err) {
+  const storageError = await saveFinal(deps.store, run.response, prepared, log, writeFinal);
+  if (storageError) {
     // Every event has gone out already: the reader hears of it in-band, and the record says so.
-    const storageError = toApiError(err);
     run.error(storageError);
-    // The log keeps the error too, where it still can (no snapshot: the record is written below).
-    await log?.close().catch(() => {});
-    if (writeFinal) await recordUnstored(deps.store, run.response, prepared, storageError);
+    await saveAfterStorageError(deps.store, run.response, prepared, log, writeFinal, storageError);
   }
   return error;
 }
@@ -105,78 +91,10 @@ async function endClosed(
   live: LiveRun | null,
 ): Promise<ApiError | null> {
   try {
-    await appendToConversation(run, prepared, deps, live);
+    if (!live?.deleted) await appendToConversation(deps.store, run.response, prepared);
     run.end();
     return null;
   } catch (err) {
     return failOrCancel(run, err, signal);
-  }
-}
-
-/**
- * One append of input and output together, so concurrent responses on a conversation never
- * interleave. It runs after the output items are done and before the terminal event: when it fails,
- * the response fails with its error, and the conversation (one atomic append) is left as it was.
- */
-async function appendToConversation(
-  run: ResponseRun,
-  prepared: PreparedCreate,
-  deps: RunDeps,
-  live: LiveRun | null,
-): Promise<void> {
-  if (!prepared.conversationId || live?.deleted) return;
-  const items = [...prepared.newItems, ...(run.response.output as ResponseItem[])];
-  await deps.store.appendConversationItems(prepared.conversationId, items as unknown as ConversationItem[]);
-}
-
-/**
- * After the final write of `response` failed (a full disk, say), writes what can be written: the
- * response `failed` with the storage error and without its output (which may be what did not fit),
- * else no record at all. Either way none stays `in_progress`, which only recovery at the next start
- * would end.
- */
-async function recordUnstored(
-  store: ResponseStore,
-  response: ResponseObject,
-  prepared: PreparedCreate,
-  error: ApiError,
-): Promise<void> {
-  const failed = {
-    ...structuredClone(response),
-    status: 'failed' as const,
-    completed_at: null,
-    output: [],
-    error: {
-      code: error.code ?? 'server_error',
-      message: `The response could not be stored, and its output was not kept: ${error.message}`,
-    },
-  } as ResponseObject;
-  try {
-    await store.putResponse(record(failed, prepared), { durable: true });
-  } catch {
-    await store.deleteResponse(response.id).catch(() => {});
-  }
-}
-
-/**
- * Stores a JSON run's final state. A request refused by the engine before any output (context too
- * long, say) leaves nothing behind. Resolves with the storage error when the write failed (the
- * client gets it as the answer; the record is marked failed, see {@link recordUnstored}).
- */
-export async function storeJsonResult(
-  response: ResponseObject,
-  prepared: PreparedCreate,
-  deps: RunDeps,
-  error: ApiError | null,
-): Promise<ApiError | null> {
-  try {
-    if (error && error.status < 500 && response.output.length === 0)
-      await deps.store.deleteResponse(response.id);
-    else await deps.store.putResponse(record(response, prepared), { durable: true });
-    return null;
-  } catch (err) {
-    const storageError = toApiError(err);
-    await recordUnstored(deps.store, response, prepared, storageError);
-    return storageError;
   }
 }

@@ -3,21 +3,21 @@
  * delete, cancel, input items, input-token counts and compaction, with the run state machine that
  * owns the event order.
  *
- * A create request reads as it runs, each stage a module that hands the next a value:
- * parse and prepare (`request/prepare-create.ts` → `PreparedCreate`), pick the delivery
- * (`create-response.ts`: SSE, JSON or background), run (`run-loop.ts`: engine passes and hosted tool
- * calls, through `loop-state.ts`, into a `ResponseRun` → `RunOutcome`), persist (`execute-run.ts`:
- * the conversation append, the terminal event, the final write).
+ * A create walks forward through three stage folders, each handing the next one value (drawn in
+ * docs/DESIGN.md): `request/` parses and prepares (`prepare-create.ts` → `PreparedCreate`);
+ * `create-response.ts` picks the delivery (SSE, JSON or background); `run/` drives engine passes and
+ * hosted-tool turns into a `ResponseRun` (`run-loop.ts` → `RunOutcome`); `persist/` writes what the
+ * run leaves (`final-save.ts`: the conversation append, the final record; `event-log.ts`).
+ * `execute-run.ts` hands the run's result to persistence: no stage imports a later one.
  *
  * @example
  * import { createResponse, LiveRuns } from './responses';
  */
 export { compactResponse } from './compaction';
 export { type CreateDeps, createResponse } from './create-response';
-export { LiveRuns } from './live-runs';
-export { failInterrupted, type RunLocks } from './recovery';
+export { failInterrupted, type RunLocks } from './persist/recovery';
 export { normalizeInput } from './request/input-items';
-export type { ResponseObject } from './response-object';
+export type { ResponseObject } from './request/response-object';
 export {
   cancelResponse,
   countInputTokens,
@@ -25,3 +25,4 @@ export {
   listInputItems,
   retrieveResponse,
 } from './response-routes';
+export { LiveRuns } from './run/live-runs';

@@ -2,18 +2,18 @@ import { clip, invalidRequest, notFound } from '../../common/api-error';
 import { type Engine, promptShape } from '../../engine/types';
 import type { ResponseStore, StoredResponse } from '../../store/types';
 import type { FileSearchBackend, McpConnector } from '../hosted';
-import { jsonResponse, readJsonObject } from '../plumbing/http';
-import { listBody, parseListParams } from '../plumbing/list-params';
-import { SSE_HEADERS } from '../plumbing/sse';
-import { sseBody } from '../plumbing/sse-body';
-import { parseOrThrow } from '../plumbing/validate';
-import type { LiveRuns } from './live-runs';
-import { rebuildEvents, terminalEvent } from './replay-events';
+import { jsonResponse, readJsonObject } from '../http/json-body';
+import { listBody, parseListParams } from '../http/list-params';
+import { SSE_HEADERS } from '../http/sse';
+import { sseBody } from '../http/sse-body';
+import { parseOrThrow } from '../validation/params';
+import { rebuildEvents, terminalEvent } from './persist/replay-events';
 import { createResponseSchema } from './request/create-schema';
 import { queryIncludes } from './request/includes';
 import { prepareCreate } from './request/prepare-create';
-import type { ResponseObject } from './response-object';
-import { ResponseRun, type StreamEvent } from './response-run';
+import type { ResponseObject } from './request/response-object';
+import type { LiveRuns } from './run/live-runs';
+import { ResponseRun, type StreamEvent } from './run/response-run';
 
 function missing(id: string) {
   return notFound(`Response with id '${clip(id)}' not found.`);

@@ -2,9 +2,9 @@ import type { VectorStoreFileBatch } from 'openai/resources/vector-stores/file-b
 import { z } from 'zod';
 import { clip, invalidRequest, notFound } from '../../common/api-error';
 import type { StoredFileBatch } from '../../store/vector-stores';
-import { jsonResponse, readJsonObject } from '../plumbing/http';
-import { newId } from '../plumbing/ids';
-import { parseOrThrow } from '../plumbing/validate';
+import { newId } from '../http/ids';
+import { jsonResponse, readJsonObject } from '../http/json-body';
+import { parseOrThrow } from '../validation/params';
 import { MAX_BATCH_FILES, POLL_AFTER_MS } from './budgets';
 import { listVectorStoreFiles } from './file-routes';
 import { attributesSchema, chunkingSchema, fileIdSchema } from './params';

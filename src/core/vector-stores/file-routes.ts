@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { clip, invalidRequest, notFound } from '../../common/api-error';
 import type { StoredVectorStoreFile } from '../../store/vector-stores';
-import { jsonResponse, readJsonObject } from '../plumbing/http';
-import { parseOrThrow } from '../plumbing/validate';
+import { jsonResponse, readJsonObject } from '../http/json-body';
+import { parseOrThrow } from '../validation/params';
 import { POLL_AFTER_MS } from './budgets';
 import { pageOf } from './paging';
 import { attributesSchema, chunkingSchema, fileIdSchema } from './params';

@@ -1,7 +1,7 @@
 import { pace } from '../../common/pace';
 import type { VectorFileError } from '../../store/vector-stores';
 import type { StoredFileContent } from '../hosted/contracts';
-import { isPdf, pdfText } from '../plumbing/pdf-text';
+import { isPdf, pdfText } from '../inputs/pdf-text';
 
 /** The text of a file, or why it has none a vector store can index. */
 export type FileTextResult = { ok: true; text: string } | { ok: false; error: VectorFileError };

@@ -1,5 +1,5 @@
 import { clip, invalidRequest } from '../../common/api-error';
-import { listBody, parseListParams } from '../plumbing/list-params';
+import { listBody, parseListParams } from '../http/list-params';
 
 /**
  * One page of a cursor list over objects that carry `created_at` and `id`: sorted by creation

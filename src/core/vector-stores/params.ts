@@ -1,6 +1,6 @@
 import type { StaticFileChunkingStrategyObject } from 'openai/resources/vector-stores/vector-stores';
 import { z } from 'zod';
-import { keepOwnKeys } from '../plumbing/validate';
+import { keepOwnKeys } from '../validation/params';
 import {
   AUTO_CHUNK_OVERLAP,
   AUTO_CHUNK_TOKENS,

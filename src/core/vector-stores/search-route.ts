@@ -1,7 +1,7 @@
 import type { VectorStoreSearchResponse } from 'openai/resources/vector-stores/vector-stores';
 import { z } from 'zod';
-import { jsonResponse, readJsonObject } from '../plumbing/http';
-import { parseOrThrow } from '../plumbing/validate';
+import { jsonResponse, readJsonObject } from '../http/json-body';
+import { parseOrThrow } from '../validation/params';
 import { DEFAULT_NUM_RESULTS, MAX_NUM_RESULTS, MAX_QUERIES, MAX_QUERY_CHARS } from './budgets';
 import { parseFilters } from './filters';
 import { searchStores } from './search';

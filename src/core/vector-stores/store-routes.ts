@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { jsonResponse, readJsonObject } from '../plumbing/http';
-import { newId } from '../plumbing/ids';
-import { metadataSchema, parseOrThrow } from '../plumbing/validate';
+import { newId } from '../http/ids';
+import { jsonResponse, readJsonObject } from '../http/json-body';
+import { metadataSchema, parseOrThrow } from '../validation/params';
 import { MAX_CREATE_FILE_IDS } from './budgets';
 import { pageOf } from './paging';
 import { chunkingSchema, expiresAfterSchema, fileIdSchema } from './params';

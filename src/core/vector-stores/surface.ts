@@ -8,7 +8,7 @@ import {
   type VectorStoreStore,
 } from '../../store/vector-stores';
 import type { FileContentReader } from '../hosted/contracts';
-import { newId } from '../plumbing/ids';
+import { newId } from '../http/ids';
 import { LEXICAL_ONLY } from './budgets';
 import { type FileTextExtractor, readTextFile } from './file-text';
 import { Ingestor } from './ingest';

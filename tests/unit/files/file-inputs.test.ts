@@ -2,8 +2,8 @@ import type { ResponseItem } from 'openai/resources/responses/responses';
 import { describe, expect, it } from 'vitest';
 import { invalidRequest } from '../../../src/common/api-error';
 import type { FileContentReader } from '../../../src/core/hosted/contracts';
-import { resolveFileInputs } from '../../../src/core/plumbing/file-inputs';
-import { fileText, READ_TEXT } from '../../../src/core/plumbing/input-files';
+import { resolveFileInputs } from '../../../src/core/inputs/file-inputs';
+import { fileText, READ_TEXT } from '../../../src/core/inputs/input-files';
 import { fastestBlock } from '../../helpers/event-loop';
 
 const user = (...content: Record<string, unknown>[]) =>

@@ -1,8 +1,8 @@
 import { deflateRawSync, deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/common/api-error';
-import { PDF_STREAM_BUDGETS } from '../../../src/core/plumbing/pdf-streams';
-import { pdfText } from '../../../src/core/plumbing/pdf-text';
+import { PDF_STREAM_BUDGETS } from '../../../src/core/inputs/pdf-streams';
+import { pdfText } from '../../../src/core/inputs/pdf-text';
 import { pdfWithContent } from '../../helpers/pdf';
 
 const TEXT = Buffer.from('BT /F1 12 Tf 72 720 Td (Deflated page says hello) Tj ET');

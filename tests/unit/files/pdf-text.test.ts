@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/common/api-error';
-import { checkPdfStreams } from '../../../src/core/plumbing/pdf-streams';
-import { PDF_BUDGETS, pdfText } from '../../../src/core/plumbing/pdf-text';
+import { checkPdfStreams } from '../../../src/core/inputs/pdf-streams';
+import { PDF_BUDGETS, pdfText } from '../../../src/core/inputs/pdf-text';
 import { countPaceCalls } from '../../helpers/pace-count';
 import { makePdf, THREE_PAGES } from '../../helpers/pdf';
 

@@ -3,7 +3,7 @@
  * a 413 as soon as the count passes the core's cap, the rest is never pulled, and no engine is asked.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_BODY_BYTES } from '../../../src/core/plumbing/capped-read';
+import { DEFAULT_MAX_BODY_BYTES } from '../../../src/core/http/capped-read';
 import { serializeRequest } from '../../../src/worker/wire';
 import { type ClientsLike, EngineLinks } from '../../../sw/engine-links';
 import { forwardToEngine } from '../../../sw/forward';

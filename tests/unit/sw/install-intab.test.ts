@@ -6,7 +6,7 @@
 import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createResponsesServer } from '../../../src/core';
-import { DEFAULT_MAX_BODY_BYTES } from '../../../src/core/plumbing/capped-read';
+import { DEFAULT_MAX_BODY_BYTES } from '../../../src/core/http/capped-read';
 import { ScriptedEngine } from '../../../src/engine/scripted/scripted-engine';
 import { MemoryStore } from '../../../src/store/memory-store';
 import { createEngineApi } from '../../../src/worker/engine-api';

@@ -1,7 +1,12 @@
 import { z } from 'zod';
-import { jsonObjectSchema, metadataSchema } from '../../plumbing/validate';
-import { codeInterpreterCallItem } from './code-interpreter-tool';
-import { mcpApprovalRequestItem, mcpApprovalResponseItem, mcpCallItem, mcpListToolsItem } from './mcp-items';
+import { jsonObjectSchema, metadataSchema } from '../../validation/params';
+import { codeInterpreterCallItem } from './tools/code-interpreter-tool';
+import {
+  mcpApprovalRequestItem,
+  mcpApprovalResponseItem,
+  mcpCallItem,
+  mcpListToolsItem,
+} from './tools/mcp-items';
 
 /**
  * The `POST /v1/responses` body, validated at the boundary. Strict objects, so an unknown parameter

@@ -9,11 +9,11 @@ import type {
 } from 'openai/resources/responses/responses';
 import { clip, invalidRequest, notFound } from '../../../common/api-error';
 import { pace } from '../../../common/pace';
-import { newId } from '../../plumbing/ids';
-import { checkImageUrl } from '../../plumbing/input-files';
-import { parseOrThrow } from '../../plumbing/validate';
-import { unsealReasoning } from '../reasoning-events';
+import { newId } from '../../http/ids';
+import { checkImageUrl } from '../../inputs/input-files';
+import { parseOrThrow } from '../../validation/params';
 import { type ContentPartParam, type InputItemParam, inputItemSchema, isPlainObject } from './create-schema';
+import { unsealReasoning } from './sealed-reasoning';
 
 type InputPart = ResponseInputText | ResponseInputImage | ResponseInputFile;
 type OutputPart = ResponseOutputText | ResponseOutputRefusal;

@@ -10,24 +10,25 @@ import {
 } from '../../../engine/types';
 import type { ResponseStore } from '../../../store/types';
 import type { FileContentReader, FileSearchBackend, McpConnector, PythonBackend } from '../../hosted';
-import { resolveFileInputs } from '../../plumbing/file-inputs';
-import type { FileFetcher } from '../../plumbing/input-files';
-import { requireJsonMention } from '../../plumbing/json-mode';
-import { conversationHistory, findModel, previousHistory } from '../../plumbing/lookups';
-import { parseOrThrow } from '../../plumbing/validate';
-import { expandCompactions } from '../compaction';
-import type { RunOptions } from '../response-run';
-import { type CodeInterpreterPlan, planCodeInterpreter } from './code-interpreter-tool';
+import { resolveFileInputs } from '../../inputs/file-inputs';
+import type { FileFetcher } from '../../inputs/input-files';
+import { findModel } from '../../validation/find-model';
+import { requireJsonMention } from '../../validation/json-mode';
+import { parseOrThrow } from '../../validation/params';
 import { type CreateResponseBody, createResponseSchema } from './create-schema';
 import { fitContext } from './fit-context';
-import { type HostedPlan, planHosted } from './hosted-tools';
+import { conversationHistory, previousHistory } from './history';
 import { checkIncludes } from './includes';
 import { normalizeInput } from './input-items';
 import { checkToolPairing, checkUniqueIds } from './item-pairing';
 import { checkLocalOptions } from './local-options';
-import { planMcp } from './mcp-plan';
+import type { RunOptions } from './run-options';
+import { expandCompactions } from './sealed-compaction';
 import { toChatMessages } from './to-chat-messages';
-import { parseToolChoice, parseTools, type RequestTool, toSpec } from './tool-options';
+import { type CodeInterpreterPlan, planCodeInterpreter } from './tools/code-interpreter-tool';
+import { type HostedPlan, planHosted } from './tools/hosted-tools';
+import { planMcp } from './tools/mcp-plan';
+import { parseToolChoice, parseTools, type RequestTool, toSpec } from './tools/tool-options';
 
 /** Everything a validated create request needs to run. */
 export interface PreparedCreate {

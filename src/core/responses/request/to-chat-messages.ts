@@ -2,11 +2,11 @@ import type { ResponseItem } from 'openai/resources/responses/responses';
 import { clip, invalidRequest } from '../../../common/api-error';
 import type { ChatContentPart, ChatMessage } from '../../../engine/types';
 import { pastSearchResult } from '../../hosted';
-import { fileText } from '../../plumbing/input-files';
-import { pastPythonTurn } from './code-interpreter-tool';
-import { FILE_SEARCH_NAME } from './hosted-tools';
-import { answeredApprovals } from './mcp-approvals';
-import { McpHistory } from './mcp-history';
+import { fileText } from '../../inputs/input-files';
+import { pastPythonTurn } from './tools/code-interpreter-tool';
+import { FILE_SEARCH_NAME } from './tools/hosted-tools';
+import { answeredApprovals } from './tools/mcp-approvals';
+import { McpHistory } from './tools/mcp-history';
 
 export interface ChatTranslationOptions {
   /** Whether the model takes images; when false an image part is a 400 naming the part. */

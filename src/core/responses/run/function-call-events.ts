@@ -1,5 +1,5 @@
 import type { ResponseFunctionToolCall, ResponseOutputItem } from 'openai/resources/responses/responses';
-import { newId } from '../plumbing/ids';
+import { newId } from '../../http/ids';
 
 /**
  * One whole function call as OpenAI streams it: `output_item.added` (through `addItem`), the

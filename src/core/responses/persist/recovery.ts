@@ -1,8 +1,8 @@
 import type { ResponseOutputItem } from 'openai/resources/responses/responses';
-import type { ResponseStore } from '../../store/types';
+import type { ResponseStore } from '../../../store/types';
+import type { ResponseObject } from '../request/response-object';
+import { ResponseRun } from '../run/response-run';
 import { terminalEvent } from './replay-events';
-import type { ResponseObject } from './response-object';
-import { ResponseRun } from './response-run';
 
 /**
  * Tells which responses have a live runner anywhere in the origin. In the browser this is Web Locks

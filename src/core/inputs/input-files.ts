@@ -3,9 +3,9 @@ import { type ApiError, clip, invalidRequest } from '../../common/api-error';
 import { base64ToBytes, bytesToBase64 } from '../../common/base64';
 import { pace } from '../../common/pace';
 import { IMAGE_FORMATS, imageMimeOf } from '../../engine/image-bytes';
-import { isApiPath } from './api-paths';
-import { DEFAULT_MAX_BODY_BYTES, readStreamCapped } from './capped-read';
-import { fileMime, TEXT_MIME } from './file-types';
+import { fileMime, TEXT_MIME } from '../files/file-types';
+import { isApiPath } from '../http/api-paths';
+import { DEFAULT_MAX_BODY_BYTES, readStreamCapped } from '../http/capped-read';
 
 /** Reads a `file_url`; the runtime injects it (the engine worker's `fetch`), tests a fake. */
 export type FileFetcher = (url: string) => Promise<Response>;

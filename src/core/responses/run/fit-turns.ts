@@ -1,6 +1,6 @@
-import { pace } from '../../common/pace';
-import { type Engine, type GenerateRequest, promptShape } from '../../engine/types';
-import { ANSWER_RESERVE_TOKENS } from '../hosted';
+import { pace } from '../../../common/pace';
+import { type Engine, type GenerateRequest, promptShape } from '../../../engine/types';
+import { ANSWER_RESERVE_TOKENS } from '../../hosted';
 import type { LoopState, PassOutcome } from './loop-state';
 
 /**

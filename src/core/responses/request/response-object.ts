@@ -1,5 +1,5 @@
 import type { Response as ApiResponse, ResponseUsage, Tool } from 'openai/resources/responses/responses';
-import { type CreateResponseBody, localToolChoiceSchema } from './request/create-schema';
+import { type CreateResponseBody, localToolChoiceSchema } from './create-schema';
 
 /**
  * The wire response object. `output_text` is a convenience the `openai` SDK adds on the client;

@@ -1,15 +1,15 @@
 import type { FileSearchTool } from 'openai/resources/responses/responses';
 import { z } from 'zod';
-import { clip, invalidRequest } from '../../../common/api-error';
-import type { FunctionToolSpec, ToolChoiceSpec } from '../../../engine/types';
+import { clip, invalidRequest } from '../../../../common/api-error';
+import type { FunctionToolSpec, ToolChoiceSpec } from '../../../../engine/types';
 import {
   DEFAULT_FILE_SEARCH_RESULTS,
   type FileSearchBackend,
   MAX_FILE_SEARCH_QUERIES,
   MAX_FILE_SEARCH_QUERY_CHARS,
   MAX_FILTER_DEPTH,
-} from '../../hosted';
-import { parseOrThrow } from '../../plumbing/validate';
+} from '../../../hosted';
+import { parseOrThrow } from '../../../validation/params';
 import type { McpPlan } from './mcp-plan';
 
 /**

@@ -4,10 +4,10 @@ import type {
   Tool,
 } from 'openai/resources/responses/responses';
 import { z } from 'zod';
-import { invalidRequest } from '../../../common/api-error';
-import type { ChatMessage, FunctionToolSpec } from '../../../engine/types';
-import type { PythonBackend } from '../../hosted';
-import { parseOrThrow } from '../../plumbing/validate';
+import { invalidRequest } from '../../../../common/api-error';
+import type { ChatMessage, FunctionToolSpec } from '../../../../engine/types';
+import type { PythonBackend } from '../../../hosted';
+import { parseOrThrow } from '../../../validation/params';
 
 /**
  * `code_interpreter`'s two faces (as hosted-tools.ts has them for `file_search`). On the wire, the

@@ -1,8 +1,14 @@
 import type { ResponseItem, Tool } from 'openai/resources/responses/responses';
-import { clip, invalidRequest } from '../../../common/api-error';
-import type { FunctionToolSpec, ToolChoiceSpec } from '../../../engine/types';
-import { listMcpServers, type McpConnector, type McpServer, type McpTarget, mcpTargets } from '../../hosted';
-import { newId } from '../../plumbing/ids';
+import { clip, invalidRequest } from '../../../../common/api-error';
+import type { FunctionToolSpec, ToolChoiceSpec } from '../../../../engine/types';
+import {
+  listMcpServers,
+  type McpConnector,
+  type McpServer,
+  type McpTarget,
+  mcpTargets,
+} from '../../../hosted';
+import { newId } from '../../../http/ids';
 import { type ApprovalRequestItem, checkApprovals } from './mcp-approvals';
 
 /** The parsed tool choice, as far as `mcp` goes (`ParsedToolChoice` of `tool-options.ts`). */

@@ -1,5 +1,5 @@
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
-import type { ResponseStore, StoredResponse } from '../../store/types';
+import type { ResponseStore, StoredResponse } from '../../../store/types';
 
 /**
  * Most events in one write. A model faster than the flush interval (the scripted one emits thousands

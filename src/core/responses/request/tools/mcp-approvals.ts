@@ -1,5 +1,5 @@
 import type { ResponseItem } from 'openai/resources/responses/responses';
-import { clip, invalidRequest } from '../../../common/api-error';
+import { clip, invalidRequest } from '../../../../common/api-error';
 
 /**
  * The `mcp` approval flow across requests. A response that ends with an `mcp_approval_request`

@@ -1,6 +1,6 @@
 import type { ResponseItem } from 'openai/resources/responses/responses';
-import type { ChatMessage } from '../../../engine/types';
-import { pastMcpResult } from '../../hosted/mcp-results';
+import type { ChatMessage } from '../../../../engine/types';
+import { pastMcpResult } from '../../../hosted/mcp-results';
 import type { ApprovalRequestItem } from './mcp-approvals';
 
 /**

@@ -4,8 +4,8 @@
  * them as OpenAI's, and versioned by prefix, so a foreign or altered string is recognised.
  */
 
-import { base64ToBytes, bytesToBase64 } from '../../common/base64';
-import { parseJsonBounded } from '../validation/json-depth';
+import { base64ToBytes, bytesToBase64 } from '../../../common/base64';
+import { parseJsonBounded } from '../../validation/json-depth';
 
 /**
  * Seals `value` as `<prefix>` + base64(UTF-8 JSON).

@@ -1,14 +1,14 @@
 import type { FileSearchTool, FunctionTool, Tool } from 'openai/resources/responses/responses';
-import { clip, invalidRequest } from '../../../common/api-error';
-import type { FunctionToolSpec, ToolChoiceSpec } from '../../../engine/types';
-import { parseOrThrow } from '../../plumbing/validate';
+import { clip, invalidRequest } from '../../../../common/api-error';
+import type { FunctionToolSpec, ToolChoiceSpec } from '../../../../engine/types';
+import { parseOrThrow } from '../../../validation/params';
+import { type CreateResponseBody, functionToolSchema } from '../create-schema';
 import {
   type CodeInterpreterTool,
   PYTHON_NAME,
   PYTHON_SPEC,
   parseCodeInterpreterTool,
 } from './code-interpreter-tool';
-import { type CreateResponseBody, functionToolSchema } from './create-schema';
 import { FILE_SEARCH_NAME, FILE_SEARCH_SPEC, hostedNameTaken, parseFileSearchTool } from './hosted-tools';
 import { checkUniqueLabels, parseMcpTool } from './mcp-tools';
 

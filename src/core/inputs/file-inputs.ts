@@ -8,8 +8,8 @@ import { ApiError, invalidRequest } from '../../common/api-error';
 import { base64ToBytes, bytesToBase64 } from '../../common/base64';
 import { pace } from '../../common/pace';
 import { IMAGE_FORMATS, imageMimeOf } from '../../engine/image-bytes';
+import { fileMime, mimeOfName, PDF_MIME, TEXT_MIME } from '../files/file-types';
 import type { FileContentReader, StoredFileContent } from '../hosted/contracts';
-import { fileMime, mimeOfName, PDF_MIME, TEXT_MIME } from './file-types';
 import { type FilePart, type FileUrlOptions, inlineFileUrls, READ_TEXT } from './input-files';
 import { isPdf, pdfText } from './pdf-text';
 

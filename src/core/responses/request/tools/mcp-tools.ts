@@ -1,8 +1,8 @@
 import type { Tool } from 'openai/resources/responses/responses';
 import { z } from 'zod';
-import { clip, invalidRequest } from '../../../common/api-error';
-import { serverUrlProblem } from '../../hosted/mcp-policy';
-import { parseOrThrow } from '../../plumbing/validate';
+import { clip, invalidRequest } from '../../../../common/api-error';
+import { serverUrlProblem } from '../../../hosted/mcp-policy';
+import { parseOrThrow } from '../../../validation/params';
 
 /**
  * The request's `{type:'mcp', …}` entries: checked (each bad value a 400 on its `param`), and split

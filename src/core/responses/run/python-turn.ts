@@ -1,13 +1,13 @@
-import type { EngineChunk } from '../../engine/types';
+import type { EngineChunk } from '../../../engine/types';
 import {
   ContainerFileNames,
   LiveCodeCall,
   newPythonId,
   type PythonBackend,
   runCodeInterpreterCall,
-} from '../hosted';
+} from '../../hosted';
+import { PYTHON_NAME } from '../request/tools/code-interpreter-tool';
 import type { HostedTurn, LoopState } from './loop-state';
-import { PYTHON_NAME } from './request/code-interpreter-tool';
 import type { ResponseRun } from './response-run';
 
 /**

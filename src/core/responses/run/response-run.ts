@@ -6,13 +6,14 @@ import type {
   ResponseReasoningItem,
   ResponseStreamEvent,
 } from 'openai/resources/responses/responses';
-import type { ApiError } from '../../common/api-error';
-import type { EngineChunk, EngineUsage, FinishReason, TokenLogprob } from '../../engine/types';
-import type { RunOutput } from '../hosted';
-import { newId } from '../plumbing/ids';
+import type { ApiError } from '../../../common/api-error';
+import type { EngineChunk, EngineUsage, FinishReason, TokenLogprob } from '../../../engine/types';
+import type { RunOutput } from '../../hosted';
+import { newId } from '../../http/ids';
+import type { ResponseObject } from '../request/response-object';
+import type { IdPrefix, RunOptions } from '../request/run-options';
 import { emitFunctionCall } from './function-call-events';
-import { OpenReasoning, type ReasoningOptions } from './reasoning-events';
-import type { ResponseObject } from './response-object';
+import { OpenReasoning } from './reasoning-events';
 import { addCitation, type Citing, clone, MentionCites, type OpenPart, toWireLogprob } from './run-parts';
 
 /** Events without their sequence number; the run numbers them as it emits them. */
@@ -20,19 +21,6 @@ type Unnumbered<E> = E extends unknown ? Omit<E, 'sequence_number'> : never;
 export type StreamEvent = ResponseStreamEvent;
 
 /** How the run shapes its output beyond what the engine says. */
-export interface RunOptions extends ReasoningOptions {
-  /** `include: ['message.output_text.logprobs']`: put the engine's logprobs on text parts and events. */
-  logprobs: boolean;
-  /** Function calls past this many are dropped (1 without parallel tool calls; `max_tool_calls` counts built-in calls only). */
-  maxToolCalls?: number | null;
-  now?: () => number;
-  /** Where item and call ids come from: fresh ones, or a stored response's own when it is replayed. */
-  newId?: (prefix: IdPrefix) => string;
-}
-
-/** The prefixes of the ids a run hands out. */
-export type IdPrefix = 'msg' | 'rs' | 'fc' | 'call' | 'fs';
-
 /**
  * Turns engine chunks into the Responses output items and the stream events OpenAI sends, in
  * OpenAI's order, numbering events from 0. It owns the response object: its output, status and

@@ -1,6 +1,6 @@
-import { type ApiError, toApiError } from '../../common/api-error';
-import { pace } from '../../common/pace';
-import type { Engine, EngineChunk, GenerateRequest, LoadProgress } from '../../engine/types';
+import { type ApiError, toApiError } from '../../../common/api-error';
+import { pace } from '../../../common/pace';
+import type { Engine, EngineChunk, GenerateRequest, LoadProgress } from '../../../engine/types';
 import {
   CitationFilter,
   emitApprovalRequest,
@@ -12,15 +12,15 @@ import {
   type PythonBackend,
   runFileSearchCall,
   runMcpCall,
-} from '../hosted';
-import { newId } from '../plumbing/ids';
-import { untilAborted } from '../plumbing/json-hold';
-import { strictOutputErrorPaced } from '../validation/strict-output';
+} from '../../hosted';
+import { newId } from '../../http/ids';
+import { untilAborted } from '../../http/json-hold';
+import { strictOutputErrorPaced } from '../../validation/strict-output';
+import type { PreparedCreate } from '../request/prepare-create';
+import { PYTHON_NAME } from '../request/tools/code-interpreter-tool';
 import { fitTurns } from './fit-turns';
 import { type HostedTurn, LoopState, type PassOutcome } from './loop-state';
 import { CodeCallWatch, runPythonTurn } from './python-turn';
-import { PYTHON_NAME } from './request/code-interpreter-tool';
-import type { PreparedCreate } from './request/prepare-create';
 import type { ResponseRun } from './response-run';
 
 /**

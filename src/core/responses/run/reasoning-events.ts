@@ -1,18 +1,9 @@
 import type { ResponseReasoningItem } from 'openai/resources/responses/responses';
-import { seal, unseal } from './sealed';
+import type { ReasoningOptions } from '../request/run-options';
+import { sealReasoning } from '../request/sealed-reasoning';
 
 /** Emits one unnumbered event; the run numbers it. */
 type Send = (event: Record<string, unknown>) => void;
-
-/** What a reasoning item shows besides its text: a summary part, an opaque copy for stateless reuse. */
-export interface ReasoningOptions {
-  /** `reasoning.summary` was asked for: add a `summary_text` part. */
-  summary: boolean;
-  /** `include: ['reasoning.encrypted_content']`: give the item an `encrypted_content` string. */
-  encryptedContent: boolean;
-}
-
-const SEAL_PREFIX = 'intab.rs.v1.';
 
 /**
  * A reasoning item being streamed: one `reasoning_text` content part, then (when asked for) one
@@ -83,41 +74,6 @@ export class OpenReasoning {
   private base() {
     return { item_id: this.item.id, output_index: this.outputIndex };
   }
-}
-
-/**
- * The opaque `encrypted_content` of a reasoning item: its text and summary, which
- * {@link unsealReasoning} restores when the item comes back as input (with `store: false`, say).
- *
- * @example
- * item.encrypted_content = sealReasoning(item);
- */
-export function sealReasoning(item: ResponseReasoningItem): string {
-  return seal(SEAL_PREFIX, { content: item.content ?? [], summary: item.summary });
-}
-
-/**
- * Reads an `encrypted_content` that {@link sealReasoning} made; undefined when it is foreign or
- * altered.
- *
- * @example
- * unsealReasoning(item.encrypted_content) // → { content: [{ type: 'reasoning_text', text }], summary: [] }
- */
-export function unsealReasoning(
-  sealed: string,
-): Pick<ResponseReasoningItem, 'content' | 'summary'> | undefined {
-  const value = unseal(SEAL_PREFIX, sealed) as { content?: unknown; summary?: unknown } | undefined;
-  // Opaque, not signed: a forged string must still hold text parts, or it is refused like an altered one.
-  if (!value || !textParts(value.content, 'reasoning_text') || !textParts(value.summary, 'summary_text'))
-    return undefined;
-  return value as Pick<ResponseReasoningItem, 'content' | 'summary'>;
-}
-
-function textParts(v: unknown, type: string): boolean {
-  return (
-    Array.isArray(v) &&
-    v.every((p) => typeof p === 'object' && p !== null && p.type === type && typeof p.text === 'string')
-  );
 }
 
 function clone<T>(v: T): T {

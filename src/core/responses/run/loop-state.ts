@@ -5,12 +5,12 @@ import type {
   EngineUsage,
   FinishReason,
   GenerateRequest,
-} from '../../engine/types';
-import { type CitationSource, MAX_ENGINE_PASSES, type McpTarget } from '../hosted';
-import { PYTHON_NAME } from './request/code-interpreter-tool';
-import { FILE_SEARCH_NAME } from './request/hosted-tools';
-import type { McpPlan } from './request/mcp-plan';
-import type { PreparedCreate } from './request/prepare-create';
+} from '../../../engine/types';
+import { type CitationSource, MAX_ENGINE_PASSES, type McpTarget } from '../../hosted';
+import type { PreparedCreate } from '../request/prepare-create';
+import { PYTHON_NAME } from '../request/tools/code-interpreter-tool';
+import { FILE_SEARCH_NAME } from '../request/tools/hosted-tools';
+import type { McpPlan } from '../request/tools/mcp-plan';
 
 /** One hosted call a pass made, with what the tool returned, for the next pass to read. */
 export interface HostedTurn {

@@ -3,8 +3,8 @@ import type {
   ResponseOutputRefusal,
   ResponseOutputText,
 } from 'openai/resources/responses/responses';
-import type { TokenLogprob } from '../../engine/types';
-import type { ContainerFileNames, MentionScanner } from '../hosted';
+import type { TokenLogprob } from '../../../engine/types';
+import type { ContainerFileNames, MentionScanner } from '../../hosted';
 import type { OpenReasoning } from './reasoning-events';
 
 /** The content part a run is writing into: a message's text or refusal part, or a reasoning item. */

@@ -4,12 +4,13 @@ import type {
   ResponseOutputText,
   ResponseReasoningItem,
 } from 'openai/resources/responses/responses';
-import { ApiError } from '../../common/api-error';
-import type { TokenLogprob } from '../../engine/types';
-import { type McpItem, replayHostedItem, replayMcpItem } from '../hosted';
-import { newId } from '../plumbing/ids';
-import type { ResponseObject } from './response-object';
-import { type IdPrefix, ResponseRun, type StreamEvent } from './response-run';
+import { ApiError } from '../../../common/api-error';
+import type { TokenLogprob } from '../../../engine/types';
+import { type McpItem, replayHostedItem, replayMcpItem } from '../../hosted';
+import { newId } from '../../http/ids';
+import type { ResponseObject } from '../request/response-object';
+import type { IdPrefix } from '../request/run-options';
+import { ResponseRun, type StreamEvent } from '../run/response-run';
 
 /**
  * The stream of a stored response that kept no event log (a direct stream, a JSON answer), built
