@@ -80,14 +80,18 @@ describe('JsonValueScanner', () => {
 
   it('answers -1 for every prefix that stops short of the value (and of what ends a number)', () => {
     fc.assert(
-      fc.property(valueInText, fc.array(fc.nat(), { minLength: 1, maxLength: 6 }), ({ value, json, lead, text }, cuts) => {
-        // A number's or a literal's whole text is still short of its end: more digits may come.
-        const short = lead.length + json.length + (isScalar(value) ? 1 : 0);
-        for (const cut of cuts) {
-          const prefix = text.slice(0, cut % short);
-          expect(new JsonValueScanner('any').scan(prefix, 0)).toBe(-1);
-        }
-      }),
+      fc.property(
+        valueInText,
+        fc.array(fc.nat(), { minLength: 1, maxLength: 6 }),
+        ({ value, json, lead, text }, cuts) => {
+          // A number's or a literal's whole text is still short of its end: more digits may come.
+          const short = lead.length + json.length + (isScalar(value) ? 1 : 0);
+          for (const cut of cuts) {
+            const prefix = text.slice(0, cut % short);
+            expect(new JsonValueScanner('any').scan(prefix, 0)).toBe(-1);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
