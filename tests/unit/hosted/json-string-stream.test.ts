@@ -102,6 +102,15 @@ describe('JsonStringDecoder', () => {
   });
 });
 
+/** `json` cut at `cuts` streams out `code`, the whole of it. */
+function expectStreamsCode(json: string, cuts: number[], code: string): void {
+  const f = new JsonFieldStream('code');
+  let out = '';
+  for (const p of split(json, cuts)) out += f.push(p);
+  expect(f.complete).toBe(true);
+  expect(out).toBe(code);
+}
+
 describe('JsonFieldStream', () => {
   it("streams one field's text from any split of an object, other fields skipped", () => {
     fc.assert(
@@ -116,11 +125,7 @@ describe('JsonFieldStream', () => {
         (code, others, cuts, spaced) => {
           const value = { ...others, code };
           const json = spaced ? JSON.stringify(value, null, 2) : JSON.stringify(value);
-          const f = new JsonFieldStream('code');
-          let out = '';
-          for (const p of split(json, cuts)) out += f.push(p);
-          expect(f.complete).toBe(true);
-          expect(out).toBe(code);
+          expectStreamsCode(json, cuts, code);
         },
       ),
       { numRuns: 300 },
@@ -143,11 +148,7 @@ describe('JsonFieldStream', () => {
           const fields = Object.entries(others);
           fields.splice(at % (fields.length + 1), 0, ['code', code]);
           const json = spacedJson(Object.fromEntries(fields), gaps);
-          const f = new JsonFieldStream('code');
-          let out = '';
-          for (const p of split(json, cuts)) out += f.push(p);
-          expect(f.complete).toBe(true);
-          expect(out).toBe(code);
+          expectStreamsCode(json, cuts, code);
         },
       ),
       { numRuns: 300 },
