@@ -12,6 +12,7 @@
  */
 
 import { writeFileSync } from 'node:fs';
+import { quantile } from './stats.mjs';
 
 /** Streams kept running beside the heavy requests. */
 const STREAMS = 4;
@@ -20,11 +21,6 @@ const BLOCK_MARK = 'intab-heavy:';
 const CATEGORIES = ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline'];
 
 const round1 = (v) => Number(v.toFixed(1));
-
-function quantile(values, q) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-}
 
 /** `{median, p90, max, runs}` in ms, as the rest of the bench reports (p90: nearest rank). */
 function stats(values) {

@@ -4,13 +4,7 @@
  * on 2 shared cores one figure under load can be 4× another).
  */
 import { readFileSync } from 'node:fs';
-
-/** Nearest-rank quantile (the same rule as run.mjs's). */
-export function quantile(values, q) {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-}
+import { quantile } from './stats.mjs';
 
 export const round = (v, digits = 2) => (Number.isFinite(v) ? Number(v.toFixed(digits)) : null);
 

@@ -1,5 +1,12 @@
 /** The bench's statistics: nearest-rank quantiles and the `{median, p90, runs}` summary. */
 
+/**
+ * The bench's one quantile rule, nearest rank: the smallest sample with at least `q` of the samples
+ * at or below it (the median of an even count is the lower middle one). NaN for no samples.
+ *
+ * @example
+ * quantile([5.2, 6.8, 7.1, 7.4, 9.0], 0.75); // 7.4
+ */
 export function quantile(values, q) {
   const sorted = [...values].sort((a, b) => a - b);
   if (sorted.length === 0) return Number.NaN;

@@ -10,14 +10,10 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { prompt } from './prompts.mjs';
 import { pressureWatch } from './spread.mjs';
-import { alternating } from './stats.mjs';
+import { alternating, quantile } from './stats.mjs';
 
 const log = (...args) => console.error('[bench]', ...args);
 
-function quantile(values, q) {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length ? s[Math.floor((s.length - 1) * q)] : Number.NaN;
-}
 const median = (values) => quantile(values, 0.5);
 const round = (v, d = 2) => Number(v.toFixed(d));
 const decodeTps = (r) => (r.tokens - 1) / ((r.lastMs - r.firstMs) / 1000);

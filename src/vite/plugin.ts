@@ -9,7 +9,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, type Plugin, type Rolldown } from 'vite';
+import type { Plugin } from 'vite';
+import { AppBuild, bundleScript } from './app-build.ts';
 import { MAX_PRECACHED_FILE_BYTES, precacheManifest } from './precache-manifest.ts';
 import { pythonAssetsPlugin } from './python-assets.ts';
 
@@ -125,35 +126,24 @@ function workerPlugin(): Plugin {
  * Bundles the service worker into one classic script (registrable in every browser; nothing is
  * left to import). Returns the code when `outDir` is null (dev), else writes `outDir/fileName`.
  */
-async function bundleServiceWorker(
+function bundleServiceWorker(
   root: string,
   entry: string,
   fileName: string,
   outDir: string | null,
   coep: Coep,
 ): Promise<string> {
-  const output = await build({
-    configFile: false,
+  return bundleScript(
     root,
-    logLevel: 'warn',
-    publicDir: false,
-    // workbox's modules log verbosely unless they see production.
-    define: {
+    outDir,
+    { entry, formats: ['iife'], name: 'intabSw', fileName: () => fileName },
+    {
+      // workbox's modules log verbosely unless they see production.
       'process.env.NODE_ENV': JSON.stringify(outDir ? 'production' : 'development'),
       // intab's default service worker reads it (sw/default-entry.ts); other entries ignore it.
       __INTAB_ISOLATION__: JSON.stringify(coep),
     },
-    build: {
-      outDir: outDir ?? 'dist',
-      write: outDir !== null,
-      emptyOutDir: false,
-      copyPublicDir: false,
-      target: 'es2022',
-      lib: { entry, formats: ['iife'], name: 'intabSw', fileName: () => fileName },
-    },
-  });
-  const first = (Array.isArray(output) ? output[0] : output) as Rolldown.RolldownOutput;
-  return first.output[0].code;
+  );
 }
 
 /**
@@ -165,23 +155,18 @@ async function bundleServiceWorker(
 function serviceWorkerPlugin(opts: ServiceWorkerOptions, coep: Coep): Plugin {
   const entry = opts.entry ?? defaultEntry();
   const fileName = opts.fileName ?? 'sw.js';
-  let root = process.cwd();
-  let outDir = 'dist';
-  let failed = false;
+  const app = new AppBuild();
   return {
     name: 'intab:service-worker',
-    configResolved(config) {
-      root = config.root;
-      outDir = resolve(config.root, config.build.outDir);
-    },
+    ...app.hooks,
     configureServer(server) {
       let cached: Promise<string> | null = null;
       server.watcher.on('change', () => {
         cached = null;
       });
       server.middlewares.use(`/${fileName}`, (_req, res: ServerResponse, next) => {
-        cached ??= bundleServiceWorker(root, resolve(root, entry), fileName, null, coep).then((code) =>
-          code.replaceAll(MANIFEST_SLOT, '[]'),
+        cached ??= bundleServiceWorker(app.root, resolve(app.root, entry), fileName, null, coep).then(
+          (code) => code.replaceAll(MANIFEST_SLOT, '[]'),
         );
         cached.then(
           (code) => {
@@ -196,15 +181,11 @@ function serviceWorkerPlugin(opts: ServiceWorkerOptions, coep: Coep): Plugin {
         );
       });
     },
-    buildEnd(error) {
-      failed = Boolean(error);
-    },
     async closeBundle() {
-      // Rolldown runs closeBundle after a failed build too; a service worker for no app helps nobody.
-      if (failed || this.environment?.config.command !== 'build' || this.environment.name !== 'client')
-        return;
-      await bundleServiceWorker(root, resolve(root, entry), fileName, outDir, coep);
-      const swPath = resolve(outDir, fileName);
+      // A service worker for no app (a failed build) helps nobody.
+      if (!app.builtClient(this)) return;
+      await bundleServiceWorker(app.root, resolve(app.root, entry), fileName, app.outDir, coep);
+      const swPath = resolve(app.outDir, fileName);
       const code = readFileSync(swPath, 'utf8');
       if (!code.includes(MANIFEST_SLOT)) {
         if (opts.precache === true) this.warn(`${fileName} reads no self.__WB_MANIFEST: nothing to precache`);
@@ -214,7 +195,7 @@ function serviceWorkerPlugin(opts: ServiceWorkerOptions, coep: Coep): Plugin {
         writeFileSync(swPath, code.replaceAll(MANIFEST_SLOT, '[]'));
         return;
       }
-      const manifest = precacheManifest(outDir, [fileName]);
+      const manifest = precacheManifest(app.outDir, [fileName]);
       writeFileSync(swPath, code.replaceAll(MANIFEST_SLOT, JSON.stringify(manifest.entries)));
       for (const url of manifest.tooBig)
         this.warn(`${url} is over ${MAX_PRECACHED_FILE_BYTES} bytes: not precached`);

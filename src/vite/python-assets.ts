@@ -9,8 +9,9 @@ import type { ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, type Plugin, type Rolldown } from 'vite';
+import type { Plugin } from 'vite';
 import { PYODIDE_FILES, PYTHON_ASSET_PATH, SANDBOX_SCRIPT } from '../sandbox/protocol.ts';
+import { AppBuild, bundleScript } from './app-build.ts';
 
 const TYPES: Record<string, string> = {
   '.mjs': 'text/javascript',
@@ -37,23 +38,12 @@ function pyodideDir(root: string): string | null {
 }
 
 /** Bundles the sandbox into one ES module (Pyodide itself stays a runtime import of its own file). */
-async function bundleSandbox(root: string, outDir: string | null): Promise<string> {
-  const output = await build({
-    configFile: false,
-    root,
-    logLevel: 'warn',
-    publicDir: false,
-    build: {
-      outDir: outDir ?? 'dist',
-      write: outDir !== null,
-      emptyOutDir: false,
-      copyPublicDir: false,
-      target: 'es2022',
-      lib: { entry: sandboxEntry(), formats: ['es'], fileName: () => SANDBOX_SCRIPT },
-    },
+function bundleSandbox(root: string, outDir: string | null): Promise<string> {
+  return bundleScript(root, outDir, {
+    entry: sandboxEntry(),
+    formats: ['es'],
+    fileName: () => SANDBOX_SCRIPT,
   });
-  const first = (Array.isArray(output) ? output[0] : output) as Rolldown.RolldownOutput;
-  return first.output[0].code;
 }
 
 /**
@@ -61,22 +51,17 @@ async function bundleSandbox(root: string, outDir: string | null): Promise<strin
  * calls end `failed` saying Python could not load.
  */
 export function pythonAssetsPlugin(): Plugin {
-  let root = process.cwd();
-  let outDir = 'dist';
-  let failed = false;
+  const app = new AppBuild();
   return {
     name: 'intab:python-assets',
-    configResolved(config) {
-      root = config.root;
-      outDir = resolve(config.root, config.build.outDir);
-    },
+    ...app.hooks,
     configureServer(server) {
       let script: Promise<string> | null = null;
       server.middlewares.use(PYTHON_ASSET_PATH, (req, res: ServerResponse, next) => {
         const name = (req.url ?? '').replace(/^\//, '').replace(/\?.*$/, '');
-        const dir = pyodideDir(root);
+        const dir = pyodideDir(app.root);
         if (name === SANDBOX_SCRIPT) {
-          script ??= bundleSandbox(root, null);
+          script ??= bundleSandbox(app.root, null);
           script.then((code) => {
             res.setHeader('content-type', 'text/javascript');
             res.end(code);
@@ -88,18 +73,14 @@ export function pythonAssetsPlugin(): Plugin {
         createReadStream(resolve(dir, name)).pipe(res);
       });
     },
-    buildEnd(error) {
-      failed = Boolean(error);
-    },
     async closeBundle() {
-      if (failed || this.environment?.config.command !== 'build' || this.environment.name !== 'client')
-        return;
-      const dir = pyodideDir(root);
+      if (!app.builtClient(this)) return;
+      const dir = pyodideDir(app.root);
       if (!dir) return;
-      const target = resolve(outDir, PYTHON_ASSET_PATH.slice(1));
+      const target = resolve(app.outDir, PYTHON_ASSET_PATH.slice(1));
       mkdirSync(target, { recursive: true });
       for (const name of PYODIDE_FILES) copyFileSync(resolve(dir, name), resolve(target, name));
-      await bundleSandbox(root, target);
+      await bundleSandbox(app.root, target);
     },
   };
 }

@@ -4,6 +4,7 @@
  * `python` call reaches the client while the model is still writing it. Both are linear in their
  * input and hold at most one escape (six characters) and one high surrogate between pieces.
  */
+import { JsonValueScanner } from '../../common/json-scan';
 
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
   '"': '"',
@@ -154,10 +155,8 @@ export class JsonFieldStream {
   private key = new JsonStringDecoder();
   private keyText = '';
   private value = new JsonStringDecoder();
-  /** While skipping another value: its nesting, and whether inside one of its strings. */
-  private depth = 0;
-  private inString = false;
-  private escaped = false;
+  /** Another field's value, skipped to its end. */
+  private skipped = new JsonValueScanner('any');
 
   constructor(private readonly field: string) {}
 
@@ -193,7 +192,10 @@ export class JsonFieldStream {
           else if (c === '"' && this.keyText === this.field) {
             this.state = 'string';
             i++;
-          } else this.state = 'skip';
+          } else {
+            this.state = 'skip';
+            this.skipped = new JsonValueScanner('any');
+          }
           break;
         case 'string':
           out += this.value.push(i === 0 ? piece : piece.slice(i));
@@ -228,33 +230,14 @@ export class JsonFieldStream {
     return i + this.key.consumed;
   }
 
-  /** Skips a value that is not the field; `after` once it ends, `end` at the object's end. */
+  /**
+   * Skips a value that is not the field; `after` once it ends (the object's `}` or `,` after it is
+   * `after`'s to read).
+   */
   private skip(piece: string, i: number): number {
-    for (; i < piece.length; i++) {
-      const c = piece[i];
-      if (this.inString) {
-        if (this.escaped) this.escaped = false;
-        else if (c === '\\') this.escaped = true;
-        else if (c === '"') {
-          this.inString = false;
-          if (this.depth === 0) return this.valueEnded(i + 1);
-        }
-      } else if (c === '"') this.inString = true;
-      else if (c === '{' || c === '[') this.depth++;
-      else if (c === '}' || c === ']') {
-        if (this.depth === 0) {
-          this.state = 'end';
-          return i + 1;
-        }
-        this.depth--;
-        if (this.depth === 0) return this.valueEnded(i + 1);
-      } else if (c === ',' && this.depth === 0) return this.valueEnded(i);
-    }
-    return i;
-  }
-
-  private valueEnded(i: number): number {
+    const end = this.skipped.scan(piece, i);
+    if (end < 0) return piece.length;
     this.state = 'after';
-    return i;
+    return end;
   }
 }

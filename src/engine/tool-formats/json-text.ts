@@ -1,7 +1,8 @@
 /**
- * JSON the way chat templates write it, and a scanner that finds where a JSON value ends inside
- * streamed text (calls are followed by prose or by the next call, never by a delimiter we can trust).
+ * JSON the way chat templates write it, and where a JSON value ends inside streamed text (calls are
+ * followed by prose or by the next call, never by a delimiter we can trust): common's scanner.
  */
+import { JsonValueScanner } from '../../common/json-scan';
 
 /**
  * `JSON.stringify` with Python `json.dumps` separators (`", "`, `": "`), which is what HF chat
@@ -45,32 +46,15 @@ export function pyJsonIndent(value: unknown, indent: number, depth = 0): string 
 
 /**
  * Where the JSON value starting at `start` (after whitespace) ends: the index just past it, or -1
- * while it is still incomplete. Only brackets and strings are tracked; validity is JSON.parse's job.
+ * while it is still incomplete or is no object or array. Only brackets and strings are tracked;
+ * validity is JSON.parse's job.
  *
  * @example
  * jsonEnd('{"a": "}"} and more', 0); // 10
  * jsonEnd('{"a": [1, ', 0); // -1
  */
 export function jsonEnd(text: string, start: number): number {
-  let i = start;
-  while (i < text.length && /\s/.test(text[i] as string)) i++;
-  const first = text[i];
-  if (first !== '{' && first !== '[') return -1;
-  let depth = 0;
-  let inString = false;
-  for (; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{' || c === '[') depth++;
-    else if (c === '}' || c === ']') {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
-  }
-  return -1;
+  return new JsonValueScanner('container').scan(text, start);
 }
 
 /**

@@ -2,6 +2,7 @@
  * A tool call's arguments as the model writes them: once a call region names its tool and opens
  * its arguments, the arguments' JSON text streams out as it grows, up to the end of that value.
  */
+import { JsonValueScanner } from '../../common/json-scan';
 
 /** A partly written call's arguments, followed through its growing region. */
 export interface ArgumentsStream {
@@ -40,7 +41,8 @@ export function jsonArgumentsStart(region: string, head: number): PartialCallHea
 /**
  * Follows one call's arguments through its growing region: `next(region)` returns the arguments
  * text added since the last call, stopping at the end of the JSON value. Linear: each character is
- * scanned once. Arguments that are not an object stop it (no more deltas; the whole call decides).
+ * scanned once (the scanner goes on from where the last look stopped). Arguments that are not an
+ * object stop it (no more deltas; the whole call decides).
  *
  * @example
  * const p = new JsonArguments(41);
@@ -48,51 +50,18 @@ export function jsonArgumentsStart(region: string, head: number): PartialCallHea
  */
 export class JsonArguments implements ArgumentsStream {
   private at: number;
-  private depth = 0;
-  private inString = false;
-  private escaped = false;
-  private started = false;
-  /** The value ended, or is no object: nothing more comes out. */
-  private ended = false;
+  private readonly value = new JsonValueScanner('object');
 
   constructor(at: number) {
     this.at = at;
   }
 
   next(region: string): string {
-    if (this.ended) return '';
-    let i = this.at;
-    if (!this.started) {
-      while (i < region.length && /\s/.test(region[i] as string)) i++;
-      if (i >= region.length) {
-        this.at = i;
-        return '';
-      }
-      if (region[i] !== '{') {
-        this.ended = true;
-        return '';
-      }
-      this.started = true;
-    }
-    const from = i;
-    for (; i < region.length; i++) {
-      const c = region[i];
-      if (this.inString) {
-        if (this.escaped) this.escaped = false;
-        else if (c === '\\') this.escaped = true;
-        else if (c === '"') this.inString = false;
-      } else if (c === '"') this.inString = true;
-      else if (c === '{' || c === '[') this.depth++;
-      else if (c === '}' || c === ']') {
-        this.depth--;
-        if (this.depth === 0) {
-          this.ended = true;
-          i++;
-          break;
-        }
-      }
-    }
-    this.at = i;
-    return region.slice(from, i);
+    if (this.value.done) return '';
+    const end = this.value.scan(region, this.at);
+    // Whitespace before the value is not the arguments'.
+    const from = Math.max(this.at, this.value.start);
+    this.at = end < 0 ? Math.max(this.at, region.length) : end;
+    return this.value.start < 0 || this.value.refused ? '' : region.slice(from, this.at);
   }
 }

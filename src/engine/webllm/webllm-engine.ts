@@ -1,9 +1,11 @@
 /**
  * The real engine: a local model on WebGPU through `@mlc-ai/web-llm`. It owns an `MLCEngine`
  * directly (inside the worker) rather than web-llm's worker handler, whose errors arrive as strings.
- * Each job lives in `./runtime`: the wait queue, loading, generation and embeddings.
+ * Each job lives in `./runtime`: loading, generation and embeddings; they take turns at the GPU
+ * through the engines' {@link Turns}.
  */
 import { allowedTools } from '../tool-formats/request-plan';
+import { Turns } from '../turns';
 import type {
   ChatMessage,
   CountOptions,
@@ -15,7 +17,7 @@ import type {
   LoadProgress,
   ModelInfo,
 } from '../types';
-import { embedInputs, generateReply, loadLocked, requiredFeatures, Turns, WebLLMRuntime } from './runtime';
+import { embedInputs, generateReply, loadLocked, requiredFeatures, WebLLMRuntime } from './runtime';
 import type { WebLLMEngineOptions } from './webllm-engine-options';
 import { checkSchemas } from './webllm-grammar';
 import { loadCancelled } from './webllm-load-cancel';
@@ -111,7 +113,7 @@ export class WebLLMEngine implements Engine {
     };
     entry.promise = (async () => {
       // A load cancelled while it waits for its turn leaves the queue at once.
-      const release = await this.turns.gate.acquire(entry.cancel.signal);
+      const release = await this.turns.acquire(entry.cancel.signal);
       try {
         if (!release) throw loadCancelled(modelId);
         await loadLocked(this.runtime, modelId, entry.listeners, entry.cancel.signal);
@@ -137,7 +139,7 @@ export class WebLLMEngine implements Engine {
   }
 
   generate(req: GenerateRequest, signal: AbortSignal): AsyncGenerator<EngineChunk> {
-    return generateReply(this.runtime, req, signal, () => this.turns.queued(this.turns.gate.acquire(signal)));
+    return generateReply(this.runtime, req, signal, () => this.turns.awaitTurn(signal));
   }
 
   /**
@@ -146,9 +148,7 @@ export class WebLLMEngine implements Engine {
    * so `dimensions` is a 400, as OpenAI answers for its models that cannot either.
    */
   embed(modelId: string, inputs: string[], dimensions?: number): Promise<EmbedResult> {
-    return embedInputs(this.runtime, modelId, inputs, dimensions, () =>
-      this.turns.queued(this.turns.gate.acquire()),
-    );
+    return embedInputs(this.runtime, modelId, inputs, dimensions, () => this.turns.awaitTurn());
   }
 
   async countsExactly(modelId: string): Promise<boolean> {

@@ -85,7 +85,7 @@ export class WllamaEngine implements Engine {
   async preflight(modelId: string, req?: GenerateRequest): Promise<void> {
     const { spec } = this.state.registration(modelId);
     // Before any header, so a streamed request past the cap gets its 429 status line too.
-    this.state.queue.refuseWhenFull(modelId, this.state.gate.averageTurnMs);
+    this.state.turns.refuseWhenFull(modelId);
     if (req) await preflightGrammar(req);
     if (spec.device === 'webgpu' && !(await this.starter.webGpuF16())) {
       throw serviceUnavailable(
@@ -99,7 +99,7 @@ export class WllamaEngine implements Engine {
     this.state.registration(modelId);
     const live = this.state.instances.get(modelId);
     if (live && !live.dead && !this.state.pending.has(modelId)) return;
-    await this.state.queue.queued(this.loader.shared(modelId, onProgress, true));
+    await this.state.turns.queued(this.loader.shared(modelId, onProgress, true));
   }
 
   generate(req: GenerateRequest, signal: AbortSignal): AsyncGenerator<EngineChunk> {

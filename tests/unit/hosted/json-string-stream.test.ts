@@ -1,19 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JsonFieldStream, JsonStringDecoder } from '../../../src/core/hosted/json-string-stream';
-
-/** `text` cut at `cuts` (positions, any order, repeats allowed). */
-function split(text: string, cuts: number[]): string[] {
-  const at = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
-  const pieces: string[] = [];
-  let from = 0;
-  for (const c of at) {
-    pieces.push(text.slice(from, c));
-    from = c;
-  }
-  pieces.push(text.slice(from));
-  return pieces;
-}
+import { anyJsonValue, jsonGaps, spacedJson, split } from '../../helpers/json-pieces';
 
 /** JSON text of `s` with some characters written as `\uXXXX` escapes, as models sometimes do. */
 function escapedJson(s: string, mask: boolean[]): string {
@@ -114,6 +102,15 @@ describe('JsonStringDecoder', () => {
   });
 });
 
+/** `json` cut at `cuts` streams out `code`, the whole of it. */
+function expectStreamsCode(json: string, cuts: number[], code: string): void {
+  const f = new JsonFieldStream('code');
+  let out = '';
+  for (const p of split(json, cuts)) out += f.push(p);
+  expect(f.complete).toBe(true);
+  expect(out).toBe(code);
+}
+
 describe('JsonFieldStream', () => {
   it("streams one field's text from any split of an object, other fields skipped", () => {
     fc.assert(
@@ -128,11 +125,30 @@ describe('JsonFieldStream', () => {
         (code, others, cuts, spaced) => {
           const value = { ...others, code };
           const json = spaced ? JSON.stringify(value, null, 2) : JSON.stringify(value);
-          const f = new JsonFieldStream('code');
-          let out = '';
-          for (const p of split(json, cuts)) out += f.push(p);
-          expect(f.complete).toBe(true);
-          expect(out).toBe(code);
+          expectStreamsCode(json, cuts, code);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('streams the field past other values of any kind and spacing, the field anywhere, cut anywhere', () => {
+    fc.assert(
+      fc.property(
+        anyText,
+        fc.dictionary(
+          fc.string().filter((k) => k !== 'code'),
+          anyJsonValue,
+          { maxKeys: 5 },
+        ),
+        fc.nat(),
+        jsonGaps,
+        fc.array(fc.nat(), { maxLength: 12 }),
+        (code, others, at, gaps, cuts) => {
+          const fields = Object.entries(others);
+          fields.splice(at % (fields.length + 1), 0, ['code', code]);
+          const json = spacedJson(Object.fromEntries(fields), gaps);
+          expectStreamsCode(json, cuts, code);
         },
       ),
       { numRuns: 300 },

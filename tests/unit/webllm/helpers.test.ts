@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { StallTimeoutError, withStallTimeout } from '../../../src/engine/stall-timeout';
+import { Turns } from '../../../src/engine/turns';
 import { mapGenerateError, mapLoadError } from '../../../src/engine/webllm/webllm-errors';
-import { Gate, StallTimeoutError, withStallTimeout } from '../../../src/engine/webllm/webllm-gate';
 import { ThinkSplitter } from '../../../src/engine/webllm/webllm-think';
 
 const named = (name: string, message = 'boom') => Object.assign(new Error(message), { name });
@@ -61,7 +62,7 @@ describe('error mapping', () => {
 
 describe('Gate and withStallTimeout', () => {
   it('runs jobs one at a time in order, and skips a waiter that aborts', async () => {
-    const gate = new Gate();
+    const gate = new Turns();
     const order: string[] = [];
     const first = await gate.acquire();
     const ac = new AbortController();

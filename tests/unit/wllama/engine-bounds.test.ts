@@ -5,8 +5,8 @@
  * engine serves the next request.
  */
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { DEFAULT_MAX_QUEUE } from '../../../src/engine/turns';
 import type { GenerateRequest } from '../../../src/engine/types';
-import { DEFAULT_MAX_QUEUE } from '../../../src/engine/wait-queue';
 import type { WllamaEngine } from '../../../src/engine/wllama';
 import { ChunkQueue } from '../../../src/engine/wllama/chunk-queue';
 import { DEFAULT_MAX_FIRST_TOKEN_MS, firstTokenBoundMs } from '../../../src/engine/wllama/limits';

@@ -4,9 +4,9 @@
  */
 import type { ChatCompletionChunk } from '@mlc-ai/web-llm';
 import { ApiError, unsupportedModel } from '../../../common/api-error';
+import { deadline, EXPIRED } from '../../stall-timeout';
 import type { EngineChunk, GenerateRequest } from '../../types';
 import type { MLCEngineLike } from '../webllm-engine-options';
-import { deadline, EXPIRED } from '../webllm-gate';
 import { boundJsonWhitespace } from '../webllm-grammar';
 import { inlineImageUrls } from '../webllm-images';
 import { isEmbeddingRecord, toModelInfos } from '../webllm-models';
@@ -25,7 +25,7 @@ const DRAIN_LIMIT_MS = 10_000;
  * aborted the wait.
  *
  * @example
- * for await (const chunk of generateReply(runtime, req, signal, () => turns.queued(gate.acquire(signal)))) …
+ * for await (const chunk of generateReply(runtime, req, signal, () => turns.awaitTurn(signal))) …
  */
 export async function* generateReply(
   rt: WebLLMRuntime,

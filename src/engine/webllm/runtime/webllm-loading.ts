@@ -4,11 +4,11 @@
  */
 import type { ChatOptions, ModelRecord } from '@mlc-ai/web-llm';
 import { ApiError } from '../../../common/api-error';
+import { StallTimeoutError, withStallTimeout } from '../../stall-timeout';
 import type { LoadProgress } from '../../types';
 import { convConfigFor } from '../webllm-conv-templates';
 import { installByteMeter } from '../webllm-download-meter';
 import { mapLoadError } from '../webllm-errors';
-import { StallTimeoutError, withStallTimeout } from '../webllm-gate';
 import { loadCancelled, untilCancelled } from '../webllm-load-cancel';
 import { loadReporter } from '../webllm-load-reports';
 import { modelsToLoad, pairKey } from '../webllm-pairing';

@@ -56,7 +56,7 @@ export async function countTokens(
   const key = `${modelId}\n${JSON.stringify(inputs)}`;
   const known = models.counts.get(key);
   if (known !== undefined) return known;
-  const release = (await models.queue.queued(models.gate.acquire())) as () => void;
+  const release = (await models.turns.awaitTurn()) as () => void;
   try {
     const live = models.liveInstance(modelId);
     if (!live) return estimateTokens(messages, tools);

@@ -33,8 +33,8 @@ export async function embedInputs(
       'unsupported_value',
     );
   }
-  models.queue.refuseWhenFull(modelId, models.gate.averageTurnMs);
-  const release = await models.queue.queued(models.gate.acquire(signal));
+  models.turns.refuseWhenFull(modelId);
+  const release = await models.turns.awaitTurn(signal);
   if (!release) throw embeddingAborted();
   try {
     const inst = await loader.shared(modelId, undefined, false);

@@ -30,8 +30,8 @@ export async function* generateChunks(
 ): AsyncGenerator<EngineChunk> {
   models.registration(req.model);
   if (models.kindOf(req.model) === 'embeddings') throw unsupportedModel(req.model, 'chat');
-  models.queue.refuseWhenFull(req.model, models.gate.averageTurnMs);
-  const release = await models.queue.queued(models.gate.acquire(signal));
+  models.turns.refuseWhenFull(req.model);
+  const release = await models.turns.awaitTurn(signal);
   if (!release) return;
   let drained: Promise<void> | null = null;
   try {

@@ -4,7 +4,7 @@
  */
 import type { WllamaConfig } from '@wllama/wllama/esm/index.js';
 import { serviceUnavailable } from '../../../common/api-error';
-import { withStallTimeout } from '../../webllm/webllm-gate';
+import { withStallTimeout } from '../../stall-timeout';
 import { webGpuHas } from '../../webllm/webllm-webgpu';
 import type { LlamaLogger } from '../llama-log';
 import { wllamaModelFetcher } from '../model-fetcher';

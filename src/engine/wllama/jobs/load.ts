@@ -5,8 +5,8 @@
 
 import type { LoadModelParams } from '@wllama/wllama/esm/index.js';
 import { ApiError } from '../../../common/api-error';
+import { StallTimeoutError } from '../../stall-timeout';
 import type { LoadProgress } from '../../types';
-import { StallTimeoutError } from '../../webllm/webllm-gate';
 import { TimeoutError, withTimeout } from '../chunk-queue';
 import { GgufFormatError, readGgufHeader } from '../gguf-header';
 import { LlamaLog } from '../llama-log';
@@ -55,7 +55,7 @@ export class WllamaLoader {
     const entry: PendingLoad = { promise: Promise.resolve(null as never), listeners: new Set() };
     if (onProgress) entry.listeners.add(onProgress);
     entry.promise = (async () => {
-      const release = takeGate ? await models.gate.acquire() : null;
+      const release = takeGate ? await models.turns.acquire() : null;
       try {
         return models.liveInstance(modelId) ?? (await this.locked(modelId, entry.listeners));
       } finally {

@@ -1,11 +1,10 @@
 /**
  * The engine's shared state: registered models, their live llama.cpp instances and GGUF facts,
- * loads in flight, the gate one job at a time passes, its wait queue, and the per-step bounds.
+ * loads in flight, the turns one job at a time takes (and their wait queue), and the per-step bounds.
  */
 import { modelNotFound } from '../../../common/api-error';
+import { Turns } from '../../turns';
 import type { LoadProgress, ModelInfo } from '../../types';
-import { WaitQueue } from '../../wait-queue';
-import { Gate } from '../../webllm/webllm-gate';
 import { byteBound, DEFAULT_MAX_FIRST_TOKEN_MS, firstTokenBoundMs } from '../limits';
 import type { TemplateMessage } from '../template-messages';
 import type { GgufFacts, WllamaInstance } from '../wllama-instance';
@@ -35,15 +34,14 @@ export class WllamaModels {
   readonly instances = new Map<string, WllamaInstance>();
   readonly facts = new Map<string, GgufFacts>();
   readonly pending = new Map<string, PendingLoad>();
-  readonly gate = new Gate();
-  /** Requests waiting for the gate (or a load), capped at `maxQueue`. */
-  readonly queue: WaitQueue;
+  /** One job at a time; the requests waiting for a turn (or a load), capped at `maxQueue`. */
+  readonly turns: Turns;
   /** Exact token counts (model + template inputs → tokens), dropped with their instance. */
   readonly counts = new Map<string, number>();
   cachedUrls = new Set<string>();
 
   constructor(readonly opts: WllamaEngineOptions) {
-    this.queue = new WaitQueue(opts.maxQueue, 'llama.cpp runs one request at a time');
+    this.turns = new Turns(opts.maxQueue, 'llama.cpp runs one request at a time');
   }
 
   /** Makes room for one more instance: the least recently used ones go (`maxLoaded`, default 2). */
