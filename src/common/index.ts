@@ -1,6 +1,6 @@
 /**
  * What every layer shares and nothing below it: the one error type, {@link ApiError}, and its
- * plain-data form for crossing workers; base64 over bytes; and {@link pace}, which keeps big requests from holding the
+ * plain-data form for crossing workers; base64 over bytes; JSON Pointer (RFC 6901) for local `$ref`s; and {@link pace}, which keeps big requests from holding the
  * event loop. The core, the engines and the store all import from here, never from each other upward.
  *
  * @example
@@ -9,6 +9,7 @@
  */
 export * from './api-error';
 export * from './base64';
+export * from './json-pointer';
 export * from './lazy-assets';
 export * from './pace';
 export * from './redact';

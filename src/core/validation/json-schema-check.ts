@@ -1,4 +1,5 @@
 import { clip } from '../../common/api-error';
+import { resolveFragment } from '../../common/json-pointer';
 import { pace } from '../../common/pace';
 import { MAX_CHECK_DEPTH, MAX_CHECK_STEPS } from './schema-budgets';
 
@@ -219,7 +220,8 @@ class CheckRun {
   }
 
   private resolve(ref: string): unknown {
-    if (!this.refs.has(ref)) this.refs.set(ref, resolveRef(this.root, ref));
+    // Strict mode allows local pointers only: a remote ref, or one that names nothing, constrains nothing.
+    if (!this.refs.has(ref)) this.refs.set(ref, resolveFragment(this.root, ref) ?? true);
     return this.refs.get(ref);
   }
 
@@ -300,22 +302,6 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 function asArray(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [];
-}
-
-/** Local JSON pointers only (`#`, `#/$defs/X`); strict mode allows no remote refs. */
-function resolveRef(root: unknown, ref: string): unknown {
-  if (!ref.startsWith('#')) return true;
-  let node: unknown = root;
-  for (const raw of ref.slice(1).split('/').filter(Boolean)) {
-    let key = raw;
-    try {
-      key = decodeURIComponent(raw);
-    } catch {}
-    key = key.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (Array.isArray(node) && /^\d+$/.test(key)) node = node[Number(key)];
-    else node = isObject(node) && Object.hasOwn(node, key) ? node[key] : undefined;
-  }
-  return node ?? true;
 }
 
 /** Whether `text` matches `pattern`, in linear time; null when the pattern cannot run. */

@@ -1,4 +1,5 @@
 import { invalidRequest } from '../../common/api-error';
+import { resolveFragment } from '../../common/json-pointer';
 import { pace } from '../../common/pace';
 
 /**
@@ -79,7 +80,9 @@ function instanceSteps(schema: unknown, name: string): Generator<void, unknown, 
     if (depth > MAX_INSTANCE_DEPTH || path > MAX_INSTANCE_PATH) return null;
     if (typeof schema !== 'object' || schema === null) return null;
     const s = schema as Record<string, unknown>;
-    if (typeof s.$ref === 'string') return yield* build(resolveRef(root, s.$ref), name, depth, path + 1);
+    // A remote ref, or one that names nothing, is an empty schema: any value (null here).
+    if (typeof s.$ref === 'string')
+      return yield* build(resolveFragment(root, s.$ref) ?? {}, name, depth, path + 1);
     if (Object.hasOwn(s, 'const')) return s.const;
     if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
     for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
@@ -161,15 +164,4 @@ function tooLarge(err: unknown, param: string): unknown {
   if (!(err instanceof InstanceTooLargeError)) return err;
   const code = param.startsWith('tools') ? 'invalid_function_parameters' : 'invalid_json_schema';
   return invalidRequest(param, `Invalid schema for the scripted model: ${err.message}.`, code);
-}
-
-/** Resolves a local JSON pointer such as `#/$defs/Address`. Remote refs resolve to nothing. */
-function resolveRef(root: unknown, ref: string): unknown {
-  if (!ref.startsWith('#')) return {};
-  let node: unknown = root;
-  for (const raw of ref.slice(1).split('/').filter(Boolean)) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
-  }
-  return node ?? {};
 }
