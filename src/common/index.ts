@@ -13,3 +13,4 @@ export * from './json-pointer';
 export * from './lazy-assets';
 export * from './pace';
 export * from './redact';
+export * from './sse-data';
