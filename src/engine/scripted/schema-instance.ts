@@ -31,22 +31,12 @@ export class InstanceTooLargeError extends Error {
  * Throws {@link InstanceTooLargeError} rather than write more than {@link SCRIPTED_MAX_INSTANCE_VALUES}
  * values: the count is checked before an array is made, so the work is bounded by the budget too.
  *
- * @example
- * schemaInstance({ type: 'object', required: ['city'], properties: { city: { type: 'string' } } })
- * // → { city: 'city' }
- */
-export function schemaInstance(schema: unknown, name = ''): unknown {
-  const steps = instanceSteps(schema, name);
-  let next = steps.next();
-  while (!next.done) next = steps.next();
-  return next.value;
-}
-
-/**
- * {@link schemaInstance} in slices that yield to the loop ({@link pace}): a 20,000-row instance took
- * ~30 ms of one synchronous step, on the worker every tab shares. Same value, same errors.
+ * It runs in slices that yield to the loop ({@link pace}): a 20,000-row instance took ~30 ms of one
+ * synchronous step, on the worker every tab shares.
  *
  * @example
+ * await schemaInstancePaced({ type: 'object', required: ['city'], properties: { city: { type: 'string' } } })
+ * // → { city: 'city' }
  * await schemaInstancePaced({ type: 'array', minItems: 2, items: { type: 'integer' } }) // → [1, 1]
  */
 export async function schemaInstancePaced(schema: unknown, name = ''): Promise<unknown> {
@@ -131,25 +121,12 @@ function instanceSteps(schema: unknown, name: string): Generator<void, unknown, 
 }
 
 /**
- * {@link schemaInstance} as a request's answer: past the budget, OpenAI's 400 on `param`
+ * {@link schemaInstancePaced} as a request's answer: past the budget, OpenAI's 400 on `param`
  * (`text.format.schema`, or `tools[i].parameters`).
  *
  * @example
- * instanceFor({ type: 'array', minItems: 1e8 }, 'text.format.schema'); // throws a 400
- */
-export function instanceFor(schema: unknown, param: string, name = ''): unknown {
-  try {
-    return schemaInstance(schema, name);
-  } catch (err) {
-    throw tooLarge(err, param);
-  }
-}
-
-/**
- * {@link instanceFor} in slices that yield to the loop ({@link schemaInstancePaced}).
- *
- * @example
  * await instanceForPaced(req.format.schema, 'text.format.schema');
+ * await instanceForPaced({ type: 'array', minItems: 1e8 }, 'text.format.schema'); // rejects with a 400
  */
 export async function instanceForPaced(schema: unknown, param: string, name = ''): Promise<unknown> {
   try {
