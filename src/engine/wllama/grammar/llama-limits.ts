@@ -9,6 +9,7 @@
  * recursion to llama.cpp, whose check looks only for literally empty alternatives, and the build in
  * @wllama/wllama 3.8.1 runs it: checked in Chromium.)
  */
+import { pace } from '../../../common/pace';
 import {
   GrammarTooComplexError,
   LLAMA_MAX_REPETITIONS,
@@ -36,10 +37,13 @@ export class LlamaGrammarError extends GrammarTooComplexError {
  * worker for a slice at a time.
  *
  * @example
- * await checkLlamaGrammarPaced('root ::= "a"{0,100}\n', pace); // fine
- * await checkLlamaGrammarPaced('root ::= x\nx ::= x "a" | "b"\n', pace); // rejects: left recursion
+ * await checkLlamaGrammarPaced('root ::= "a"{0,100}\n'); // fine
+ * await checkLlamaGrammarPaced('root ::= x\nx ::= x "a" | "b"\n'); // rejects: left recursion
  */
-export async function checkLlamaGrammarPaced(grammar: string, between: () => Promise<void>): Promise<void> {
+export async function checkLlamaGrammarPaced(
+  grammar: string,
+  between: () => Promise<void> = pace,
+): Promise<void> {
   const p = new Parser(grammar);
   for (let n = 1; p.next(); n++) if (n % SLICE === 0) await between();
   p.finish();

@@ -6,6 +6,7 @@
  */
 
 import { clip } from '../../../common/api-error';
+import { pace } from '../../../common/pace';
 import type { ReasoningMarkers } from '../../tool-formats/model-family';
 import { QWEN_FREE_PARAMETERS, qwenValueKind } from '../../tool-formats/qwen-xml-arguments';
 import type { TagSpec, ToolFormat } from '../../tool-formats/types';
@@ -67,17 +68,18 @@ type Build<T> = Generator<Conversion, T, string>;
  * that starts a call must finish it by the tool's schema.
  *
  * Built in slices: each schema's definitions are converted one at a time and the grammar is checked
- * a slice of rules at a time, with `between()` (a yield to the event loop) in between, so a large
- * schema never holds the worker for its whole conversion (issue 27 §4).
+ * a slice of rules at a time, with `between()` (a yield to the event loop: {@link pace}, unless a
+ * test counts the yields) in between, so a large schema never holds the worker for its whole
+ * conversion (issue 27 §4).
  *
  * @example
  * await requestGrammarPaced({ format: llama3Format, tools, forced: true, parallel: false, maxToolCalls: null,
- *   output: { type: 'text' }, thinking: null }, pace);
+ *   output: { type: 'text' }, thinking: null });
  * // 'root ::= call\ncall ::= "{\\"name\\": \\"get_weather\\", \\"parameters\\": " args-get-weather "}" | …'
  */
 export async function requestGrammarPaced(
   req: GrammarRequest,
-  between: () => Promise<void>,
+  between: () => Promise<void> = pace,
 ): Promise<string | null> {
   if (req.tools.length === 0 && req.output.type === 'text') return null;
   return withParam(req, async () => {
