@@ -32,37 +32,25 @@ const doc = {
 
 describe('JSON Pointer (RFC 6901)', () => {
   it('resolves the examples of RFC 6901 §5 (string form) and §6 (URI fragment form)', () => {
-    const strings: [string, unknown][] = [
-      ['', doc],
-      ['/foo', ['bar', 'baz']],
-      ['/foo/0', 'bar'],
-      ['/', 0],
-      ['/a~1b', 1],
-      ['/c%d', 2],
-      ['/e^f', 3],
-      ['/g|h', 4],
-      ['/i\\j', 5],
-      ['/k"l', 6],
-      ['/ ', 7],
-      ['/m~0n', 8],
+    // [string form, URI fragment form, value]
+    const examples: [string, string, unknown][] = [
+      ['', '#', doc],
+      ['/foo', '#/foo', ['bar', 'baz']],
+      ['/foo/0', '#/foo/0', 'bar'],
+      ['/', '#/', 0],
+      ['/a~1b', '#/a~1b', 1],
+      ['/c%d', '#/c%25d', 2],
+      ['/e^f', '#/e%5Ef', 3],
+      ['/g|h', '#/g%7Ch', 4],
+      ['/i\\j', '#/i%5Cj', 5],
+      ['/k"l', '#/k%22l', 6],
+      ['/ ', '#/%20', 7],
+      ['/m~0n', '#/m~0n', 8],
     ];
-    for (const [pointer, value] of strings)
+    for (const [pointer, ref, value] of examples) {
       expect(resolveTokens(doc, pointerTokens(pointer) ?? ['(none)'])).toEqual(value);
-    const fragments: [string, unknown][] = [
-      ['#', doc],
-      ['#/foo', ['bar', 'baz']],
-      ['#/foo/0', 'bar'],
-      ['#/', 0],
-      ['#/a~1b', 1],
-      ['#/c%25d', 2],
-      ['#/e%5Ef', 3],
-      ['#/g%7Ch', 4],
-      ['#/i%5Cj', 5],
-      ['#/k%22l', 6],
-      ['#/%20', 7],
-      ['#/m~0n', 8],
-    ];
-    for (const [ref, value] of fragments) expect(resolveFragment(doc, ref)).toEqual(value);
+      expect(resolveFragment(doc, ref)).toEqual(value);
+    }
   });
 
   it('unescapes ~1 before ~0, once: `~01` is the key `~1`', () => {
