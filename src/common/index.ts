@@ -1,7 +1,8 @@
 /**
  * What every layer shares and nothing below it: the one error type, {@link ApiError}, and its
- * plain-data form for crossing workers; base64 over bytes; JSON Pointer (RFC 6901) for local `$ref`s; and {@link pace}, which keeps big requests from holding the
- * event loop. The core, the engines and the store all import from here, never from each other upward.
+ * plain-data form for crossing workers; base64 over bytes; JSON Pointer (RFC 6901) for local
+ * `$ref`s; the one SSE reader; and {@link pace}, which keeps big requests from holding the event loop.
+ * The core, the engines and the store all import from here, never from each other upward.
  *
  * @example
  * import { ApiError, invalidRequest } from './';
