@@ -17,7 +17,7 @@ export {
   SCRIPTED_EMBEDDING_DIMENSIONS,
   SCRIPTED_MODEL_ID,
   ScriptedEngine,
-  schemaInstance,
+  schemaInstancePaced,
   scriptedEmbedding,
   scriptedTokens,
 } from './scripted';

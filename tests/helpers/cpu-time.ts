@@ -7,7 +7,7 @@
  *
  * @example
  * const start = cpuNow();
- * schemaInstance(schema);
+ * await schemaInstancePaced(schema);
  * expect(cpuNow() - start).toBeLessThan(100);
  */
 export function cpuNow(): number {

@@ -70,3 +70,15 @@ export async function countPaceCalls<T>(work: () => Promise<T>): Promise<{ value
     setPaceProbe(null);
   }
 }
+
+/**
+ * `work` run in one turn of the loop, as a synchronous function would run it: with a clock that never
+ * moves, pace() never yields. The reference a paced function's sliced runs are compared with (its
+ * result must not depend on where the slices fall).
+ *
+ * @example
+ * expect(await countPaced(() => checkJsonSchemaPaced(s, v))).toMatchObject({ value: await inOneTurn(() => checkJsonSchemaPaced(s, v)) });
+ */
+export async function inOneTurn<T>(work: () => Promise<T>): Promise<T> {
+  return (await countPaceCalls(work)).value;
+}

@@ -4,7 +4,7 @@
  */
 import type { ToolFormat } from '../../src/engine/tool-formats/types';
 import type { ChatMessage, FunctionToolSpec } from '../../src/engine/types';
-import { requestGrammar } from '../../src/engine/wllama/grammar/request-grammar';
+import { requestGrammarPaced } from '../../src/engine/wllama/grammar/request-grammar';
 
 /** A strict `python` tool taking its code as one string (the code_interpreter's shape). */
 export const PYTHON_TOOL: FunctionToolSpec = {
@@ -57,8 +57,8 @@ export const WEATHER_LOOP: ChatMessage[] = [
 ];
 
 /** wllama's GBNF for a reply that must call one of `tools` (one call, no reasoning, text output). */
-export function forcedCallGrammar(format: ToolFormat, tools: FunctionToolSpec[]): string {
-  return requestGrammar({
+export async function forcedCallGrammar(format: ToolFormat, tools: FunctionToolSpec[]): Promise<string> {
+  return (await requestGrammarPaced({
     format,
     tools,
     forced: true,
@@ -66,5 +66,5 @@ export function forcedCallGrammar(format: ToolFormat, tools: FunctionToolSpec[])
     maxToolCalls: null,
     output: { type: 'text' },
     thinking: null,
-  }) as string;
+  })) as string;
 }

@@ -5,7 +5,7 @@
  * no memory of an earlier run can hide what a new schema costs.
  */
 import { describe, expect, it } from 'vitest';
-import { checkJsonSchema, SchemaCheckLimitError } from '../../src/core/validation/json-schema-check';
+import { checkJsonSchemaPaced, SchemaCheckLimitError } from '../../src/core/validation/json-schema-check';
 import { MAX_CHECK_DEPTH, MAX_CHECK_STEPS } from '../../src/core/validation/schema-budgets';
 import { strictTextErrorPaced } from '../../src/core/validation/strict-output';
 import type { OutputFormatSpec } from '../../src/engine/types';
@@ -39,26 +39,26 @@ function nested(levels: number, leaf: unknown): unknown {
   return v;
 }
 
-function timed<T>(work: () => T): { value: T; ms: number } {
+async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const start = cpuNow();
-  const value = work();
+  const value = await work();
   return { value, ms: cpuNow() - start };
 }
 
 describe('the strict check judges each (subschema, value) pair once', () => {
   // Before: 2^n checks, doubling per level: 20 levels took 1.8 s, 30 about half an hour.
-  it.each([30, 60])('%i levels of $refs under anyOf, for one value, fail in under 1 s', (n) => {
-    const { value, ms } = timed(() => checkJsonSchema(refLevels(n, false), 5));
+  it.each([30, 60])('%i levels of $refs under anyOf, for one value, fail in under 1 s', async (n) => {
+    const { value, ms } = await timed(() => checkJsonSchemaPaced(refLevels(n, false), 5));
     expect(value).toBe('$: matches none of the allowed schemas');
     expect(ms).toBeLessThan(1000);
   });
 
-  it.each([30, 60])('%i levels of $refs under anyOf, one value level each, in under 1 s', (n) => {
-    const { value, ms } = timed(() => checkJsonSchema(refLevels(n, true), nested(n, 5)));
+  it.each([30, 60])('%i levels of $refs under anyOf, one value level each, in under 1 s', async (n) => {
+    const { value, ms } = await timed(() => checkJsonSchemaPaced(refLevels(n, true), nested(n, 5)));
     expect(value).toBe('$: matches none of the allowed schemas');
     expect(ms).toBeLessThan(1000);
     // A matching value passes as fast.
-    expect(timed(() => checkJsonSchema(refLevels(n, true), nested(n, 'x'))).value).toBeNull();
+    expect((await timed(() => checkJsonSchemaPaced(refLevels(n, true), nested(n, 'x')))).value).toBeNull();
   });
 
   // Before: each allOf doubled the work down to depth 64: 2^32 checks, a hang.
@@ -72,20 +72,20 @@ describe('the strict check judges each (subschema, value) pair once', () => {
         $ref: '#/$defs/a',
       },
     ],
-  ])('a schema whose allOf or anyOf refers to itself ends in under 1 s: %j', (schema) => {
+  ])('a schema whose allOf or anyOf refers to itself ends in under 1 s: %j', async (schema) => {
     for (const value of [null, {}, 'x', [1, 2], { a: { b: 1 } }]) {
-      const { ms } = timed(() => checkJsonSchema(structuredClone(schema), value));
+      const { ms } = await timed(() => checkJsonSchemaPaced(structuredClone(schema), value));
       expect(ms).toBeLessThan(1000);
     }
   });
 
-  it('keeps the messages: a problem deep in a value names its path', () => {
+  it('keeps the messages: a problem deep in a value names its path', async () => {
     const schema = {
       type: 'object',
       properties: { list: { type: 'array', items: { $ref: '#/$defs/item' } } },
       $defs: { item: { anyOf: [{ type: 'integer' }, { $ref: '#/$defs/item2' }] }, item2: { type: 'null' } },
     };
-    expect(checkJsonSchema(schema, { list: [1, null, 'x'] })).toBe(
+    expect(await checkJsonSchemaPaced(schema, { list: [1, null, 'x'] })).toBe(
       '$.list[2]: matches none of the allowed schemas',
     );
   });
@@ -101,10 +101,10 @@ describe('the strict check has a step budget and a depth bound', () => {
     return { schema: { type: 'array', items: { anyOf: branches } }, value: values };
   };
 
-  it(`past ${MAX_CHECK_STEPS} steps it throws SchemaCheckLimitError, in under 2 s`, () => {
+  it(`past ${MAX_CHECK_STEPS} steps it throws SchemaCheckLimitError, in under 2 s`, async () => {
     const { schema, value } = overBudget();
     const start = cpuNow();
-    expect(() => checkJsonSchema(schema, value)).toThrow(SchemaCheckLimitError);
+    await expect(checkJsonSchemaPaced(schema, value)).rejects.toThrow(SchemaCheckLimitError);
     expect(cpuNow() - start).toBeLessThan(2000);
   });
 
@@ -118,13 +118,13 @@ describe('the strict check has a step budget and a depth bound', () => {
     );
   });
 
-  it(`a value nested past ${MAX_CHECK_DEPTH} levels is refused, not a stack overflow`, () => {
+  it(`a value nested past ${MAX_CHECK_DEPTH} levels is refused, not a stack overflow`, async () => {
     const schema = { type: 'object', properties: { v: { $ref: '#' } } };
-    expect(checkJsonSchema(schema, nested(500, {}))).toBeNull();
-    expect(() => checkJsonSchema(schema, nested(5_000, {}))).toThrow(SchemaCheckLimitError);
+    expect(await checkJsonSchemaPaced(schema, nested(500, {}))).toBeNull();
+    await expect(checkJsonSchemaPaced(schema, nested(5_000, {}))).rejects.toThrow(SchemaCheckLimitError);
   });
 
-  it('a legitimate large output stays far under the budget: 20,000 objects in under 1 s', () => {
+  it('a legitimate large output stays far under the budget: 20,000 objects in under 1 s', async () => {
     const schema = {
       type: 'array',
       items: {
@@ -139,7 +139,7 @@ describe('the strict check has a step budget and a depth bound', () => {
       },
     };
     const value = Array.from({ length: 20_000 }, (_, i) => ({ id: i, name: `n${i}`, tag: 'a' }));
-    const { value: problem, ms } = timed(() => checkJsonSchema(schema, value));
+    const { value: problem, ms } = await timed(() => checkJsonSchemaPaced(schema, value));
     expect(problem).toBeNull();
     expect(ms).toBeLessThan(1000);
   });

@@ -9,9 +9,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/common/api-error';
-import { checkJsonSchema, SchemaCheckLimitError } from '../../src/core/validation/json-schema-check';
+import { checkJsonSchemaPaced, SchemaCheckLimitError } from '../../src/core/validation/json-schema-check';
 import { checkRequestSchema } from '../../src/core/validation/request-schema';
-import { InstanceTooLargeError, schemaInstance } from '../../src/engine/scripted/schema-instance';
+import { InstanceTooLargeError, schemaInstancePaced } from '../../src/engine/scripted/schema-instance';
 import { cpuNow } from '../helpers/cpu-time';
 
 const site = { kind: 'response_format', name: 'out', param: 'text.format.schema' } as const;
@@ -109,16 +109,16 @@ describe('random schemas end in bounded time with a result or a clean error', ()
           expect(requestMs).toBeLessThan(STEP_MS);
           // The output check holds whatever the request check said (it also runs where no request did).
           for (const value of values)
-            expect(await within(() => checkJsonSchema(s, value), [SchemaCheckLimitError])).toBeLessThan(
+            expect(await within(() => checkJsonSchemaPaced(s, value), [SchemaCheckLimitError])).toBeLessThan(
               STEP_MS,
             );
           if (!accepted) return;
           let instance: unknown;
-          const instanceMs = await within(() => {
-            instance = schemaInstance(s);
+          const instanceMs = await within(async () => {
+            instance = await schemaInstancePaced(s);
           }, [InstanceTooLargeError]);
           expect(instanceMs).toBeLessThan(STEP_MS);
-          expect(await within(() => checkJsonSchema(s, instance), [SchemaCheckLimitError])).toBeLessThan(
+          expect(await within(() => checkJsonSchemaPaced(s, instance), [SchemaCheckLimitError])).toBeLessThan(
             STEP_MS,
           );
         },
@@ -155,10 +155,12 @@ describe('amplifiers end in bounded time', () => {
         let value: unknown = leafValue;
         if (down) for (let i = 0; i < n; i++) value = { v: value };
         expect(await within(() => checkRequestSchema(schema, site), [ApiError])).toBeLessThan(STEP_MS);
-        expect(await within(() => checkJsonSchema(schema, value), [SchemaCheckLimitError])).toBeLessThan(
+        expect(await within(() => checkJsonSchemaPaced(schema, value), [SchemaCheckLimitError])).toBeLessThan(
           STEP_MS,
         );
-        expect(await within(() => schemaInstance(schema), [InstanceTooLargeError])).toBeLessThan(STEP_MS);
+        expect(await within(() => schemaInstancePaced(schema), [InstanceTooLargeError])).toBeLessThan(
+          STEP_MS,
+        );
       }),
       { numRuns: 100, seed: 27 },
     );
@@ -188,10 +190,10 @@ describe('amplifiers end in bounded time', () => {
       fc.asyncProperty(wide, async (schema) => {
         expect(await within(() => checkRequestSchema(schema, site), [])).toBeLessThan(STEP_MS * 2);
         let instance: unknown;
-        expect(await within(() => (instance = schemaInstance(schema)), [InstanceTooLargeError])).toBeLessThan(
-          STEP_MS,
-        );
-        expect(checkJsonSchema(schema, instance)).toBeNull();
+        expect(
+          await within(async () => (instance = await schemaInstancePaced(schema)), [InstanceTooLargeError]),
+        ).toBeLessThan(STEP_MS);
+        expect(await checkJsonSchemaPaced(schema, instance)).toBeNull();
       }),
       { numRuns: 20, seed: 27 },
     );

@@ -1,42 +1,36 @@
 /**
  * The strict output check and the scripted model's schema instance run in slices that yield (issue 27,
- * §4: no single synchronous step of the engine worker over 50 ms): the paced forms give exactly what
- * the synchronous ones give (the same problem, the same instance, the same errors), and a big one
+ * §4: no single synchronous step of the engine worker over 50 ms): sliced, with a yield at every
+ * chance, they give exactly what one unsliced turn gives (the same problem, the same instance, the
+ * same errors), and a big one
  * never holds the event loop for long: counted as slices of bounded work with a yield between them
  * (tests/helpers/pace-count.ts), so a loaded machine reads the same as an idle one.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { rowsSchema } from '../../bench/heavy-requests';
-import {
-  checkJsonSchema,
-  checkJsonSchemaPaced,
-  SchemaCheckLimitError,
-} from '../../src/core/validation/json-schema-check';
+import { checkJsonSchemaPaced, SchemaCheckLimitError } from '../../src/core/validation/json-schema-check';
 import {
   InstanceTooLargeError,
   SCRIPTED_MAX_INSTANCE_VALUES,
-  schemaInstance,
   schemaInstancePaced,
 } from '../../src/engine/scripted/schema-instance';
-import { countPaced } from '../helpers/pace-count';
+import { countPaced, inOneTurn } from '../helpers/pace-count';
 // Loading the request checker installs the linear-time engine that patterns run on, as in the server.
 import '../../src/core/validation/request-schema';
 
-/** The sync result or the error's class and message, for comparing the two forms. */
-function outcome(work: () => unknown): unknown {
-  try {
-    return { value: work() };
-  } catch (err) {
-    return { error: (err as Error).name, message: (err as Error).message };
-  }
-}
+/** The result or the error's class and message, for comparing a sliced run with an unsliced one. */
 async function outcomeAsync(work: () => Promise<unknown>): Promise<unknown> {
   try {
     return { value: await work() };
   } catch (err) {
     return { error: (err as Error).name, message: (err as Error).message };
   }
+}
+
+/** `work` sliced at every chance: pace() yields at each call. */
+async function sliced<T>(work: () => Promise<T>): Promise<T> {
+  return (await countPaced(work)).value;
 }
 
 /** `n` rows that match rowsSchema, the row at `bad` (if any) with a wrong tag. */
@@ -62,8 +56,8 @@ describe('the strict output check in slices', () => {
           (
             schema.properties as { rows: { items: { properties: { tag: { enum: string[] } } } } }
           ).rows.items.properties.tag.enum = ['tp', 'other'];
-          expect(await outcomeAsync(() => checkJsonSchemaPaced(schema, value))).toEqual(
-            outcome(() => checkJsonSchema(schema, value)),
+          expect(await outcomeAsync(() => sliced(() => checkJsonSchemaPaced(schema, value)))).toEqual(
+            await outcomeAsync(() => inOneTurn(() => checkJsonSchemaPaced(schema, value))),
           );
         },
       ),
@@ -74,7 +68,9 @@ describe('the strict output check in slices', () => {
   it('finds the same problem deep in a 60,000-row output, and stops at the step budget as before', async () => {
     const schema = rowsSchema(1, 'deep');
     const value = rows(60_000, 'deep', 59_998);
-    expect(await checkJsonSchemaPaced(schema, value)).toBe(checkJsonSchema(schema, value));
+    expect(await sliced(() => checkJsonSchemaPaced(schema, value))).toBe(
+      await inOneTurn(() => checkJsonSchemaPaced(schema, value)),
+    );
     expect(await checkJsonSchemaPaced(schema, value)).toMatch(/^\$\.rows\[59998\]\.tag: /);
     const huge = rows(200_000, 'huge');
     await expect(checkJsonSchemaPaced(rowsSchema(1, 'huge'), huge)).rejects.toThrow(SchemaCheckLimitError);
@@ -103,8 +99,8 @@ describe("the scripted model's instance in slices", () => {
       { anyOf: [{ type: 'null' }, { type: 'array', minItems: 2, items: { enum: ['x'] } }] },
       { type: 'array', minItems: SCRIPTED_MAX_INSTANCE_VALUES, items: { type: 'integer' } },
     ])
-      expect(await outcomeAsync(() => schemaInstancePaced(schema, 'n'))).toEqual(
-        outcome(() => schemaInstance(schema, 'n')),
+      expect(await outcomeAsync(() => sliced(() => schemaInstancePaced(schema, 'n')))).toEqual(
+        await outcomeAsync(() => inOneTurn(() => schemaInstancePaced(schema, 'n'))),
       );
     await expect(schemaInstancePaced(rowsSchema(30_000, 'big'))).rejects.toThrow(InstanceTooLargeError);
   });

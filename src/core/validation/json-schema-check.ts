@@ -1,4 +1,5 @@
 import { clip } from '../../common/api-error';
+import { resolveFragment } from '../../common/json-pointer';
 import { pace } from '../../common/pace';
 import { MAX_CHECK_DEPTH, MAX_CHECK_STEPS } from './schema-budgets';
 
@@ -18,24 +19,13 @@ import { MAX_CHECK_DEPTH, MAX_CHECK_STEPS } from './schema-budgets';
  * {@link usePatternTest} when it first checks a request's schema, which is always before any output
  * under that schema is checked.
  *
- * @example
- * checkJsonSchema({ type: 'object', required: ['n'], properties: { n: { type: 'number' } } }, { n: 'x' })
- * // → "$.n: expected number, got string"
- */
-export function checkJsonSchema(schema: unknown, value: unknown): string | null {
-  const steps = new CheckRun(schema).check(schema, value, 0);
-  let next = steps.next();
-  while (!next.done) next = steps.next();
-  return next.value && `$${next.value.path}: ${next.value.why}`;
-}
-
-/**
- * {@link checkJsonSchema} in slices: a 20,000-object output took ~110 ms in one synchronous step,
- * and the engine worker answers every tab. The check pauses every {@link SLICE_STEPS} steps and
- * {@link pace} yields to the loop once the turn is long; the result and the errors are the same.
+ * The check runs in slices: a 20,000-object output took ~110 ms in one synchronous step, and the
+ * engine worker answers every tab. It pauses every {@link SLICE_STEPS} steps and {@link pace} yields
+ * to the loop once the turn is long; slicing changes neither the result nor the errors.
  *
  * @example
- * await checkJsonSchemaPaced({ type: 'array', items: { type: 'number' } }, [1, 'x']) // → "$[1]: expected number, got string"
+ * await checkJsonSchemaPaced({ type: 'object', required: ['n'], properties: { n: { type: 'number' } } }, { n: 'x' })
+ * // → "$.n: expected number, got string"
  */
 export async function checkJsonSchemaPaced(schema: unknown, value: unknown): Promise<string | null> {
   const steps = new CheckRun(schema).check(schema, value, 0);
@@ -219,7 +209,8 @@ class CheckRun {
   }
 
   private resolve(ref: string): unknown {
-    if (!this.refs.has(ref)) this.refs.set(ref, resolveRef(this.root, ref));
+    // Strict mode allows local pointers only: a remote ref, or one that names nothing, constrains nothing.
+    if (!this.refs.has(ref)) this.refs.set(ref, resolveFragment(this.root, ref) ?? true);
     return this.refs.get(ref);
   }
 
@@ -300,22 +291,6 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 function asArray(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [];
-}
-
-/** Local JSON pointers only (`#`, `#/$defs/X`); strict mode allows no remote refs. */
-function resolveRef(root: unknown, ref: string): unknown {
-  if (!ref.startsWith('#')) return true;
-  let node: unknown = root;
-  for (const raw of ref.slice(1).split('/').filter(Boolean)) {
-    let key = raw;
-    try {
-      key = decodeURIComponent(raw);
-    } catch {}
-    key = key.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (Array.isArray(node) && /^\d+$/.test(key)) node = node[Number(key)];
-    else node = isObject(node) && Object.hasOwn(node, key) ? node[key] : undefined;
-  }
-  return node ?? true;
 }
 
 /** Whether `text` matches `pattern`, in linear time; null when the pattern cannot run. */

@@ -1,5 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { ApiError, clip } from '../../common/api-error';
+import { pointerTokens } from '../../common/json-pointer';
 import { pace } from '../../common/pace';
 import { chainProblem } from './schema-chains';
 import { finiteProblem } from './schema-finite';
@@ -115,10 +116,7 @@ function shallow(piece: { schema: unknown; at: string[] }, pieces: { schema: unk
 function errorProblem(validate: ValidateFunction, prefix: string[]): Problem | null {
   const error = validate.errors?.[0];
   if (!error) return null;
-  const at = error.instancePath
-    .split('/')
-    .slice(1)
-    .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const at = pointerTokens(error.instancePath) ?? [];
   const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
   const list = allowed ? `: ${allowed.map((v) => `'${String(v)}'`).join(', ')}` : '';
   return { at: [...prefix, ...at], why: `${error.message ?? 'is not valid'}${list}` };

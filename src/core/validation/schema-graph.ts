@@ -1,4 +1,5 @@
 import { clip } from '../../common/api-error';
+import { fragmentTokens, resolveTokens } from '../../common/json-pointer';
 import { pace } from '../../common/pace';
 import { regexProblem } from './schema-patterns';
 
@@ -78,9 +79,9 @@ export async function walkSchema(root: unknown): Promise<{ graph: SchemaGraph; p
     const problem = ownProblem(s, at);
     if (problem) return { graph, problem };
     if (typeof s.$ref === 'string' && s.$ref.startsWith('#')) {
-      const keys = pointer(s.$ref);
-      const target = resolve(root, keys);
-      if (target === undefined)
+      const keys = fragmentTokens(s.$ref);
+      const target = keys && resolve(root, keys);
+      if (!keys || target === undefined)
         return {
           graph,
           problem: {
@@ -184,32 +185,10 @@ function fromArray(keys: (string | number)[]): Path {
   return path;
 }
 
-/** The path segments of a local JSON pointer (`#/$defs/A` → `['$defs', 'A']`). */
-function pointer(ref: string): string[] {
-  // Most pointers are plain (`#/$defs/Name`): no escapes to undo.
-  if (!/[~%]/.test(ref)) return ref.slice(1).split('/').filter(Boolean);
-  return ref
-    .slice(1)
-    .split('/')
-    .filter(Boolean)
-    .map((raw) => {
-      let key = raw;
-      try {
-        key = decodeURIComponent(raw);
-      } catch {}
-      return key.replace(/~1/g, '/').replace(/~0/g, '~');
-    });
-}
-
-/** What a local `$ref` points at, or undefined; own keys only (`#/toString` resolves to nothing). */
+/** What a local `$ref`'s tokens name: a schema (an object or a boolean), else undefined. */
 function resolve(root: unknown, keys: string[]): unknown {
-  let node: unknown = root;
-  for (const key of keys) {
-    if (Array.isArray(node) && /^\d+$/.test(key)) node = node[Number(key)];
-    else if (isObject(node) && Object.hasOwn(node, key)) node = node[key];
-    else return undefined;
-  }
-  return node === undefined || isObject(node) || typeof node === 'boolean' ? node : undefined;
+  const node = resolveTokens(root, keys);
+  return isObject(node) || typeof node === 'boolean' ? node : undefined;
 }
 
 export function isObject(v: unknown): v is Schema {

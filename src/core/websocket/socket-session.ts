@@ -1,7 +1,7 @@
 import { ApiError, invalidRequest, toApiError } from '../../common/api-error';
+import { sseEventData } from '../../common/sse-data';
 import { ConnectionCache, DEFAULT_SOCKET_CACHED_RESPONSES } from './connection-cache';
 import { errorFromResponse, parseSocketMessage, socketError } from './socket-message';
-import { sseEvents } from './sse-events';
 
 /** How many messages may wait behind the one a connection is answering, by default. */
 export const DEFAULT_SOCKET_QUEUED_MESSAGES = 16;
@@ -133,8 +133,10 @@ export class ResponsesSocketSession {
         }),
       );
       if (!res.ok || !res.body) throw await errorFromResponse(res);
-      for await (const event of sseEvents(res.body)) {
+      // The core's own body: its events are bounded where they are made, so no caps here.
+      for await (const data of sseEventData(res.body)) {
         if (this.closed) break;
+        const event = JSON.parse(data) as Record<string, unknown>;
         // The core's in-band error (a final write that failed after the terminal event) in the socket's envelope.
         if (event.type === 'error') {
           this.#emit(socketError(inBandError(event)));

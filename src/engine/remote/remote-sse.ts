@@ -3,6 +3,7 @@
  * on the event's length and on the silence between reads, and the reader cancelled (so the connection closes) however
  * the consumer stops.
  */
+import { type SseCaps, sseEventData } from '../../common/sse-data';
 import { upstreamError, upstreamTimeout } from './remote-errors';
 import { REMOTE_MAX_EVENT_BYTES, REMOTE_MAX_LINE_BYTES, type RemoteServer } from './remote-options';
 
@@ -17,47 +18,16 @@ export async function* sseData(
   server: RemoteServer,
   stallMs: number,
 ): AsyncGenerator<string> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  let data: string[] = [];
-  // Characters of the event being read: a server sending `data:` lines without end is cut off.
-  let eventChars = 0;
-  try {
-    for (;;) {
-      const { done, value } = await readWithin(reader, stallMs, server);
-      buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
-      let nl = buffer.indexOf('\n');
-      while (nl >= 0) {
-        const line = buffer.slice(0, nl).replace(/\r$/, '');
-        buffer = buffer.slice(nl + 1);
-        if (line === '') {
-          if (data.length > 0) {
-            const event = data.join('\n');
-            data = [];
-            eventChars = 0;
-            if (event.trim() === '[DONE]') return;
-            yield event;
-          }
-        } else if (line.startsWith('data:')) {
-          const part = line.slice(line[5] === ' ' ? 6 : 5);
-          eventChars += part.length + 1;
-          if (eventChars > REMOTE_MAX_EVENT_BYTES)
-            throw upstreamError(server, `sent a stream event over ${REMOTE_MAX_EVENT_BYTES} bytes.`);
-          data.push(part);
-        }
-        // `event:`, `id:`, `retry:` and comments carry nothing the chat stream needs.
-        nl = buffer.indexOf('\n');
-      }
-      if (buffer.length > REMOTE_MAX_LINE_BYTES)
-        throw upstreamError(server, `sent a stream line over ${REMOTE_MAX_LINE_BYTES} bytes.`);
-      if (done) {
-        if (data.length > 0 && data.join('\n').trim() !== '[DONE]') yield data.join('\n');
-        return;
-      }
-    }
-  } finally {
-    reader.cancel().catch(() => {});
+  const caps: SseCaps = {
+    maxLineChars: REMOTE_MAX_LINE_BYTES,
+    // A server sending `data:` lines without the blank line that ends an event is cut off.
+    maxEventChars: REMOTE_MAX_EVENT_BYTES,
+    tooLarge: (what, cap) => upstreamError(server, `sent a stream ${what} over ${cap} bytes.`),
+  };
+  const read = (reader: ReadableStreamDefaultReader<Uint8Array>) => readWithin(reader, stallMs, server);
+  for await (const data of sseEventData(body, { caps, read })) {
+    if (data.trim() === '[DONE]') return;
+    yield data;
   }
 }
 

@@ -8,9 +8,9 @@
  */
 export {
   InstanceTooLargeError,
-  instanceFor,
+  instanceForPaced,
   SCRIPTED_MAX_INSTANCE_VALUES,
-  schemaInstance,
+  schemaInstancePaced,
 } from './schema-instance';
 export { SCRIPTED_EMBEDDING_DIMENSIONS, scriptedEmbedding } from './scripted-embedding';
 export {

@@ -1,4 +1,5 @@
 import { invalidRequest } from '../../common/api-error';
+import { resolveFragment } from '../../common/json-pointer';
 import { pace } from '../../common/pace';
 
 /**
@@ -30,22 +31,12 @@ export class InstanceTooLargeError extends Error {
  * Throws {@link InstanceTooLargeError} rather than write more than {@link SCRIPTED_MAX_INSTANCE_VALUES}
  * values: the count is checked before an array is made, so the work is bounded by the budget too.
  *
- * @example
- * schemaInstance({ type: 'object', required: ['city'], properties: { city: { type: 'string' } } })
- * // → { city: 'city' }
- */
-export function schemaInstance(schema: unknown, name = ''): unknown {
-  const steps = instanceSteps(schema, name);
-  let next = steps.next();
-  while (!next.done) next = steps.next();
-  return next.value;
-}
-
-/**
- * {@link schemaInstance} in slices that yield to the loop ({@link pace}): a 20,000-row instance took
- * ~30 ms of one synchronous step, on the worker every tab shares. Same value, same errors.
+ * It runs in slices that yield to the loop ({@link pace}): a 20,000-row instance took ~30 ms of one
+ * synchronous step, on the worker every tab shares.
  *
  * @example
+ * await schemaInstancePaced({ type: 'object', required: ['city'], properties: { city: { type: 'string' } } })
+ * // → { city: 'city' }
  * await schemaInstancePaced({ type: 'array', minItems: 2, items: { type: 'integer' } }) // → [1, 1]
  */
 export async function schemaInstancePaced(schema: unknown, name = ''): Promise<unknown> {
@@ -79,7 +70,9 @@ function instanceSteps(schema: unknown, name: string): Generator<void, unknown, 
     if (depth > MAX_INSTANCE_DEPTH || path > MAX_INSTANCE_PATH) return null;
     if (typeof schema !== 'object' || schema === null) return null;
     const s = schema as Record<string, unknown>;
-    if (typeof s.$ref === 'string') return yield* build(resolveRef(root, s.$ref), name, depth, path + 1);
+    // A remote ref, or one that names nothing, is an empty schema: any value (null here).
+    if (typeof s.$ref === 'string')
+      return yield* build(resolveFragment(root, s.$ref) ?? {}, name, depth, path + 1);
     if (Object.hasOwn(s, 'const')) return s.const;
     if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
     for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
@@ -128,25 +121,12 @@ function instanceSteps(schema: unknown, name: string): Generator<void, unknown, 
 }
 
 /**
- * {@link schemaInstance} as a request's answer: past the budget, OpenAI's 400 on `param`
+ * {@link schemaInstancePaced} as a request's answer: past the budget, OpenAI's 400 on `param`
  * (`text.format.schema`, or `tools[i].parameters`).
  *
  * @example
- * instanceFor({ type: 'array', minItems: 1e8 }, 'text.format.schema'); // throws a 400
- */
-export function instanceFor(schema: unknown, param: string, name = ''): unknown {
-  try {
-    return schemaInstance(schema, name);
-  } catch (err) {
-    throw tooLarge(err, param);
-  }
-}
-
-/**
- * {@link instanceFor} in slices that yield to the loop ({@link schemaInstancePaced}).
- *
- * @example
  * await instanceForPaced(req.format.schema, 'text.format.schema');
+ * await instanceForPaced({ type: 'array', minItems: 1e8 }, 'text.format.schema'); // rejects with a 400
  */
 export async function instanceForPaced(schema: unknown, param: string, name = ''): Promise<unknown> {
   try {
@@ -161,15 +141,4 @@ function tooLarge(err: unknown, param: string): unknown {
   if (!(err instanceof InstanceTooLargeError)) return err;
   const code = param.startsWith('tools') ? 'invalid_function_parameters' : 'invalid_json_schema';
   return invalidRequest(param, `Invalid schema for the scripted model: ${err.message}.`, code);
-}
-
-/** Resolves a local JSON pointer such as `#/$defs/Address`. Remote refs resolve to nothing. */
-function resolveRef(root: unknown, ref: string): unknown {
-  if (!ref.startsWith('#')) return {};
-  let node: unknown = root;
-  for (const raw of ref.slice(1).split('/').filter(Boolean)) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
-  }
-  return node ?? {};
 }

@@ -116,8 +116,8 @@ describe('both grammars hold such a call whole', () => {
     expect(await structuralTagAccepts(body.response_format?.structural_tag, reply(model))).toBe(true);
   });
 
-  it('wllama: the GBNF takes it', () => {
-    const g = forcedCallGrammar(familyOf(model).tools, [python]);
+  it('wllama: the GBNF takes it', async () => {
+    const g = await forcedCallGrammar(familyOf(model).tools, [python]);
     expect(gbnfMatches(g, reply(model))).toBe(true);
   });
 });

@@ -11,7 +11,7 @@ import { familyOf } from '../../../src/engine/tool-formats';
 import type { EngineChunk } from '../../../src/engine/types';
 import { ReplyAssembler, type ReplyOptions } from '../../../src/engine/webllm/webllm-reply';
 import { planChatRequest } from '../../../src/engine/webllm/webllm-request';
-import { requestGrammar } from '../../../src/engine/wllama/grammar/request-grammar';
+import { requestGrammarPaced } from '../../../src/engine/wllama/grammar/request-grammar';
 import { planWllamaRequest } from '../../../src/engine/wllama/wllama-request';
 import { callsOf, textOf } from '../../helpers/engine-chunks';
 import { gbnfMatches } from '../../helpers/gbnf-match';
@@ -77,8 +77,8 @@ describe('web-llm, Mistral v0.3 under auto', () => {
 });
 
 describe('wllama, Mistral v0.3 under auto', () => {
-  it('the grammar takes the call at the start and prose that names the marker', () => {
-    const g = requestGrammar({
+  it('the grammar takes the call at the start and prose that names the marker', async () => {
+    const g = (await requestGrammarPaced({
       format: familyOf(MISTRAL).tools,
       tools: [weather, clock],
       forced: false,
@@ -86,7 +86,7 @@ describe('wllama, Mistral v0.3 under auto', () => {
       maxToolCalls: null,
       output: { type: 'text' },
       thinking: null,
-    }) as string;
+    })) as string;
     expect(gbnfMatches(g, CALL)).toBe(true);
     expect(gbnfMatches(g, EXPLAINED)).toBe(true);
     expect(gbnfMatches(g, SHOWN)).toBe(true);

@@ -115,8 +115,8 @@ describe('Qwen3.5 history: non-string values as the template writes them', () =>
 });
 
 describe('Qwen3.5 grammars take the template’s spelling, and the parser reads it as JSON', () => {
-  it('wllama: True/False/None where the schema allows them, read back as true/false/null', () => {
-    const g = forcedCallGrammar(format, [settings]);
+  it('wllama: True/False/None where the schema allows them, read back as true/false/null', async () => {
+    const g = await forcedCallGrammar(format, [settings]);
     for (const [name, raw, value] of TEMPLATE_FORM) {
       const text = withParameter(name, raw);
       expect(gbnfMatches(g, text), text).toBe(true);

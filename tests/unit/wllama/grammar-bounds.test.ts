@@ -16,9 +16,9 @@ import {
   jsonSchemaToGbnf,
   UnsupportedSchemaError,
 } from '../../../src/engine/wllama/grammar/json-schema-gbnf';
-import { checkLlamaGrammar, LlamaGrammarError } from '../../../src/engine/wllama/grammar/llama-limits';
+import { checkLlamaGrammarPaced, LlamaGrammarError } from '../../../src/engine/wllama/grammar/llama-limits';
 import { regexToGbnf } from '../../../src/engine/wllama/grammar/regex-gbnf';
-import { GrammarError, requestGrammar } from '../../../src/engine/wllama/grammar/request-grammar';
+import { GrammarError, requestGrammarPaced } from '../../../src/engine/wllama/grammar/request-grammar';
 import { cpuNow } from '../../helpers/cpu-time';
 import { fastestBlock } from '../../helpers/event-loop';
 import { gbnfMatches, parseGbnf } from '../../helpers/gbnf-match';
@@ -41,9 +41,9 @@ function timed<T>(f: () => T): { value: T; ms: number } {
 }
 
 /** A grammar that llama.cpp (replayed) accepts and the test recognizer parses. */
-function usable(grammar: string): string {
+async function usable(grammar: string): Promise<string> {
   expect(grammar.length).toBeLessThanOrEqual(MAX_GRAMMAR_BYTES);
-  checkLlamaGrammar(grammar);
+  await checkLlamaGrammarPaced(grammar);
   parseGbnf(grammar);
   return grammar;
 }
@@ -65,21 +65,21 @@ async function preflight(format: Json | null, tools: Json[] = []): Promise<ApiEr
 }
 
 describe('conversion is linear (issue 27 §1)', () => {
-  it('a ~950-byte nested schema of optional properties: under 1 s and a few KB (was ~70 s and ~15 MB)', () => {
+  it('a ~950-byte nested schema of optional properties: under 1 s and a few KB (was ~70 s and ~15 MB)', async () => {
     const schema = nestedOptionalSchema(8, 'cold1');
     expect(JSON.stringify(schema).length).toBeLessThan(1100);
     const { value, ms } = timed(() => jsonSchemaToGbnf(schema));
     expect(ms).toBeLessThan(1000);
     expect(value.length).toBeLessThan(20_000);
-    usable(value);
+    await usable(value);
     expect(gbnfMatches(value, '{"next7": {"next6": {"a5cold1": "x"}}, "b7": 1}')).toBe(false); // order
     expect(gbnfMatches(value, '{"b7": 1, "next7": {"next6": {"a5cold1": "x"}}}')).toBe(true);
   });
 
-  it('2000 optional properties: under 2 s, within the size budget, accepted by llama.cpp (was 101 MB)', () => {
+  it('2000 optional properties: under 2 s, within the size budget, accepted by llama.cpp (was 101 MB)', async () => {
     const { value, ms } = timed(() => jsonSchemaToGbnf(manyOptionalSchema(2000, 'cold2')));
     expect(ms).toBeLessThan(2000);
-    usable(value);
+    await usable(value);
     // (The test recognizer recurses once per rule of the chain: a shorter one for the matching.)
     const small = jsonSchemaToGbnf(manyOptionalSchema(200, 'cold2'));
     expect(gbnfMatches(small, '{}')).toBe(true);
@@ -93,13 +93,13 @@ describe('conversion is linear (issue 27 §1)', () => {
     expect(value.length).toBeLessThan(MAX_GRAMMAR_BYTES);
   });
 
-  it('a 5000-link $ref chain resolves without recursion (was a stack overflow)', () => {
+  it('a 5000-link $ref chain resolves without recursion (was a stack overflow)', async () => {
     const { value, ms } = timed(() => jsonSchemaToGbnf(refChainSchema(5000)));
     expect(ms).toBeLessThan(1000);
-    expect(gbnfMatches(usable(value), '"x"')).toBe(true);
+    expect(gbnfMatches(await usable(value), '"x"')).toBe(true);
   });
 
-  it('a chain of definitions through properties costs no stack either: a grammar, or a clean 400', () => {
+  it('a chain of definitions through properties costs no stack either: a grammar, or a clean 400', async () => {
     const chain = (links: number): Json => {
       const $defs: Json = {};
       for (let i = 0; i < links; i++) {
@@ -108,16 +108,16 @@ describe('conversion is linear (issue 27 §1)', () => {
       $defs[`n${links}`] = { type: 'integer' };
       return { $defs, $ref: '#/$defs/n0' };
     };
-    expect(gbnfMatches(usable(jsonSchemaToGbnf(chain(1000))), '{"next": {"next": {}}}')).toBe(true);
+    expect(gbnfMatches(await usable(jsonSchemaToGbnf(chain(1000))), '{"next": {"next": {}}}')).toBe(true);
     expect(() => jsonSchemaToGbnf(chain(20_000))).toThrow(/too complex/);
   });
 
-  it('3000 prefixItems make a chain of rules, not 3000 nested parentheses', () => {
-    const grammar = usable(jsonSchemaToGbnf(longTupleSchema(3000, 2)));
+  it('3000 prefixItems make a chain of rules, not 3000 nested parentheses', async () => {
+    const grammar = await usable(jsonSchemaToGbnf(longTupleSchema(3000, 2)));
     expect(grammar).not.toMatch(/\({20}/);
     expect(gbnfMatches(grammar, '[1, 2, 3]')).toBe(true);
     expect(gbnfMatches(grammar, '[1]')).toBe(false);
-    usable(jsonSchemaToGbnf(longTupleSchema(3000)));
+    await usable(jsonSchemaToGbnf(longTupleSchema(3000)));
   });
 
   it('nesting past the depth budget is a clean error, not a stack overflow', () => {
@@ -150,7 +150,7 @@ describe('a legitimate large schema (issue 27 §4: no long synchronous step)', (
 describe('one size and step budget, a 400 naming the param past it (issue 27 §1)', () => {
   const text = { type: 'text' } as const;
   const grammarOf = (output: Json | null, tools: Json[] = []) =>
-    requestGrammar({
+    requestGrammarPaced({
       format: familyOf('Llama-3.1').tools,
       tools: tools.map((parameters, i) => ({ name: `tool_${i}`, parameters, strict: true })),
       forced: false,
@@ -159,9 +159,9 @@ describe('one size and step budget, a 400 naming the param past it (issue 27 §1
       output: output ? { type: 'json_schema', name: 'o', schema: output, strict: true } : text,
       thinking: null,
     });
-  const errorOf = (f: () => unknown): GrammarError => {
+  const errorOf = async (f: () => Promise<unknown>): Promise<GrammarError> => {
     try {
-      f();
+      await f();
     } catch (err) {
       if (err instanceof GrammarError) return err;
       throw err;
@@ -171,10 +171,12 @@ describe('one size and step budget, a 400 naming the param past it (issue 27 §1
 
   it('a grammar past the size budget (1 MiB) is refused whole, with the param of its schema', async () => {
     const big = { enum: Array.from({ length: MAX_GRAMMAR_BYTES / 10 }, (_, i) => `value-${i}`) };
-    const err = errorOf(() => grammarOf(big));
+    const err = await errorOf(() => grammarOf(big));
     expect(err.param).toBe('text.format.schema');
     expect(err.message).toMatch(/too complex for the local grammar engine/);
-    expect(errorOf(() => grammarOf(null, [{ type: 'object' }, big])).param).toBe('tools[1].parameters');
+    expect((await errorOf(() => grammarOf(null, [{ type: 'object' }, big]))).param).toBe(
+      'tools[1].parameters',
+    );
     expect((await preflight(null, [{ type: 'object' }, big]))?.param).toBe('tools[1].parameters');
   });
 
@@ -212,29 +214,31 @@ describe("llama.cpp's own limits, found before any load (issue 27 §1)", () => {
   });
 
   it('nested unbounded quantifiers ((a*)*), which llama.cpp runs, are converted; real left recursion is refused', async () => {
-    const grammar = usable(jsonSchemaToGbnf({ type: 'string', pattern: '^(a*)*$' }));
+    const grammar = await usable(jsonSchemaToGbnf({ type: 'string', pattern: '^(a*)*$' }));
     expect(gbnfMatches(grammar, '"aaa"')).toBe(true);
     expect(gbnfMatches(grammar, '"ab"')).toBe(false);
     expect(await preflight(null, [{ type: 'string' }, { type: 'string', pattern: '^(a|b*)+$' }])).toBeNull();
-    expect(() => checkLlamaGrammar('root ::= x\nx ::= x "a" | "b"\n')).toThrow(/left recursion/);
-    expect(() => checkLlamaGrammar('root ::= x\nx ::= y? x "a" | "b"\ny ::= "c"\n')).toThrow(
+    await expect(checkLlamaGrammarPaced('root ::= x\nx ::= x "a" | "b"\n')).rejects.toThrow(/left recursion/);
+    await expect(checkLlamaGrammarPaced('root ::= x\nx ::= y? x "a" | "b"\ny ::= "c"\n')).rejects.toThrow(
       /left recursion/,
     );
   });
 
-  it('replays the repetition threshold, undefined rules and group depth', () => {
-    expect(() => checkLlamaGrammar('root ::= "a"{0,2000}\n')).not.toThrow();
-    expect(() => checkLlamaGrammar('root ::= "a"{2001}\n')).toThrow(LlamaGrammarError);
+  it('replays the repetition threshold, undefined rules and group depth', async () => {
+    await expect(checkLlamaGrammarPaced('root ::= "a"{0,2000}\n')).resolves.not.toThrow();
+    await expect(checkLlamaGrammarPaced('root ::= "a"{2001}\n')).rejects.toThrow(LlamaGrammarError);
     // A group generating two rules, repeated 1001 times: 2 × 1001 exceeds the threshold.
-    expect(() => checkLlamaGrammar('root ::= ("a" "b"?){1001}\n')).toThrow(LlamaGrammarError);
-    expect(() => checkLlamaGrammar('root ::= x\n')).toThrow(/undefined/);
-    expect(() => checkLlamaGrammar(`root ::= ${'('.repeat(100)}"a"${')'.repeat(100)}\n`)).toThrow(/deeper/);
-    expect(() => checkLlamaGrammar('a ::= "x"\n')).toThrow(/no root rule/);
+    await expect(checkLlamaGrammarPaced('root ::= ("a" "b"?){1001}\n')).rejects.toThrow(LlamaGrammarError);
+    await expect(checkLlamaGrammarPaced('root ::= x\n')).rejects.toThrow(/undefined/);
+    await expect(
+      checkLlamaGrammarPaced(`root ::= ${'('.repeat(100)}"a"${')'.repeat(100)}\n`),
+    ).rejects.toThrow(/deeper/);
+    await expect(checkLlamaGrammarPaced('a ::= "x"\n')).rejects.toThrow(/no root rule/);
   });
 });
 
 describe('schemas real apps send (issue 27 §2b)', () => {
-  it("pydantic's allOf [$ref] is the referenced object, not {}", () => {
+  it("pydantic's allOf [$ref] is the referenced object, not {}", async () => {
     const schema = {
       $defs: {
         Address: {
@@ -247,7 +251,7 @@ describe('schemas real apps send (issue 27 §2b)', () => {
       properties: { home: { allOf: [{ $ref: '#/$defs/Address' }], description: 'Where they live' } },
       required: ['home'],
     };
-    const grammar = usable(jsonSchemaToGbnf(schema));
+    const grammar = await usable(jsonSchemaToGbnf(schema));
     expect(gbnfMatches(grammar, '{"home": {}}')).toBe(false);
     expect(gbnfMatches(grammar, '{"home": {"street": "a", "city": "b"}}')).toBe(true);
     // Several parts, one of them a $ref, merge as objects.
@@ -261,7 +265,7 @@ describe('schemas real apps send (issue 27 §2b)', () => {
     expect(gbnfMatches(merged, '{"home": {"zip": "1"}}')).toBe(false);
   });
 
-  it('$ref inside anyOf, items, prefixItems and additionalProperties', () => {
+  it('$ref inside anyOf, items, prefixItems and additionalProperties', async () => {
     const $defs = { N: { type: 'integer', minimum: 0, maximum: 9 } };
     for (const [schema, ok, bad] of [
       [{ $defs, anyOf: [{ $ref: '#/$defs/N' }, { type: 'null' }] }, '7', '"x"'],
@@ -269,17 +273,17 @@ describe('schemas real apps send (issue 27 §2b)', () => {
       [{ $defs, type: 'array', prefixItems: [{ $ref: '#/$defs/N' }], items: false }, '[3]', '[3, 4]'],
       [{ $defs, type: 'object', additionalProperties: { $ref: '#/$defs/N' } }, '{"a": 1}', '{"a": "b"}'],
     ] as const) {
-      const grammar = usable(jsonSchemaToGbnf(schema as Json));
+      const grammar = await usable(jsonSchemaToGbnf(schema as Json));
       expect(gbnfMatches(grammar, ok)).toBe(true);
       expect(gbnfMatches(grammar, bad)).toBe(false);
     }
   });
 
-  it('integer bounds beyond 1e15 give a valid grammar, or a clear error; never an empty ()', () => {
+  it('integer bounds beyond 1e15 give a valid grammar, or a clear error; never an empty ()', async () => {
     const ajv = new Ajv2020({ strict: false });
     const zod = { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 };
     for (const schema of [zod, { type: 'integer', maximum: 1e20 }, { type: 'integer', minimum: -1e300 }]) {
-      const grammar = usable(jsonSchemaToGbnf(schema));
+      const grammar = await usable(jsonSchemaToGbnf(schema));
       expect(grammar).not.toContain('()');
       for (const v of [0, -123, 999999999999999, -999999999999999]) {
         expect(gbnfMatches(grammar, String(v))).toBe(ajv.validate(schema, v));

@@ -11,8 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { familyOf } from '../../../src/engine/tool-formats';
 import { GbnfBuilder } from '../../../src/engine/wllama/grammar/gbnf';
 import { JsonSchemaRules } from '../../../src/engine/wllama/grammar/json-schema-gbnf';
-import { checkLlamaGrammar } from '../../../src/engine/wllama/grammar/llama-limits';
-import { requestGrammar } from '../../../src/engine/wllama/grammar/request-grammar';
+import { checkLlamaGrammarPaced } from '../../../src/engine/wllama/grammar/llama-limits';
+import { requestGrammarPaced } from '../../../src/engine/wllama/grammar/request-grammar';
 import { gbnfMatches, parseGbnf } from '../../helpers/gbnf-match';
 
 const base = {
@@ -37,8 +37,10 @@ const point = {
   required: ['x'],
 };
 
+const jsonObjectGrammar = (await requestGrammarPaced({ ...base, output: { type: 'json_object' } })) as string;
+
 describe('json_object on the llama.cpp engine', () => {
-  const g = requestGrammar({ ...base, output: { type: 'json_object' } }) as string;
+  const g = jsonObjectGrammar;
 
   it('admits any JSON object, members of every kind included', () => {
     for (const text of [
@@ -59,37 +61,37 @@ describe('json_object on the llama.cpp engine', () => {
 });
 
 describe('json_schema formats', () => {
-  const grammar = (strict: boolean) =>
-    requestGrammar({
+  const grammar = async (strict: boolean) =>
+    (await requestGrammarPaced({
       ...base,
       output: { type: 'json_schema', name: 'point', schema: point, strict },
-    }) as string;
+    })) as string;
 
-  it('non-strict: undeclared members are allowed, declared ones still hold to their schema', () => {
-    const g = grammar(false);
+  it('non-strict: undeclared members are allowed, declared ones still hold to their schema', async () => {
+    const g = await grammar(false);
     expect(gbnfMatches(g, '{"x": 1}')).toBe(true);
     expect(gbnfMatches(g, '{"x": 1, "tag": "a", "note": "extra", "more": [1, {"y": null}]}')).toBe(true);
     expect(gbnfMatches(g, '{"x": "one", "note": "extra"}')).toBe(false);
     expect(gbnfMatches(g, '{"note": "extra"}')).toBe(false);
   });
 
-  it('strict: objects stay closed', () => {
-    const g = grammar(true);
+  it('strict: objects stay closed', async () => {
+    const g = await grammar(true);
     expect(gbnfMatches(g, '{"x": 1, "tag": "a"}')).toBe(true);
     expect(gbnfMatches(g, '{"x": 1, "note": "extra"}')).toBe(false);
   });
 
-  it('an explicit additionalProperties wins either way', () => {
+  it('an explicit additionalProperties wins either way', async () => {
     const closed = { ...point, additionalProperties: false };
     const typed = { ...point, additionalProperties: { type: 'boolean' } };
-    const run = (schema: Record<string, unknown>) =>
-      requestGrammar({
+    const run = async (schema: Record<string, unknown>) =>
+      (await requestGrammarPaced({
         ...base,
         output: { type: 'json_schema', name: 's', schema, strict: false },
-      }) as string;
-    expect(gbnfMatches(run(closed), '{"x": 1, "note": true}')).toBe(false);
-    expect(gbnfMatches(run(typed), '{"x": 1, "note": true}')).toBe(true);
-    expect(gbnfMatches(run(typed), '{"x": 1, "note": "no"}')).toBe(false);
+      })) as string;
+    expect(gbnfMatches(await run(closed), '{"x": 1, "note": true}')).toBe(false);
+    expect(gbnfMatches(await run(typed), '{"x": 1, "note": true}')).toBe(true);
+    expect(gbnfMatches(await run(typed), '{"x": 1, "note": "no"}')).toBe(false);
   });
 });
 
@@ -98,8 +100,8 @@ describe('the key of an undeclared member', () => {
     type: 'object',
     properties: { id: { type: 'integer' }, idx: { type: 'integer' }, '': { type: 'null' }, 'a"b': {} },
   };
-  it('is a grammar llama.cpp accepts', () => {
-    expect(() => checkLlamaGrammar(openGrammar(schema))).not.toThrow();
+  it('is a grammar llama.cpp accepts', async () => {
+    await expect(checkLlamaGrammarPaced(openGrammar(schema))).resolves.not.toThrow();
   });
 
   it('is no declared name, so a declared member cannot come again with a value of any type', () => {
@@ -148,7 +150,7 @@ describe('open objects agree with JSON Schema', () => {
 });
 
 describe('tool arguments', () => {
-  it("a parameter typed only 'object' takes any object (llama.cpp's reading); declared ones stay closed", () => {
+  it("a parameter typed only 'object' takes any object (llama.cpp's reading); declared ones stay closed", async () => {
     const tool = {
       name: 'configure',
       parameters: {
@@ -158,7 +160,12 @@ describe('tool arguments', () => {
       },
       strict: false,
     };
-    const g = requestGrammar({ ...base, tools: [tool], forced: true, output: { type: 'text' } }) as string;
+    const g = (await requestGrammarPaced({
+      ...base,
+      tools: [tool],
+      forced: true,
+      output: { type: 'text' },
+    })) as string;
     const call = (args: string) => `<tool_call>\n{"name": "configure", "arguments": ${args}}\n</tool_call>`;
     expect(gbnfMatches(g, call('{"options": {"depth": 2, "fast": true}, "id": 1}'))).toBe(true);
     expect(gbnfMatches(g, call('{"options": {}, "id": 1}'))).toBe(true);

@@ -17,7 +17,7 @@ import {
   jsonSchemaToGbnf,
   UnsupportedSchemaError,
 } from '../../../src/engine/wllama/grammar/json-schema-gbnf';
-import { checkLlamaGrammar } from '../../../src/engine/wllama/grammar/llama-limits';
+import { checkLlamaGrammarPaced } from '../../../src/engine/wllama/grammar/llama-limits';
 import { regexToGbnf, UnsupportedPatternError } from '../../../src/engine/wllama/grammar/regex-gbnf';
 import { cpuNow } from '../../helpers/cpu-time';
 import { parseGbnf } from '../../helpers/gbnf-match';
@@ -51,9 +51,9 @@ function convert(f: () => string, boundMs: number): Outcome {
 }
 
 /** A grammar within the budget, accepted by llama.cpp's rules and parsed by the test recognizer. */
-function expectUsable(grammar: string): void {
+async function expectUsable(grammar: string): Promise<void> {
   expect(grammar.length).toBeLessThanOrEqual(MAX_GRAMMAR_BYTES);
-  checkLlamaGrammar(grammar);
+  await checkLlamaGrammarPaced(grammar);
   parseGbnf(grammar);
 }
 
@@ -80,11 +80,11 @@ async function checkSchema(schema: Record<string, unknown>, boundMs: number): Pr
     // The converter's grammar may still be one llama.cpp refuses: then the preflight says so.
     let accepted = true;
     try {
-      checkLlamaGrammar(outcome.grammar);
+      await checkLlamaGrammarPaced(outcome.grammar);
     } catch {
       accepted = false;
     }
-    if (accepted) expectUsable(outcome.grammar);
+    if (accepted) await expectUsable(outcome.grammar);
     expect((await preflightOf(schema)) === null).toBe(accepted);
   } else {
     expect(await preflightOf(schema)).not.toBeNull();

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { familyOf } from '../../../src/engine/tool-formats';
-import { GrammarError, requestGrammar } from '../../../src/engine/wllama/grammar/request-grammar';
+import { GrammarError, requestGrammarPaced } from '../../../src/engine/wllama/grammar/request-grammar';
 import { gbnfMatches } from '../../helpers/gbnf-match';
 
 describe('request grammars', () => {
@@ -35,12 +35,12 @@ describe('request grammars', () => {
     thinking: null,
   };
 
-  it('is null for free text', () => {
-    expect(requestGrammar({ ...base, tools: [], forced: false })).toBeNull();
+  it('is null for free text', async () => {
+    expect(await requestGrammarPaced({ ...base, tools: [], forced: false })).toBeNull();
   });
 
-  it("forces a Llama 3 call from the first token under 'required', arguments by schema", () => {
-    const g = requestGrammar({ ...base, tools: [weather, lookup], forced: true }) as string;
+  it("forces a Llama 3 call from the first token under 'required', arguments by schema", async () => {
+    const g = (await requestGrammarPaced({ ...base, tools: [weather, lookup], forced: true })) as string;
     expect(gbnfMatches(g, '{"name": "get_weather", "parameters": {"city": "Paris", "unit": "c"}}')).toBe(
       true,
     );
@@ -57,85 +57,85 @@ describe('request grammars', () => {
     ).toBe(false);
   });
 
-  it('allows parallel calls up to max_tool_calls, in the family separator', () => {
-    const g = requestGrammar({
+  it('allows parallel calls up to max_tool_calls, in the family separator', async () => {
+    const g = (await requestGrammarPaced({
       ...base,
       tools: [lookup],
       forced: true,
       parallel: true,
       maxToolCalls: 2,
-    }) as string;
+    })) as string;
     const call = (n: number) => `{"name": "lookup", "parameters": {"id": ${n}}}`;
     expect(gbnfMatches(g, `${call(1)}; ${call(2)}`)).toBe(true);
     expect(gbnfMatches(g, `${call(1)}; ${call(2)}; ${call(3)}`)).toBe(false);
-    const hermes = requestGrammar({
+    const hermes = (await requestGrammarPaced({
       ...base,
       format: familyOf('Qwen2.5-7B').tools,
       tools: [lookup],
       forced: true,
       parallel: true,
-    }) as string;
+    })) as string;
     const tag = (n: number) => `<tool_call>\n{"name": "lookup", "arguments": {"id": ${n}}}\n</tool_call>`;
     expect(gbnfMatches(hermes, `${tag(1)}\n${tag(2)}`)).toBe(true);
   });
 
-  it("under 'auto' lets prose through but holds an opened call to its schema", () => {
-    const g = requestGrammar({ ...base, tools: [lookup], forced: false }) as string;
+  it("under 'auto' lets prose through but holds an opened call to its schema", async () => {
+    const g = (await requestGrammarPaced({ ...base, tools: [lookup], forced: false })) as string;
     expect(gbnfMatches(g, 'It is sunny.')).toBe(true);
     expect(gbnfMatches(g, '{"name": "lookup", "parameters": {"id": 4}}')).toBe(true);
     expect(gbnfMatches(g, '{"name": "lookup", "parameters": {"id": "four"}}')).toBe(false);
   });
 
-  it('a JSON format alone, or beside tools under auto (the answer or a call)', () => {
+  it('a JSON format alone, or beside tools under auto (the answer or a call)', async () => {
     const output = {
       type: 'json_schema' as const,
       name: 'x',
       schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
       strict: true,
     };
-    const alone = requestGrammar({ ...base, tools: [], forced: false, output }) as string;
+    const alone = (await requestGrammarPaced({ ...base, tools: [], forced: false, output })) as string;
     expect(gbnfMatches(alone, '{"ok": true}')).toBe(true);
     expect(gbnfMatches(alone, 'ok')).toBe(false);
-    const both = requestGrammar({ ...base, tools: [lookup], forced: false, output }) as string;
+    const both = (await requestGrammarPaced({ ...base, tools: [lookup], forced: false, output })) as string;
     expect(gbnfMatches(both, '{"ok": false}')).toBe(true);
     expect(gbnfMatches(both, '{"name": "lookup", "parameters": {"id": 1}}')).toBe(true);
     expect(gbnfMatches(both, 'prose')).toBe(false);
   });
 
-  it('puts a free think block first for models that always think', () => {
+  it('puts a free think block first for models that always think', async () => {
     const qwen3 = familyOf('Qwen3-8B');
-    const g = requestGrammar({
+    const g = (await requestGrammarPaced({
       ...base,
       format: qwen3.tools,
       tools: [lookup],
       forced: true,
       thinking: qwen3.reasoning,
-    }) as string;
+    })) as string;
     const call = '<tool_call>\n{"name": "lookup", "arguments": {"id": 2}}\n</tool_call>';
     expect(gbnfMatches(g, `<think>\nI should look it up.\n</think>\n\n${call}`)).toBe(true);
     expect(gbnfMatches(g, call)).toBe(false);
   });
 
-  it('writes Qwen3.5 XML parameters and Mistral call lists', () => {
-    const qwen35 = requestGrammar({
+  it('writes Qwen3.5 XML parameters and Mistral call lists', async () => {
+    const qwen35 = (await requestGrammarPaced({
       ...base,
       format: familyOf('Qwen3.5-4B').tools,
       tools: [weather],
       forced: true,
-    }) as string;
+    })) as string;
     expect(
       gbnfMatches(
         qwen35,
         '<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=unit>\nc\n</parameter>\n</function>\n</tool_call>',
       ),
     ).toBe(true);
-    const mistral = requestGrammar({
+    const mistral = (await requestGrammarPaced({
       ...base,
       format: familyOf('Mistral-7B-Instruct-v0.3').tools,
       tools: [lookup],
       forced: true,
       parallel: true,
-    }) as string;
+    })) as string;
     expect(
       gbnfMatches(
         mistral,
@@ -144,14 +144,14 @@ describe('request grammars', () => {
     ).toBe(true);
   });
 
-  it('names the tool whose schema cannot be enforced', () => {
+  it('names the tool whose schema cannot be enforced', async () => {
     const bad = {
       name: 'bad',
       parameters: { type: 'object', properties: { n: { type: 'integer', multipleOf: 2 } } },
       strict: true,
     };
     try {
-      requestGrammar({ ...base, tools: [lookup, bad], forced: true });
+      await requestGrammarPaced({ ...base, tools: [lookup, bad], forced: true });
       expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(GrammarError);

@@ -9,13 +9,13 @@ import { describe, expect, it } from 'vitest';
 import { CallStream, familyOf } from '../../../src/engine/tool-formats';
 import { MAX_FREE_PARAMETERS } from '../../../src/engine/tool-formats/qwen-xml-arguments';
 import type { FunctionToolSpec } from '../../../src/engine/types';
-import { requestGrammar } from '../../../src/engine/wllama/grammar/request-grammar';
+import { requestGrammarPaced } from '../../../src/engine/wllama/grammar/request-grammar';
 import { gbnfMatches, parseGbnf } from '../../helpers/gbnf-match';
 
 const format = familyOf('Qwen3.5-4B').tools;
-const grammarOf = (tool: FunctionToolSpec) =>
+const grammarOf = async (tool: FunctionToolSpec) =>
   parseGbnf(
-    requestGrammar({
+    (await requestGrammarPaced({
       format,
       tools: [tool],
       forced: true,
@@ -23,7 +23,7 @@ const grammarOf = (tool: FunctionToolSpec) =>
       maxToolCalls: null,
       output: { type: 'text' },
       thinking: null,
-    }) as string,
+    })) as string,
   );
 const call = (name: string, params: Array<[string, string]>) =>
   `<tool_call>\n<function=${name}>\n${params.map(([k, v]) => `<parameter=${k}>\n${v}\n</parameter>\n`).join('')}</function>\n</tool_call>`;
@@ -31,8 +31,8 @@ const call = (name: string, params: Array<[string, string]>) =>
 describe('Qwen3.5 tools without listed properties on wllama', () => {
   const run: FunctionToolSpec = { name: 'run', parameters: { type: 'object' }, strict: false };
 
-  it('accepts any parameters with raw values, and reads them back', () => {
-    const g = grammarOf(run);
+  it('accepts any parameters with raw values, and reads them back', async () => {
+    const g = await grammarOf(run);
     const text = call('run', [
       ['cmd', 'if a < b; then echo "x && y"; fi'],
       ['note', 'two\nlines'],
@@ -48,15 +48,15 @@ describe('Qwen3.5 tools without listed properties on wllama', () => {
     ]);
   });
 
-  it(`takes at most ${MAX_FREE_PARAMETERS} parameters`, () => {
-    const g = grammarOf(run);
+  it(`takes at most ${MAX_FREE_PARAMETERS} parameters`, async () => {
+    const g = await grammarOf(run);
     const params = (n: number) => Array.from({ length: n }, (_, i): [string, string] => [`p${i}`, `${i}`]);
     expect(gbnfMatches(g, call('run', params(MAX_FREE_PARAMETERS)))).toBe(true);
     expect(gbnfMatches(g, call('run', params(MAX_FREE_PARAMETERS + 1)))).toBe(false);
   });
 
-  it('a closed object with no properties takes none', () => {
-    const g = grammarOf({
+  it('a closed object with no properties takes none', async () => {
+    const g = await grammarOf({
       name: 'now',
       parameters: { type: 'object', properties: {}, additionalProperties: false },
       strict: true,

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CallStream, familyOf } from '../../../src/engine/tool-formats';
-import { requestGrammar } from '../../../src/engine/wllama/grammar/request-grammar';
+import { requestGrammarPaced } from '../../../src/engine/wllama/grammar/request-grammar';
 import { gbnfMatches, parseGbnf } from '../../helpers/gbnf-match';
 
 const format = familyOf('Qwen3.5-4B').tools;
@@ -28,7 +28,7 @@ const writeFile = {
   strict: true,
 };
 const grammar = parseGbnf(
-  requestGrammar({
+  (await requestGrammarPaced({
     format,
     tools: [writeFile],
     forced: true,
@@ -36,7 +36,7 @@ const grammar = parseGbnf(
     maxToolCalls: null,
     output: { type: 'text' },
     thinking: null,
-  }) as string,
+  })) as string,
 );
 
 function call(params: Array<[string, string]>): string {

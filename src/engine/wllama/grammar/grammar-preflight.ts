@@ -2,7 +2,7 @@
  * The grammar checks of a request before its model is downloaded or loaded: every schema the
  * request's grammar will hold output to (each allowed tool's parameters, a `json_schema` text
  * format) is converted within the budgets, in one grammar as the request will have it, and run
- * through llama.cpp's own limits ({@link checkLlamaGrammar}). A schema that fails is a 400 naming its
+ * through llama.cpp's own limits ({@link checkLlamaGrammarPaced}). A schema that fails is a 400 naming its
  * param now, not a failure after a download. The family's tool markup around the arguments is added
  * at generation, once the model is known; it is constant text and changes none of these bounds.
  * The work yields to the event loop between definitions ({@link pace}).

@@ -3,10 +3,10 @@
  * grammar of a request, and the bounds that keep every grammar within what llama.cpp accepts.
  *
  * @example
- * import { requestGrammar } from './grammar';
+ * import { requestGrammarPaced } from './grammar';
  */
 
 export { preflightGrammar } from './grammar-preflight';
 export { jsonSchemaToGbnf } from './json-schema-gbnf';
 export { wllamaCallOpenings } from './prose-gbnf';
-export { GrammarError, requestGrammar, requestGrammarPaced } from './request-grammar';
+export { GrammarError, requestGrammarPaced } from './request-grammar';

@@ -9,6 +9,7 @@
  * recursion to llama.cpp, whose check looks only for literally empty alternatives, and the build in
  * @wllama/wllama 3.8.1 runs it: checked in Chromium.)
  */
+import { pace } from '../../../common/pace';
 import {
   GrammarTooComplexError,
   LLAMA_MAX_REPETITIONS,
@@ -31,28 +32,18 @@ export class LlamaGrammarError extends GrammarTooComplexError {
 
 /**
  * Throws {@link LlamaGrammarError} when llama.cpp would refuse `grammar` (or overflow its stack or
- * memory on it). Linear in the grammar's text and in the rules it expands to.
+ * memory on it). Linear in the grammar's text and in the rules it expands to, and in slices:
+ * `between()` (a yield to the event loop) runs every {@link SLICE} rules, so a large grammar holds the
+ * worker for a slice at a time.
  *
  * @example
- * checkLlamaGrammar('root ::= "a"{0,100}\n'); // fine
- * checkLlamaGrammar('root ::= x\nx ::= x "a" | "b"\n'); // throws: left recursion
+ * await checkLlamaGrammarPaced('root ::= "a"{0,100}\n'); // fine
+ * await checkLlamaGrammarPaced('root ::= x\nx ::= x "a" | "b"\n'); // rejects: left recursion
  */
-export function checkLlamaGrammar(grammar: string): void {
-  const p = new Parser(grammar);
-  while (p.next());
-  p.finish();
-  const left = new LeftRecursionCheck(p.rules, (rule, why) => p.fail(p.names[rule] ?? '', why));
-  for (let root = 0; root < p.rules.length; root++) left.check(root);
-}
-
-/**
- * {@link checkLlamaGrammar} in slices: `between()` (a yield to the event loop) runs every
- * {@link SLICE} rules, so a large grammar holds the worker for a slice at a time.
- *
- * @example
- * await checkLlamaGrammarPaced(grammar, pace);
- */
-export async function checkLlamaGrammarPaced(grammar: string, between: () => Promise<void>): Promise<void> {
+export async function checkLlamaGrammarPaced(
+  grammar: string,
+  between: () => Promise<void> = pace,
+): Promise<void> {
   const p = new Parser(grammar);
   for (let n = 1; p.next(); n++) if (n % SLICE === 0) await between();
   p.finish();

@@ -6,6 +6,7 @@
  */
 
 import { clip } from '../../../common/api-error';
+import { pace } from '../../../common/pace';
 import type { ReasoningMarkers } from '../../tool-formats/model-family';
 import { QWEN_FREE_PARAMETERS, qwenValueKind } from '../../tool-formats/qwen-xml-arguments';
 import type { TagSpec, ToolFormat } from '../../tool-formats/types';
@@ -13,7 +14,7 @@ import type { FunctionToolSpec, OutputFormatSpec } from '../../types';
 import { GbnfBuilder, gbnfClass, gbnfLiteral } from './gbnf';
 import { GrammarTooComplexError } from './grammar-budget';
 import { JsonSchemaRules, UnsupportedSchemaError } from './json-schema-gbnf';
-import { checkLlamaGrammar, checkLlamaGrammarPaced, LlamaGrammarError } from './llama-limits';
+import { checkLlamaGrammarPaced, LlamaGrammarError } from './llama-limits';
 import { proseRule } from './prose-gbnf';
 import { freeParametersRule, rawValueRule } from './xml-value-gbnf';
 
@@ -64,46 +65,21 @@ type Build<T> = Generator<Conversion, T, string>;
 /**
  * The grammar for `req`, or null when the reply is free text (no tools, text format). Under `auto`
  * a reply is calls or prose, and prose may not open a call (see {@link proseRule}), so a reply
- * that starts a call must finish it by the tool's schema. One synchronous step: for small grammars
- * and tests; the engine uses {@link requestGrammarPaced}.
+ * that starts a call must finish it by the tool's schema.
+ *
+ * Built in slices: each schema's definitions are converted one at a time and the grammar is checked
+ * a slice of rules at a time, with `between()` (a yield to the event loop: {@link pace}, unless a
+ * test counts the yields) in between, so a large schema never holds the worker for its whole
+ * conversion (issue 27 §4).
  *
  * @example
- * requestGrammar({ format: llama3Format, tools, forced: true, parallel: false, maxToolCalls: null,
+ * await requestGrammarPaced({ format: llama3Format, tools, forced: true, parallel: false, maxToolCalls: null,
  *   output: { type: 'text' }, thinking: null });
  * // 'root ::= call\ncall ::= "{\\"name\\": \\"get_weather\\", \\"parameters\\": " args-get-weather "}" | …'
  */
-export function requestGrammar(req: GrammarRequest): string | null {
-  if (req.tools.length === 0 && req.output.type === 'text') return null;
-  return withParam(req, () => {
-    const build = buildGrammar(req);
-    let step = build.next();
-    while (!step.done) {
-      const { rules, schema, path } = step.value;
-      let expression: string;
-      try {
-        expression = rules.expression(schema, path);
-      } catch (err) {
-        step = build.throw(err);
-        continue;
-      }
-      step = build.next(expression);
-    }
-    checkLlamaGrammar(step.value);
-    return step.value;
-  });
-}
-
-/**
- * {@link requestGrammar} in slices: each schema's definitions are converted one at a time and the
- * grammar is checked a slice of rules at a time, with `between()` (a yield to the event loop) in
- * between, so a large schema never holds the worker for its whole conversion (issue 27 §4).
- *
- * @example
- * const grammar = await requestGrammarPaced(grammarRequest, pace);
- */
 export async function requestGrammarPaced(
   req: GrammarRequest,
-  between: () => Promise<void>,
+  between: () => Promise<void> = pace,
 ): Promise<string | null> {
   if (req.tools.length === 0 && req.output.type === 'text') return null;
   return withParam(req, async () => {

@@ -4,6 +4,7 @@
  * 5000 steps and no stack; a chain that loops back on itself matches nothing and is refused.
  */
 import { clip } from '../../../common/api-error';
+import { encodePointer, fragmentTokens, resolveTokens } from '../../../common/json-pointer';
 
 type Schema = Record<string, unknown> | boolean;
 
@@ -79,17 +80,19 @@ export class RefTable {
   }
 
   private lookup(ref: string, path: string): { schema: Schema; pointer: string } {
-    const m = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
-    const defs = m ? (this.root[m[1] as string] as Record<string, Schema> | undefined) : undefined;
-    const name = m ? decodePointer(m[2] as string) : '';
-    const target = defs && Object.hasOwn(defs, name) ? defs[name] : undefined;
-    if (target === undefined) {
+    // The one JSON Pointer reading (RFC 6901, %-decoded) that the request check used to accept the ref.
+    const keys = fragmentTokens(ref);
+    const target =
+      keys?.length === 2 && (keys[0] === '$defs' || keys[0] === 'definitions')
+        ? (resolveTokens(this.root, keys) as Schema | undefined)
+        : undefined;
+    if (!keys || target === undefined) {
       throw new RefError(
         `${path}/$ref`,
         `Cannot resolve '$ref' ${clip(ref, 100)}: only '#/$defs/…' and '#/definitions/…' are supported.`,
       );
     }
-    return { schema: target, pointer: `/${m?.[1]}/${m?.[2]}` };
+    return { schema: target, pointer: encodePointer(keys) };
   }
 }
 
@@ -106,14 +109,4 @@ const ANNOTATIONS = new Set([
 
 function onlyRef(schema: Record<string, unknown>): boolean {
   return Object.keys(schema).every((k) => ANNOTATIONS.has(k));
-}
-
-/** A JSON Pointer token as the name it stands for. */
-export function decodePointer(name: string): string {
-  return name.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
-/** A name as a JSON Pointer token. */
-export function pointer(name: string): string {
-  return name.replace(/~/g, '~0').replace(/\//g, '~1');
 }

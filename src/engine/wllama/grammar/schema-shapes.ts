@@ -4,9 +4,9 @@
  * (chains of rules too, so a long tuple nests no parentheses), and `allOf` merged into one object.
  */
 import { clip } from '../../../common/api-error';
+import { encodePointer } from '../../../common/json-pointer';
 import { type GbnfBuilder, gbnfLiteral } from './gbnf';
 import { GrammarTooComplexError, LLAMA_MAX_REPETITIONS, TOO_COMPLEX } from './grammar-budget';
-import { pointer } from './schema-refs';
 import { undeclaredKeyRule } from './undeclared-key';
 
 type Schema = Record<string, unknown> | boolean;
@@ -57,7 +57,7 @@ export function objectRule(ctx: SchemaContext, schema: Record<string, unknown>, 
   const ws = ctx.prim('ws');
   const sep = ctx.prim('comma');
   const kv = (name: string): string => {
-    const value = ctx.expression(props[name] as Schema, `${path}/properties/${pointer(name)}`);
+    const value = ctx.expression(props[name] as Schema, `${path}/properties${encodePointer([name])}`);
     return ctx.g.add(`${ctx.prefix}kv`, `${gbnfLiteral(JSON.stringify(name))} ${ws} ":" ${ws} ${value}`);
   };
   const names = Object.keys(props);
