@@ -10,6 +10,7 @@ import type { ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin, type Rolldown } from 'vite';
+import { mcpZodApart } from './mcp-zod-apart.ts';
 import { MAX_PRECACHED_FILE_BYTES, precacheManifest } from './precache-manifest.ts';
 import { pythonAssetsPlugin } from './python-assets.ts';
 
@@ -103,6 +104,7 @@ function workerPlugin(): Plugin {
       worker: {
         // Module workers keep web-llm a lazy chunk of the engine worker instead of inlining it.
         format: 'es',
+        plugins: () => [mcpZodApart()],
         rolldownOptions: {
           output: {
             chunkFileNames: (chunk: { moduleIds: string[] }) => {
