@@ -126,7 +126,7 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
   const files = lazyModule('Files API', () => import('./files/file-routes'));
   const conversations = lazyModule('Conversations API', () => import('./conversations'));
   const vectorStores = lazyModule('vector stores', async (): Promise<LoadedVectorStores> => {
-    const h = await import('./vector-stores/handlers');
+    const h = await import('./vector-stores');
     const s = new h.VectorStoreSurface({
       engine,
       store,

@@ -1,11 +1,11 @@
 import type { FileSearchBackend } from '../hosted/contracts';
-import type * as Handlers from './handlers';
+import type * as Handlers from './index';
 import type { VectorStoreSurface } from './surface';
 
 type Params = Record<string, string>;
 type Handler = (request: Request, url: URL, params: Params) => Promise<Response>;
 
-/** The vector stores' code (./handlers.ts, loaded on first use) and the surface made with it. */
+/** The vector stores' code (its index.ts, loaded on first use) and the surface made with it. */
 export interface LoadedVectorStores {
   h: typeof Handlers;
   s: VectorStoreSurface;
