@@ -4,13 +4,7 @@ import type { Engine } from '../engine/types';
 import type { ResponseStore } from '../store/types';
 import { ContainerRegistry, containerRoutes } from './containers';
 import { fileReaderOver } from './files/file-reader';
-import {
-  type FileContentReader,
-  type FileSearchBackend,
-  type McpConnector,
-  mcpConnector,
-  type PythonRunner,
-} from './hosted';
+import type { FileContentReader, FileSearchBackend, McpConnector, PythonRunner } from './hosted';
 import { routePath } from './http/api-paths';
 import { DEFAULT_MAX_BODY_BYTES } from './http/capped-read';
 import { lazyModule } from './http/lazy-module';
@@ -149,7 +143,7 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
     runLocks: opts.runLocks,
     fetchFile: opts.fetchFile,
     fileSearch: opts.fileSearch ?? lazyFileSearch(vectorStores),
-    mcp: opts.mcp ?? mcpConnector(),
+    mcp: opts.mcp ?? lazyMcpConnector(),
     python: opts.python ? new ContainerRegistry(opts.python, opts.now) : undefined,
     readFile,
     // Deleting a file takes it out of every vector store too (and stops its indexing midway).
@@ -326,4 +320,10 @@ function lazyFileSearch(load: () => Promise<LoadedVectorStores>): FileSearchBack
 async function resumeIndexing(store: ResponseStore, load: () => Promise<LoadedVectorStores>): Promise<void> {
   if (!store.vectorStores || (await store.vectorStores.listStores()).length === 0) return;
   await (await load()).s.resume();
+}
+
+/** The default MCP connector (hosted/mcp-connection.ts), its code loaded by the first server it opens. */
+function lazyMcpConnector(): McpConnector {
+  const load = lazyModule('MCP client', async () => (await import('./hosted/mcp-connection')).mcpConnector());
+  return { open: async (address, signal) => (await load()).open(address, signal) };
 }

@@ -3,18 +3,15 @@ import { pace } from '../../../common/pace';
 import type { Engine, EngineChunk, GenerateRequest, LoadProgress } from '../../../engine/types';
 import {
   CitationFilter,
-  emitApprovalRequest,
-  emitMcpItem,
   type FileSearchBackend,
   type LiveCodeCall,
-  McpSessions,
-  needsApproval,
+  type McpSessions,
   type PythonBackend,
   runFileSearchCall,
-  runMcpCall,
 } from '../../hosted';
 import { newId } from '../../http/ids';
 import { untilAborted } from '../../http/json-hold';
+import { lazyModule } from '../../http/lazy-module';
 import { strictOutputErrorPaced } from '../../validation/strict-output';
 import type { PreparedCreate } from '../request/prepare-create';
 import { PYTHON_NAME } from '../request/tools/code-interpreter-tool';
@@ -22,6 +19,9 @@ import { fitTurns } from './fit-turns';
 import { type HostedTurn, LoopState, type PassOutcome } from './loop-state';
 import { CodeCallWatch, runPythonTurn } from './python-turn';
 import type { ResponseRun } from './response-run';
+
+/** The MCP turns (and the MCP client's sessions): loaded by the first response with an `mcp` tool. */
+const mcpTurns = lazyModule('MCP', () => import('./mcp-turn'));
 
 /**
  * The run stage of `POST /v1/responses`: the engine passes of one response, and the hosted tool
@@ -66,10 +66,10 @@ export async function drive(
     }
     const state = new LoopState(prepared);
     const mcp = prepared.hosted.mcp;
-    const sessions = mcp ? new McpSessions(mcp.servers, mcp.connector, signal) : null;
+    const sessions = mcp ? new (await mcpTurns()).McpSessions(mcp.servers, mcp.connector, signal) : null;
     let end: PassOutcome | null;
     try {
-      if (sessions) await startMcp(run, state, sessions, signal);
+      if (sessions) await (await mcpTurns()).startMcp(run, state, sessions, signal);
       end = await runPasses(run, state, sessions, deps, signal);
     } finally {
       await sessions?.closeAll();
@@ -194,7 +194,7 @@ async function onePass(
           if (!offered.has(chunk.name) || state.hostedCalls >= state.maxHostedCalls) continue;
           state.hostedCalls += 1;
           if (deps.sessions && state.mcpTarget(chunk.name)) {
-            const turn = await mcpCall(run, chunk, state, deps.sessions, signal);
+            const turn = await (await mcpTurns()).mcpCall(run, chunk, state, deps.sessions, signal);
             if (turn) outcome.hosted.push(turn);
             else outcome.approvals += 1;
             if (signal.aborted) return null;
@@ -255,64 +255,6 @@ async function runHostedCall(
     shorter: found.shorter,
   };
 }
-
-/**
- * Before the first pass: the listings this response made (each `mcp_list_tools` item), then each
- * call the user approved in this request's input, whose results the model reads first.
- */
-async function startMcp(
-  run: ResponseRun,
-  state: LoopState,
-  sessions: McpSessions,
-  signal: AbortSignal,
-): Promise<void> {
-  const plan = state.mcpPlan;
-  for (const server of plan.servers)
-    if (server.listing) await emitMcpItem(run.hostedOutput(), server.listing);
-  for (const req of plan.approved) {
-    if (signal.aborted) return;
-    const call = { ...req, id: newId('mcp'), label: req.server_label, approvalRequestId: req.id };
-    const result = await runMcpCall(run.hostedOutput(), call, sessions, signal);
-    state.addResults([{ role: 'tool', tool_call_id: req.id, name: req.name, content: result }]);
-  }
-  if (plan.approved.length > 0) run.closeItems();
-}
-
-/**
- * A call the model made to an MCP tool: run now (its turn for the next pass) when approval is
- * waived for it, else an `mcp_approval_request` that ends the response (undefined).
- */
-async function mcpCall(
-  run: ResponseRun,
-  chunk: EngineChunk & { type: 'tool_call' },
-  state: LoopState,
-  sessions: McpSessions,
-  signal: AbortSignal,
-): Promise<HostedTurn | undefined> {
-  const target = state.mcpTarget(chunk.name);
-  const server = state.mcpPlan.servers.find((s) => s.tool.server_label === target?.label);
-  if (!target || !server) return undefined;
-  const { label, info } = target;
-  if (needsApproval(server.tool, info)) {
-    await emitApprovalRequest(run.hostedOutput(), newId('mcpr'), label, info.name, chunk.arguments);
-    return undefined;
-  }
-  const id = newId('mcp');
-  const call = { id, label, name: info.name, arguments: chunk.arguments };
-  const result = await runMcpCall(run.hostedOutput(), call, sessions, signal);
-  return {
-    call: { id, type: 'function', function: { name: chunk.name, arguments: chunk.arguments } },
-    result,
-    parts: MCP_RESULT_PARTS,
-    shorter: (keep) =>
-      keep >= MCP_RESULT_PARTS
-        ? result
-        : `${result.slice(0, Math.floor((result.length * keep) / MCP_RESULT_PARTS))}\n(The rest of the output was cut to fit the model's context.)`,
-  };
-}
-
-/** An MCP result is shortened in sixteenths of its length when it does not fit the next pass. */
-const MCP_RESULT_PARTS = 16;
 
 /** A text chunk through the citation filter: its text streams, its markers become annotations. */
 function pushCited(run: ResponseRun, filter: CitationFilter, chunk: EngineChunk & { type: 'text' }): void {
