@@ -2,12 +2,12 @@ import { TrieRouter } from 'hono/router/trie-router';
 import { ApiError, clip, invalidRequest, notFound, toErrorResponse } from '../common/api-error';
 import type { Engine } from '../engine/types';
 import type { ResponseStore } from '../store/types';
-import { ContainerRegistry, containerRoutes } from './containers';
+import { ContainerRegistry } from './containers/registry';
 import { fileReaderOver } from './files/file-reader';
 import type { FileContentReader, FileSearchBackend, McpConnector, PythonRunner } from './hosted';
 import { routePath } from './http/api-paths';
 import { DEFAULT_MAX_BODY_BYTES } from './http/capped-read';
-import { lazyModule } from './http/lazy-module';
+import { lazyModule, lazyRoutes } from './http/lazy-module';
 import type { FileFetcher } from './inputs/input-files';
 import { getModel, listModels } from './models';
 import {
@@ -119,6 +119,7 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
   const embeddings = lazyModule('embeddings', () => import('./embeddings'));
   const files = lazyModule('Files API', () => import('./files/file-routes'));
   const conversations = lazyModule('Conversations API', () => import('./conversations'));
+  const containers = lazyModule('Containers API', () => import('./containers/routes'));
   const vectorStores = lazyModule('vector stores', async (): Promise<LoadedVectorStores> => {
     const h = await import('./vector-stores');
     const s = new h.VectorStoreSurface({
@@ -131,6 +132,7 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
     });
     return { h, s, backend: h.createFileSearchBackend(s) };
   });
+  const python = opts.python ? new ContainerRegistry(opts.python, opts.now) : undefined;
   const deps = {
     engine,
     store,
@@ -144,7 +146,7 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
     fetchFile: opts.fetchFile,
     fileSearch: opts.fileSearch ?? lazyFileSearch(vectorStores),
     mcp: opts.mcp ?? lazyMcpConnector(),
-    python: opts.python ? new ContainerRegistry(opts.python, opts.now) : undefined,
+    python,
     readFile,
     // Deleting a file takes it out of every vector store too (and stops its indexing midway).
     onFileDeleted: async (fileId: string) => {
@@ -250,7 +252,9 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
       methods: { GET: (_r, url, { id }) => listInputItems(store, id as string, url) },
     },
     ...vectorStoreRoutes(vectorStores),
-    ...(deps.python ? containerRoutes(deps.python, deps) : []),
+    ...(python
+      ? lazyRoutes(CONTAINER_ROUTES, async () => (await containers()).containerRoutes(python, deps))
+      : []),
   ];
 
   // hono's TrieRouter: one walk over the path's segments, so matching is linear in the path (the
@@ -327,3 +331,12 @@ function lazyMcpConnector(): McpConnector {
   const load = lazyModule('MCP client', async () => (await import('./hosted/mcp-connection')).mcpConnector());
   return { open: async (address, signal) => (await load()).open(address, signal) };
 }
+
+/** `/v1/containers`' paths and methods (containers/routes.ts builds their handlers, loaded on first use). */
+const CONTAINER_ROUTES = {
+  '/containers': ['POST', 'GET'],
+  '/containers/:id': ['GET', 'DELETE'],
+  '/containers/:id/files': ['POST', 'GET'],
+  '/containers/:id/files/:file': ['GET', 'DELETE'],
+  '/containers/:id/files/:file/content': ['GET'],
+} as const;
