@@ -17,11 +17,22 @@ import type { PreparedCreate } from '../request/prepare-create';
 import { PYTHON_NAME } from '../request/tools/code-interpreter-tool';
 import { fitTurns } from './fit-turns';
 import { type HostedTurn, LoopState, type PassOutcome } from './loop-state';
-import { CodeCallWatch, runPythonTurn } from './python-turn';
+import type { CodeCallWatch } from './python-turn';
 import type { ResponseRun } from './response-run';
 
 /** The MCP turns (and the MCP client's sessions): loaded by the first response with an `mcp` tool. */
 const mcpTurns = lazyModule('MCP', () => import('./mcp-turn'));
+
+/** `code_interpreter`'s turns and its code streaming: loaded by the first response that offers it. */
+const pythonTurns = lazyModule('code_interpreter', () => import('./python-turn'));
+type PythonTurns = Awaited<ReturnType<typeof pythonTurns>>;
+
+/** The watch of a pass that offers no `python`: it follows nothing, as a CodeCallWatch would not. */
+const NO_WATCH: Pick<CodeCallWatch, 'delta' | 'take' | 'abandon'> = {
+  delta: () => {},
+  take: () => undefined,
+  abandon: () => {},
+};
 
 /**
  * The run stage of `POST /v1/responses`: the engine passes of one response, and the hosted tool
@@ -65,12 +76,13 @@ export async function drive(
       return settled();
     }
     const state = new LoopState(prepared);
+    const python = prepared.hosted.codeInterpreter ? await pythonTurns() : null;
     const mcp = prepared.hosted.mcp;
     const sessions = mcp ? new (await mcpTurns()).McpSessions(mcp.servers, mcp.connector, signal) : null;
     let end: PassOutcome | null;
     try {
       if (sessions) await (await mcpTurns()).startMcp(run, state, sessions, signal);
-      end = await runPasses(run, state, sessions, deps, signal);
+      end = await runPasses(run, state, sessions, { ...deps, turns: python }, signal);
     } finally {
       await sessions?.closeAll();
     }
@@ -113,7 +125,7 @@ async function runPasses(
   run: ResponseRun,
   state: LoopState,
   sessions: McpSessions | null,
-  deps: LoopDeps,
+  deps: LoopDeps & { turns: PythonTurns | null },
   signal: AbortSignal,
 ): Promise<PassOutcome | null> {
   for (;;) {
@@ -147,7 +159,7 @@ async function onePass(
   run: ResponseRun,
   state: LoopState,
   req: GenerateRequest,
-  deps: LoopDeps & { sessions: McpSessions | null },
+  deps: LoopDeps & { sessions: McpSessions | null; turns: PythonTurns | null },
   signal: AbortSignal,
 ): Promise<PassOutcome | null> {
   const offered = new Set(req.tools.map((t) => t.name));
@@ -166,7 +178,7 @@ async function onePass(
     if (rest) run.push({ type: 'text', delta: rest });
   };
   // A `python` call's code streams while the model writes it; `calls` is the next call's index.
-  const watch = new CodeCallWatch(run, state, offered, flushCited);
+  const watch = deps.turns ? new deps.turns.CodeCallWatch(run, state, offered, flushCited) : NO_WATCH;
   let calls = 0;
   try {
     for await (const chunk of deps.engine.generate(req, signal)) {
@@ -232,11 +244,15 @@ async function runHostedCall(
   run: ResponseRun,
   chunk: EngineChunk & { type: 'tool_call' },
   state: LoopState,
-  deps: LoopDeps,
+  deps: LoopDeps & { turns: PythonTurns | null },
   signal: AbortSignal,
   live?: LiveCodeCall,
 ): Promise<HostedTurn> {
-  if (chunk.name === PYTHON_NAME) return runPythonTurn(run, chunk, state, deps.python, signal, live);
+  if (chunk.name === PYTHON_NAME) {
+    // prepareCreate refuses a code_interpreter tool without a backend; its turns load with the plan.
+    if (!deps.turns) throw new Error('code_interpreter ran without a Python sandbox.');
+    return deps.turns.runPythonTurn(run, chunk, state, deps.python, signal, live);
+  }
   const id = newId('fs');
   const setup = {
     tool: state.fileSearchTool,
