@@ -1,4 +1,3 @@
-import type { ResponseItem } from 'openai/resources/responses/responses';
 import * as z from 'zod/mini';
 import type { Engine } from '../../engine/types';
 import type { ResponseStore } from '../../store/types';
