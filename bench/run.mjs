@@ -82,6 +82,8 @@ async function buildBench() {
       },
     },
   });
+  // What the figures measure: the commit built (BENCH_SKIP_BUILD reuses a build, maybe an older one).
+  writeFileSync(resolve(outDir, BUILD_STAMP), `${JSON.stringify(buildStamp())}\n`);
   // The ~93M test model is served beside the tiny one (which the app's build copies itself).
   const { path } = await ensureTestModel('bench');
   mkdirSync(resolve(outDir, 'test-models'), { recursive: true });
@@ -98,6 +100,33 @@ function git(args) {
   } catch {
     return null;
   }
+}
+
+/** Where a bench build records the commit it was built from (read back by {@link builtFrom}). */
+const BUILD_STAMP = 'intab-bench-build.json';
+
+function buildStamp() {
+  return { git_commit: git(['rev-parse', 'HEAD']), git_dirty: (git(['status', '--porcelain']) ?? '') !== '' };
+}
+
+/**
+ * The commit the served build was made from, and whether it is the one checked out now: a figure of
+ * a reused build (BENCH_SKIP_BUILD) from another commit is `stale` (issue 36: a 297.2 kB figure was
+ * taken before the commits it was reported for).
+ */
+function builtFrom() {
+  let built = null;
+  try {
+    built = JSON.parse(readFileSync(resolve(outDir, BUILD_STAMP), 'utf8'));
+  } catch {}
+  const now = buildStamp();
+  const stale = !built || built.git_commit !== now.git_commit || built.git_dirty || now.git_dirty;
+  if (stale) log(`the build measured is not of HEAD as it is now (built: ${JSON.stringify(built)})`);
+  return {
+    build_commit: built?.git_commit ?? null,
+    build_dirty: built?.git_dirty ?? null,
+    stale_build: stale,
+  };
 }
 
 // ─── the measurements ────────────────────────────────────────────────────────────────────────────
@@ -135,7 +164,10 @@ async function main() {
       results.max_event_loop_block_ms = await measureBlocks(bench, { browser, page, runs: RUNS, log });
     if (runs('bytes')) {
       log('JavaScript of a scripted-only page load …');
-      results.scripted_page_js_kb = await measureScriptedBytes(browser, baseUrl, outDir);
+      results.scripted_page_js_kb = {
+        ...(await measureScriptedBytes(browser, baseUrl, outDir)),
+        ...builtFrom(),
+      };
     }
     if (runs('wllama')) {
       const wpage = await (await browser.newContext({ baseURL: baseUrl })).newPage();

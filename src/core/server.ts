@@ -2,29 +2,12 @@ import { TrieRouter } from 'hono/router/trie-router';
 import { ApiError, clip, invalidRequest, notFound, toErrorResponse } from '../common/api-error';
 import type { Engine } from '../engine/types';
 import type { ResponseStore } from '../store/types';
-import { createChatCompletion } from './chat';
-import { ContainerRegistry, containerRoutes } from './containers';
-import {
-  addItems,
-  createConversation,
-  deleteConversation,
-  deleteItem,
-  getConversation,
-  getItem,
-  listItems,
-  updateConversation,
-} from './conversations';
-import { createEmbeddings } from './embeddings';
-import { createFile, deleteFile, fileContent, fileReaderOver, listFiles, retrieveFile } from './files';
-import {
-  type FileContentReader,
-  type FileSearchBackend,
-  type McpConnector,
-  mcpConnector,
-  type PythonRunner,
-} from './hosted';
+import { ContainerRegistry } from './containers/registry';
+import { fileReaderOver } from './files/file-reader';
+import type { FileContentReader, FileSearchBackend, McpConnector, PythonRunner } from './hosted';
 import { routePath } from './http/api-paths';
 import { DEFAULT_MAX_BODY_BYTES } from './http/capped-read';
+import { lazyModule, lazyRoutes } from './http/lazy-module';
 import type { FileFetcher } from './inputs/input-files';
 import { getModel, listModels } from './models';
 import {
@@ -40,12 +23,8 @@ import {
   retrieveResponse,
 } from './responses';
 import { listStorage } from './storage-routes';
-import {
-  createFileSearchBackend,
-  type VectorStoreOptions,
-  VectorStoreSurface,
-  vectorStoreRoutes,
-} from './vector-stores';
+import { type LoadedVectorStores, vectorStoreRoutes } from './vector-stores/routes';
+import type { VectorStoreOptions } from './vector-stores/surface';
 
 export interface ResponsesServerOptions {
   engine: Engine;
@@ -134,14 +113,26 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
   const { engine, store } = opts;
   const live = new LiveRuns();
   const readFile = opts.readFile ?? (store.files && fileReaderOver(store.files));
-  const vectorStores = new VectorStoreSurface({
-    engine,
-    store,
-    now: opts.now ?? Date.now,
-    maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    readFile,
-    vectorStores: opts.vectorStores,
+  // Routes only some pages use load their code on first use (issue 36: a scripted-only page's
+  // JavaScript budget); a failed load is a 503 for that request (lazy-module.ts).
+  const chat = lazyModule('chat completions', () => import('./chat'));
+  const embeddings = lazyModule('embeddings', () => import('./embeddings'));
+  const files = lazyModule('Files API', () => import('./files/file-routes'));
+  const conversations = lazyModule('Conversations API', () => import('./conversations'));
+  const containers = lazyModule('Containers API', () => import('./containers/routes'));
+  const vectorStores = lazyModule('vector stores', async (): Promise<LoadedVectorStores> => {
+    const h = await import('./vector-stores');
+    const s = new h.VectorStoreSurface({
+      engine,
+      store,
+      now: opts.now ?? Date.now,
+      maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      readFile,
+      vectorStores: opts.vectorStores,
+    });
+    return { h, s, backend: h.createFileSearchBackend(s) };
   });
+  const python = opts.python ? new ContainerRegistry(opts.python, opts.now) : undefined;
   const deps = {
     engine,
     store,
@@ -153,13 +144,13 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
     streamIdleMs: opts.streamIdleMs ?? DEFAULT_STREAM_IDLE_MS,
     runLocks: opts.runLocks,
     fetchFile: opts.fetchFile,
-    fileSearch: opts.fileSearch ?? createFileSearchBackend(vectorStores),
-    mcp: opts.mcp ?? mcpConnector(),
-    python: opts.python ? new ContainerRegistry(opts.python, opts.now) : undefined,
+    fileSearch: opts.fileSearch ?? lazyFileSearch(vectorStores),
+    mcp: opts.mcp ?? lazyMcpConnector(),
+    python,
     readFile,
     // Deleting a file takes it out of every vector store too (and stops its indexing midway).
     onFileDeleted: async (fileId: string) => {
-      await vectorStores.forgetFile(fileId);
+      await (await vectorStores()).s.forgetFile(fileId);
     },
   };
   // Routes that name a model first wait for the engine's model list (the engine bounds the wait):
@@ -183,11 +174,11 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
     },
     {
       path: '/chat/completions',
-      methods: { POST: modelsFirst((request) => createChatCompletion(request, deps)) },
+      methods: { POST: modelsFirst(async (request) => (await chat()).createChatCompletion(request, deps)) },
     },
     {
       path: '/embeddings',
-      methods: { POST: modelsFirst((request) => createEmbeddings(request, deps)) },
+      methods: { POST: modelsFirst(async (request) => (await embeddings()).createEmbeddings(request, deps)) },
     },
     {
       path: '/responses/compact',
@@ -205,41 +196,53 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
       },
     },
     { path: '/intab/storage', methods: { GET: (_r, url) => listStorage(store, url) } },
-    { path: '/conversations', methods: { POST: (request) => createConversation(request, deps) } },
+    {
+      path: '/conversations',
+      methods: { POST: async (request) => (await conversations()).createConversation(request, deps) },
+    },
     {
       path: '/conversations/:id',
       methods: {
-        GET: (_r, _u, { id }) => getConversation(store, id as string),
-        POST: (request, _u, { id }) => updateConversation(request, id as string, deps),
-        DELETE: (_r, _u, { id }) => deleteConversation(store, id as string),
+        GET: async (_r, _u, { id }) => (await conversations()).getConversation(store, id as string),
+        POST: async (request, _u, { id }) =>
+          (await conversations()).updateConversation(request, id as string, deps),
+        DELETE: async (_r, _u, { id }) => (await conversations()).deleteConversation(store, id as string),
       },
     },
     {
       path: '/conversations/:id/items',
       methods: {
-        GET: (_r, url, { id }) => listItems(store, id as string, url),
-        POST: (request, _u, { id }) => addItems(request, id as string, deps),
+        GET: async (_r, url, { id }) => (await conversations()).listItems(store, id as string, url),
+        POST: async (request, _u, { id }) => (await conversations()).addItems(request, id as string, deps),
       },
     },
     {
       path: '/conversations/:id/items/:item',
       methods: {
-        GET: (_r, _u, { id, item }) => getItem(store, id as string, item as string),
-        DELETE: (_r, _u, { id, item }) => deleteItem(store, id as string, item as string),
+        GET: async (_r, _u, { id, item }) =>
+          (await conversations()).getItem(store, id as string, item as string),
+        DELETE: async (_r, _u, { id, item }) =>
+          (await conversations()).deleteItem(store, id as string, item as string),
       },
     },
     {
       path: '/files',
-      methods: { POST: (request) => createFile(request, deps), GET: (_r, url) => listFiles(deps, url) },
+      methods: {
+        POST: async (request) => (await files()).createFile(request, deps),
+        GET: async (_r, url) => (await files()).listFiles(deps, url),
+      },
     },
     {
       path: '/files/:id',
       methods: {
-        GET: (_r, _u, { id }) => retrieveFile(deps, id as string),
-        DELETE: (_r, _u, { id }) => deleteFile(deps, id as string),
+        GET: async (_r, _u, { id }) => (await files()).retrieveFile(deps, id as string),
+        DELETE: async (_r, _u, { id }) => (await files()).deleteFile(deps, id as string),
       },
     },
-    { path: '/files/:id/content', methods: { GET: (_r, _u, { id }) => fileContent(deps, id as string) } },
+    {
+      path: '/files/:id/content',
+      methods: { GET: async (_r, _u, { id }) => (await files()).fileContent(deps, id as string) },
+    },
     {
       path: '/responses/:id/cancel',
       methods: { POST: (_r, _u, { id }) => cancelResponse(store, live, id as string) },
@@ -249,7 +252,9 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
       methods: { GET: (_r, url, { id }) => listInputItems(store, id as string, url) },
     },
     ...vectorStoreRoutes(vectorStores),
-    ...(deps.python ? containerRoutes(deps.python, deps) : []),
+    ...(python
+      ? lazyRoutes(CONTAINER_ROUTES, async () => (await containers()).containerRoutes(python, deps))
+      : []),
   ];
 
   // hono's TrieRouter: one walk over the path's segments, so matching is linear in the path (the
@@ -261,7 +266,7 @@ export function createResponsesServer(opts: ResponsesServerOptions): ResponsesSe
   return {
     recover: () => {
       // Files a stopped runtime left mid-indexing are queued again, in the background.
-      void vectorStores.resume().catch(() => {});
+      void resumeIndexing(store, vectorStores).catch(() => {});
       return failInterrupted(store, opts.runLocks);
     },
     async fetch(request: Request): Promise<Response> {
@@ -303,3 +308,35 @@ function decodeParams(raw: Params, method: string, pathname: string): Params {
   }
   return out;
 }
+
+/** `file_search` over the vector stores, their code loaded by the first search (or store check). */
+function lazyFileSearch(load: () => Promise<LoadedVectorStores>): FileSearchBackend {
+  return {
+    checkStores: async (ids, param) => (await load()).backend.checkStores(ids, param),
+    search: async (query) => (await load()).backend.search(query),
+  };
+}
+
+/**
+ * Queues again the files a stopped runtime left mid-indexing. The vector stores' code is loaded only
+ * when there is a store to look at: a store without vector stores, or with none yet, needs nothing.
+ */
+async function resumeIndexing(store: ResponseStore, load: () => Promise<LoadedVectorStores>): Promise<void> {
+  if (!store.vectorStores || (await store.vectorStores.listStores()).length === 0) return;
+  await (await load()).s.resume();
+}
+
+/** The default MCP connector (hosted/mcp-connection.ts), its code loaded by the first server it opens. */
+function lazyMcpConnector(): McpConnector {
+  const load = lazyModule('MCP client', async () => (await import('./hosted/mcp-connection')).mcpConnector());
+  return { open: async (address, signal) => (await load()).open(address, signal) };
+}
+
+/** `/v1/containers`' paths and methods (containers/routes.ts builds their handlers, loaded on first use). */
+const CONTAINER_ROUTES = {
+  '/containers': ['POST', 'GET'],
+  '/containers/:id': ['GET', 'DELETE'],
+  '/containers/:id/files': ['POST', 'GET'],
+  '/containers/:id/files/:file': ['GET', 'DELETE'],
+  '/containers/:id/files/:file/content': ['GET'],
+} as const;

@@ -11,6 +11,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { AppBuild, bundleScript } from './app-build.ts';
+import { mcpZodApart } from './mcp-zod-apart.ts';
 import { MAX_PRECACHED_FILE_BYTES, precacheManifest } from './precache-manifest.ts';
 import { pythonAssetsPlugin } from './python-assets.ts';
 
@@ -104,6 +105,7 @@ function workerPlugin(): Plugin {
       worker: {
         // Module workers keep web-llm a lazy chunk of the engine worker instead of inlining it.
         format: 'es',
+        plugins: () => [mcpZodApart()],
         rolldownOptions: {
           output: {
             chunkFileNames: (chunk: { moduleIds: string[] }) => {

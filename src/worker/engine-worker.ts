@@ -12,16 +12,17 @@ import {
   type ChoiceSpec,
   CompositeEngine,
   EngineChoice,
+  LazyEngine,
   lazyWebLLMEngine,
   lazyWllamaEngine,
-  RemoteEngine,
+  type RemoteEngine,
   type RemoteServerSpec,
   ScriptedEngine,
 } from '../engine/index';
-import { cacheSnapshotStore, SandboxHost, startSandboxWorker } from '../sandbox';
 import { openIdbStore } from '../store/index';
 import { createEngineApi } from './engine-api';
 import { probeGpu } from './gpu-status';
+import { lazyPythonRunner } from './lazy-python';
 import { isMessage, type PageToWorkerMessage } from './protocol';
 import { webRunLocks } from './run-locks';
 import { workerOptions } from './worker-options';
@@ -51,12 +52,18 @@ const webllm = lazyWebLLMEngine(options.webllm);
 // not ride in the worker's name. Their models are listed after every local engine's, so an id that
 // a local engine also serves runs locally. A flag in the name says whether to wait for them.
 let remoteServers: (servers: RemoteServerSpec[]) => void = () => {};
-const remote = new RemoteEngine({
-  pendingServers: options.remote
-    ? new Promise((resolve) => {
-        remoteServers = resolve;
-      })
-    : undefined,
+const pendingServers: Promise<RemoteServerSpec[]> | undefined = options.remote
+  ? new Promise((resolve) => {
+      remoteServers = resolve;
+    })
+  : undefined;
+// The remote engine's code is a chunk of its own too (issue 36): built at start-up when the page has
+// servers, else when `addRemote` first adds one. Until then it lists nothing, as it would with none.
+const remote = new LazyEngine<RemoteEngine>({
+  name: 'the remote engine',
+  eager: pendingServers !== undefined,
+  listing: () => [],
+  create: async () => new (await import('../engine/remote/remote-engine')).RemoteEngine({ pendingServers }),
 });
 // GGUF models that name their web-llm build are served by whichever engine suits this machine, and
 // so are remote models that name one ("local where possible, else remote").
@@ -111,11 +118,15 @@ function getServer(): Promise<{ fetch(req: Request): Promise<Response> }> {
         ...workerOptions(self.name).server,
         vectorStores: workerOptions(self.name).fileSearch,
         // Sandboxes start with a response that offers code_interpreter, never at page load (sandbox-host.ts).
-        python: new SandboxHost({
-          startWorker: () => startSandboxWorker(),
-          // Sandboxes after the first start from its interpreter snapshot (src/sandbox/snapshot.ts).
-          snapshots: cacheSnapshotStore(self.location.origin),
-          ...workerOptions(self.name).codeInterpreter,
+        // Its code is a chunk of its own, loaded by the first call or prewarm (lazy-python.ts).
+        python: lazyPythonRunner(async () => {
+          const { SandboxHost, startSandboxWorker, cacheSnapshotStore } = await import('../sandbox');
+          return new SandboxHost({
+            startWorker: () => startSandboxWorker(),
+            // Sandboxes after the first start from its interpreter snapshot (src/sandbox/snapshot.ts).
+            snapshots: cacheSnapshotStore(self.location.origin),
+            ...workerOptions(self.name).codeInterpreter,
+          });
         }),
       });
       // Responses left in progress by a tab that died are marked failed; live ones (locked) are kept.
@@ -153,7 +164,7 @@ const api = createEngineApi({
     };
   },
   addRemote: async (spec) => {
-    const added = await remote.addServer(spec);
+    const added = await (await remote.engine()).addServer(spec);
     chooseLocally(spec);
     return added.map((m) => ({
       id: m.id,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { invalidRequest } from '../../common/api-error';
 import { dataHeaders } from '../files/file-routes';
 import type { FileContentReader } from '../hosted';
@@ -18,18 +18,24 @@ export interface ContainerRouteDeps {
 }
 
 const createSchema = z.strictObject({
-  name: z.string().min(1).max(256),
-  expires_after: z
-    .strictObject({ anchor: z.literal('last_active_at'), minutes: z.number().int().min(1).max(20) })
-    .optional(),
-  file_ids: z.array(z.string().min(1)).max(50).optional(),
-  memory_limit: z.enum(['1g', '4g', '16g', '64g']).optional(),
-  network_policy: z
-    .union([z.strictObject({ type: z.literal('disabled') }), z.looseObject({ type: z.literal('allowlist') })])
-    .optional(),
+  name: z.string().check(z.minLength(1)).check(z.maxLength(256)),
+  expires_after: z.optional(
+    z.strictObject({
+      anchor: z.literal('last_active_at'),
+      minutes: z.number().check(z.int()).check(z.minimum(1)).check(z.maximum(20)),
+    }),
+  ),
+  file_ids: z.optional(z.array(z.string().check(z.minLength(1))).check(z.maxLength(50))),
+  memory_limit: z.optional(z.enum(['1g', '4g', '16g', '64g'])),
+  network_policy: z.optional(
+    z.union([
+      z.strictObject({ type: z.literal('disabled') }),
+      z.looseObject({ type: z.literal('allowlist') }),
+    ]),
+  ),
 });
 
-const fileRefSchema = z.strictObject({ file_id: z.string().min(1) });
+const fileRefSchema = z.strictObject({ file_id: z.string().check(z.minLength(1)) });
 
 /**
  * Every `/v1/containers` route (paths without `/v1`, as the server's router files them), for

@@ -1,7 +1,7 @@
 import type { Conversation } from 'openai/resources/conversations/conversations';
 import type { ConversationItem } from 'openai/resources/conversations/items';
 import type { ResponseItem } from 'openai/resources/responses/responses';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { clip, notFound } from '../../common/api-error';
 import type { ResponseStore } from '../../store/types';
 import { newId } from '../http/ids';
@@ -12,9 +12,9 @@ import { metadataSchema, parseOrThrow } from '../validation/params';
 
 type Deps = { store: ResponseStore; now: () => number; maxBodyBytes: number };
 
-const itemsSchema = z.array(z.unknown()).max(20);
-const createSchema = z.strictObject({ items: itemsSchema.nullish(), metadata: metadataSchema.nullish() });
-const updateSchema = z.strictObject({ metadata: metadataSchema.nullable() });
+const itemsSchema = z.array(z.unknown()).check(z.maxLength(20));
+const createSchema = z.strictObject({ items: z.nullish(itemsSchema), metadata: z.nullish(metadataSchema) });
+const updateSchema = z.strictObject({ metadata: z.nullable(metadataSchema) });
 const addItemsSchema = z.strictObject({ items: itemsSchema });
 
 function missing(id: string) {

@@ -1,5 +1,5 @@
 import type { CreateEmbeddingResponse } from 'openai/resources/embeddings';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ApiError, invalidRequest, toErrorResponse, unsupportedModel } from '../../common/api-error';
 import { bytesToBase64 } from '../../common/base64';
 import type { Engine } from '../../engine/types';
@@ -12,15 +12,15 @@ import { parseOrThrow } from '../validation/params';
 export const MAX_EMBEDDING_INPUTS = 2048;
 
 const embeddingsSchema = z.strictObject({
-  model: z.string().min(1),
+  model: z.string().check(z.minLength(1)),
   // Token arrays parse, so that they are refused by name rather than as malformed.
   input: z.union([
     z.string(),
-    z.array(z.union([z.string(), z.number(), z.array(z.number())])).max(MAX_EMBEDDING_INPUTS),
+    z.array(z.union([z.string(), z.number(), z.array(z.number())])).check(z.maxLength(MAX_EMBEDDING_INPUTS)),
   ]),
-  dimensions: z.number().int().min(1).nullish(),
-  encoding_format: z.enum(['float', 'base64']).nullish(),
-  user: z.string().optional(),
+  dimensions: z.nullish(z.number().check(z.int()).check(z.minimum(1))),
+  encoding_format: z.nullish(z.enum(['float', 'base64'])),
+  user: z.optional(z.string()),
 });
 
 export interface EmbeddingDeps {

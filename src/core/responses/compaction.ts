@@ -1,4 +1,4 @@
-import type { ResponseItem } from 'openai/resources/responses/responses';
+import * as z from 'zod/mini';
 import type { Engine } from '../../engine/types';
 import type { ResponseStore } from '../../store/types';
 import { newId } from '../http/ids';
@@ -13,7 +13,7 @@ import { checkLocalOptions } from './request/local-options';
 import { expandCompactions, sealCompaction } from './request/sealed-compaction';
 import { toChatMessages } from './request/to-chat-messages';
 
-const compactSchema = createResponseSchema.pick({
+const compactSchema = z.pick(createResponseSchema, {
   model: true,
   input: true,
   instructions: true,

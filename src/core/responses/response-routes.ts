@@ -1,3 +1,4 @@
+import * as z from 'zod/mini';
 import { clip, invalidRequest, notFound } from '../../common/api-error';
 import { type Engine, promptShape } from '../../engine/types';
 import type { ResponseStore, StoredResponse } from '../../store/types';
@@ -144,7 +145,7 @@ export function cursorPage<T extends { id?: string | null }>(items: T[], url: UR
   return listBody(ordered.slice(start, start + limit), start + limit < ordered.length);
 }
 
-const countSchema = createResponseSchema.pick({
+const countSchema = z.pick(createResponseSchema, {
   model: true,
   input: true,
   instructions: true,

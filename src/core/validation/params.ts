@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { type ApiError, clip, invalidRequest } from '../../common/api-error';
 
 type Path = ReadonlyArray<PropertyKey>;
@@ -11,7 +11,11 @@ type Path = ReadonlyArray<PropertyKey>;
  * const body = parseOrThrow(createResponseSchema, json);
  * const item = parseOrThrow(inputItemSchema, raw, ['input', 2]);
  */
-export function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, prefix: Path = []): z.infer<T> {
+export function parseOrThrow<T extends z.ZodMiniType>(
+  schema: T,
+  value: unknown,
+  prefix: Path = [],
+): z.infer<T> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   // OpenAI names unknown parameters before anything else; zod lists them last.
@@ -203,21 +207,24 @@ function customMessage(code: string, param: string, value: unknown): string {
  * @example
  * keepOwnKeys(z.record(z.string(), z.string())).parse(JSON.parse('{"__proto__":"x"}')) // → { ['__proto__']: 'x' }
  */
-export function keepOwnKeys<T extends z.ZodType<Record<string, unknown>>>(record: T) {
-  return z.unknown().transform((value, ctx): z.output<T> => {
-    const { renamed, standIn } = renameProtoKey(value);
-    const result = record.safeParse(renamed);
-    if (!result.success) {
-      // The record's own issues, paths relative to here, so that errors read exactly as before.
-      for (const issue of result.error.issues) {
-        const path = issue.path.map((p) => (p === standIn ? PROTO : p));
-        ctx.issues.push({ ...issue, path, input: value } as (typeof ctx.issues)[number]);
+export function keepOwnKeys<T extends z.ZodMiniType<Record<string, unknown>>>(record: T) {
+  return z.pipe(
+    z.unknown(),
+    z.transform((value, ctx): z.output<T> => {
+      const { renamed, standIn } = renameProtoKey(value);
+      const result = record.safeParse(renamed);
+      if (!result.success) {
+        // The record's own issues, paths relative to here, so that errors read exactly as before.
+        for (const issue of result.error.issues) {
+          const path = issue.path.map((p) => (p === standIn ? PROTO : p));
+          ctx.issues.push({ ...issue, path, input: value } as (typeof ctx.issues)[number]);
+        }
+        return z.NEVER;
       }
-      return z.NEVER;
-    }
-    // Object.fromEntries defines properties (no setter runs), so `__proto__` stays a plain key.
-    return Object.fromEntries(Object.entries(value as object)) as z.output<T>;
-  });
+      // Object.fromEntries defines properties (no setter runs), so `__proto__` stays a plain key.
+      return Object.fromEntries(Object.entries(value as object)) as z.output<T>;
+    }),
+  );
 }
 
 const PROTO = '__proto__';
@@ -242,6 +249,6 @@ export const jsonObjectSchema = keepOwnKeys(z.record(z.string(), z.unknown()));
 /** Metadata on responses, conversations and chat completions: up to 16 pairs, keys ≤ 64 and values ≤ 512 characters. */
 export const metadataSchema = keepOwnKeys(
   z
-    .record(z.string().max(64), z.string().max(512))
-    .refine((m) => Object.keys(m).length <= 16, { message: 'metadata_too_many_pairs' }),
+    .record(z.string().check(z.maxLength(64)), z.string().check(z.maxLength(512)))
+    .check(z.refine((m) => Object.keys(m).length <= 16, { message: 'metadata_too_many_pairs' })),
 );

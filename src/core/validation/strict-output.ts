@@ -2,7 +2,10 @@ import type { ResponseOutputItem } from 'openai/resources/responses/responses';
 import { type ApiError, clip, serverError } from '../../common/api-error';
 import { pace } from '../../common/pace';
 import type { OutputFormatSpec } from '../../engine/types';
-import { checkJsonSchemaPaced, SchemaCheckLimitError } from './json-schema-check';
+import { lazyModule } from '../http/lazy-module';
+
+/** The schema checker, loaded by the first output a strict `json_schema` format promises (issue 36). */
+const schemaCheck = lazyModule('JSON schema check', () => import('./json-schema-check'));
 
 /**
  * With a strict `json_schema` format OpenAI guarantees that the text matches the schema. A local
@@ -45,10 +48,12 @@ export async function strictTextErrorPaced(
   if (parsed === null || 'error' in parsed) return parsed?.error ?? null;
   // Parsing a megabyte of output is a step of its own: the check starts on a fresh turn if it was long.
   await pace();
+  const check = await schemaCheck().catch((err: ApiError) => err);
+  if (check instanceof Error) return check;
   try {
-    return problemError(parsed.name, await checkJsonSchemaPaced(parsed.schema, parsed.value));
+    return problemError(parsed.name, await check.checkJsonSchemaPaced(parsed.schema, parsed.value));
   } catch (err) {
-    return limitError(parsed.name, err);
+    return limitError(parsed.name, err, check.SchemaCheckLimitError);
   }
 }
 
@@ -70,8 +75,8 @@ function problemError(name: string, problem: string | null): ApiError | null {
   return problem ? mismatch(name, problem) : null;
 }
 
-function limitError(name: string, err: unknown): ApiError {
-  if (!(err instanceof SchemaCheckLimitError)) throw err;
+function limitError(name: string, err: unknown, LimitError: new (...args: never[]) => Error): ApiError {
+  if (!(err instanceof LimitError)) throw err;
   return serverError(
     `The model's output could not be checked against the strict JSON schema '${clip(name, 64)}': ${err.message}. Simplify the schema.`,
   );

@@ -1,5 +1,5 @@
 import type { VectorStoreFileBatch } from 'openai/resources/vector-stores/file-batches';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { clip, invalidRequest, notFound } from '../../common/api-error';
 import type { StoredFileBatch } from '../../store/vector-stores';
 import { newId } from '../http/ids';
@@ -12,20 +12,21 @@ import type { AttachRequest, VectorStoreSurface } from './surface';
 import { toFileBatch } from './wire';
 
 const createSchema = z.strictObject({
-  file_ids: z.array(fileIdSchema).min(1).max(MAX_BATCH_FILES).optional(),
-  files: z
-    .array(
-      z.strictObject({
-        file_id: fileIdSchema,
-        attributes: attributesSchema.nullish(),
-        chunking_strategy: chunkingSchema.nullish(),
-      }),
-    )
-    .min(1)
-    .max(MAX_BATCH_FILES)
-    .optional(),
-  attributes: attributesSchema.nullish(),
-  chunking_strategy: chunkingSchema.nullish(),
+  file_ids: z.optional(z.array(fileIdSchema).check(z.minLength(1)).check(z.maxLength(MAX_BATCH_FILES))),
+  files: z.optional(
+    z
+      .array(
+        z.strictObject({
+          file_id: fileIdSchema,
+          attributes: z.nullish(attributesSchema),
+          chunking_strategy: z.nullish(chunkingSchema),
+        }),
+      )
+      .check(z.minLength(1))
+      .check(z.maxLength(MAX_BATCH_FILES)),
+  ),
+  attributes: z.nullish(attributesSchema),
+  chunking_strategy: z.nullish(chunkingSchema),
 });
 
 /**

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { clip, invalidRequest, notFound } from '../../common/api-error';
 import type { StoredVectorStoreFile } from '../../store/vector-stores';
 import { jsonResponse, readJsonObject } from '../http/json-body';
@@ -11,10 +11,10 @@ import { toVectorStoreFile } from './wire';
 
 const createSchema = z.strictObject({
   file_id: fileIdSchema,
-  attributes: attributesSchema.nullish(),
-  chunking_strategy: chunkingSchema.nullish(),
+  attributes: z.nullish(attributesSchema),
+  chunking_strategy: z.nullish(chunkingSchema),
 });
-const updateSchema = z.strictObject({ attributes: attributesSchema.nullable() });
+const updateSchema = z.strictObject({ attributes: z.nullable(attributesSchema) });
 const STATUSES = ['in_progress', 'completed', 'failed', 'cancelled'] as const;
 
 /**

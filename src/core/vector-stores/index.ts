@@ -5,15 +5,35 @@
  *
  * @example
  * const surface = new VectorStoreSurface(deps);
- * routes.push(...vectorStoreRoutes(surface));
  * const fileSearch = createFileSearchBackend(surface);
+ *
+ * The server loads this module on the first request that needs it (`lazyModule` in server.ts): a
+ * page that never touches a vector store does not download it (issue 36). The routes' table,
+ * routes.ts, knows the paths without it (server.ts imports it directly), and each route's handler
+ * is one of the functions exported here.
  */
 export { createFileSearchBackend } from './backend';
+export { cancelFileBatch, createFileBatch, getFileBatch, listFileBatchFiles } from './batch-routes';
 export * from './budgets';
 export { type Chunk, chunkRanges, chunkText, tokenize } from './chunker';
+export {
+  createVectorStoreFile,
+  deleteVectorStoreFile,
+  getVectorStoreFile,
+  listVectorStoreFiles,
+  updateVectorStoreFile,
+  vectorStoreFileContent,
+} from './file-routes';
 export { type FileTextExtractor, type FileTextResult, readTextFile } from './file-text';
 export { type AttributeFilter, matchesFilter, parseFilters } from './filters';
-export { vectorStoreRoutes } from './routes';
+export { searchVectorStore } from './search-route';
+export {
+  createVectorStore,
+  deleteVectorStore,
+  getVectorStore,
+  listVectorStores,
+  updateVectorStore,
+} from './store-routes';
 export {
   defaultEmbeddingModel,
   type VectorStoreDeps,

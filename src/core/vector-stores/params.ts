@@ -1,5 +1,5 @@
 import type { StaticFileChunkingStrategyObject } from 'openai/resources/vector-stores/vector-stores';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { keepOwnKeys } from '../validation/params';
 import {
   AUTO_CHUNK_OVERLAP,
@@ -16,10 +16,12 @@ import {
 export const attributesSchema = keepOwnKeys(
   z
     .record(
-      z.string().max(MAX_ATTRIBUTE_KEY_LENGTH),
-      z.union([z.string().max(MAX_ATTRIBUTE_STRING_LENGTH), z.number(), z.boolean()]),
+      z.string().check(z.maxLength(MAX_ATTRIBUTE_KEY_LENGTH)),
+      z.union([z.string().check(z.maxLength(MAX_ATTRIBUTE_STRING_LENGTH)), z.number(), z.boolean()]),
     )
-    .refine((m) => Object.keys(m).length <= MAX_ATTRIBUTE_KEYS, { message: 'metadata_too_many_pairs' }),
+    .check(
+      z.refine((m) => Object.keys(m).length <= MAX_ATTRIBUTE_KEYS, { message: 'metadata_too_many_pairs' }),
+    ),
 );
 
 /**
@@ -32,18 +34,22 @@ export const chunkingSchema = z.discriminatedUnion('type', [
     type: z.literal('static'),
     static: z
       .strictObject({
-        max_chunk_size_tokens: z.number().int().min(MIN_CHUNK_TOKENS).max(MAX_CHUNK_TOKENS).optional(),
-        chunk_overlap_tokens: z.number().int().min(0).optional(),
+        max_chunk_size_tokens: z.optional(
+          z.number().check(z.int()).check(z.minimum(MIN_CHUNK_TOKENS)).check(z.maximum(MAX_CHUNK_TOKENS)),
+        ),
+        chunk_overlap_tokens: z.optional(z.number().check(z.int()).check(z.minimum(0))),
       })
-      .superRefine((s, ctx) => {
-        const size = s.max_chunk_size_tokens ?? AUTO_CHUNK_TOKENS;
-        if (s.chunk_overlap_tokens !== undefined && s.chunk_overlap_tokens > size / 2)
-          ctx.addIssue({
-            code: 'custom',
-            path: ['chunk_overlap_tokens'],
-            message: `chunk_overlap_tokens (${s.chunk_overlap_tokens}) must not exceed half of max_chunk_size_tokens (${size}).`,
-          });
-      }),
+      .check(
+        z.superRefine((s, ctx) => {
+          const size = s.max_chunk_size_tokens ?? AUTO_CHUNK_TOKENS;
+          if (s.chunk_overlap_tokens !== undefined && s.chunk_overlap_tokens > size / 2)
+            ctx.addIssue({
+              code: 'custom',
+              path: ['chunk_overlap_tokens'],
+              message: `chunk_overlap_tokens (${s.chunk_overlap_tokens}) must not exceed half of max_chunk_size_tokens (${size}).`,
+            });
+        }),
+      ),
   }),
 ]);
 
@@ -70,8 +76,8 @@ export function resolveChunking(param: ChunkingParam | null | undefined): Static
 /** `expires_after`: `{anchor:'last_active_at', days: 1–365}`. */
 export const expiresAfterSchema = z.strictObject({
   anchor: z.literal('last_active_at'),
-  days: z.number().int().min(1).max(MAX_EXPIRY_DAYS),
+  days: z.number().check(z.int()).check(z.minimum(1)).check(z.maximum(MAX_EXPIRY_DAYS)),
 });
 
 /** A file id as the Files API issues them; any non-empty string is looked up. */
-export const fileIdSchema = z.string().min(1).max(256);
+export const fileIdSchema = z.string().check(z.minLength(1)).check(z.maxLength(256));

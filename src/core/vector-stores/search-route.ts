@@ -1,5 +1,5 @@
 import type { VectorStoreSearchResponse } from 'openai/resources/vector-stores/vector-stores';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { jsonResponse, readJsonObject } from '../http/json-body';
 import { parseOrThrow } from '../validation/params';
 import { DEFAULT_NUM_RESULTS, MAX_NUM_RESULTS, MAX_QUERIES, MAX_QUERY_CHARS } from './budgets';
@@ -7,20 +7,20 @@ import { parseFilters } from './filters';
 import { searchStores } from './search';
 import type { VectorStoreSurface } from './surface';
 
-const querySchema = z.string().min(1).max(MAX_QUERY_CHARS);
+const querySchema = z.string().check(z.minLength(1)).check(z.maxLength(MAX_QUERY_CHARS));
 
 const searchSchema = z.strictObject({
-  query: z.union([querySchema, z.array(querySchema).min(1).max(MAX_QUERIES)]),
+  query: z.union([querySchema, z.array(querySchema).check(z.minLength(1)).check(z.maxLength(MAX_QUERIES))]),
   // Checked by parseFilters, which bounds its depth and names the bad field.
-  filters: z.unknown().optional(),
-  max_num_results: z.number().int().min(1).max(MAX_NUM_RESULTS).nullish(),
-  ranking_options: z
-    .strictObject({
-      ranker: z.enum(['none', 'auto', 'default-2024-11-15']).nullish(),
-      score_threshold: z.number().min(0).max(1).nullish(),
-    })
-    .nullish(),
-  rewrite_query: z.boolean().nullish(),
+  filters: z.optional(z.unknown()),
+  max_num_results: z.nullish(z.number().check(z.int()).check(z.minimum(1)).check(z.maximum(MAX_NUM_RESULTS))),
+  ranking_options: z.nullish(
+    z.strictObject({
+      ranker: z.nullish(z.enum(['none', 'auto', 'default-2024-11-15'])),
+      score_threshold: z.nullish(z.number().check(z.minimum(0)).check(z.maximum(1))),
+    }),
+  ),
+  rewrite_query: z.nullish(z.boolean()),
 });
 
 /**

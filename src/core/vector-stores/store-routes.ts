@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { newId } from '../http/ids';
 import { jsonResponse, readJsonObject } from '../http/json-body';
 import { metadataSchema, parseOrThrow } from '../validation/params';
@@ -9,18 +9,18 @@ import type { VectorStoreSurface } from './surface';
 import { toVectorStore } from './wire';
 
 const createSchema = z.strictObject({
-  name: z.string().max(256).nullish(),
-  description: z.string().max(512).nullish(),
-  file_ids: z.array(fileIdSchema).max(MAX_CREATE_FILE_IDS).nullish(),
-  chunking_strategy: chunkingSchema.nullish(),
-  expires_after: expiresAfterSchema.nullish(),
-  metadata: metadataSchema.nullish(),
+  name: z.nullish(z.string().check(z.maxLength(256))),
+  description: z.nullish(z.string().check(z.maxLength(512))),
+  file_ids: z.nullish(z.array(fileIdSchema).check(z.maxLength(MAX_CREATE_FILE_IDS))),
+  chunking_strategy: z.nullish(chunkingSchema),
+  expires_after: z.nullish(expiresAfterSchema),
+  metadata: z.nullish(metadataSchema),
 });
 
 const updateSchema = z.strictObject({
-  name: z.string().max(256).nullish(),
-  expires_after: expiresAfterSchema.nullish(),
-  metadata: metadataSchema.nullish(),
+  name: z.nullish(z.string().check(z.maxLength(256))),
+  expires_after: z.nullish(expiresAfterSchema),
+  metadata: z.nullish(metadataSchema),
 });
 
 /**

@@ -10,7 +10,8 @@ import {
 } from '../../../engine/types';
 import type { ResponseStore } from '../../../store/types';
 import type { FileContentReader, FileSearchBackend, McpConnector, PythonBackend } from '../../hosted';
-import { resolveFileInputs } from '../../inputs/file-inputs';
+import { lazyModule } from '../../http/lazy-module';
+import { hasFileParts } from '../../inputs/has-file-parts';
 import type { FileFetcher } from '../../inputs/input-files';
 import { findModel } from '../../validation/find-model';
 import { requireJsonMention } from '../../validation/json-mode';
@@ -46,6 +47,9 @@ export interface PreparedCreate {
   /** The hosted tools the run's loop serves itself. */
   hosted: HostedPlan & { codeInterpreter: CodeInterpreterPlan | null };
 }
+
+/** input_file / input_image resolution (file-inputs.ts, with PDF text): loaded by the first request with a file part. */
+const fileInputs = lazyModule('file inputs', () => import('../../inputs/file-inputs'));
 
 /**
  * Validates a create body and resolves everything it refers to (model, previous response, item
@@ -123,16 +127,19 @@ export async function prepareCreate(
   const firstInput = expanded.length - expandCompactions(input).length;
   // Each of these walks every item: 22k of them take 10–30 ms apiece (issue 27, item 4).
   await pace();
-  const readable = await resolveFileInputs(
-    expanded,
-    {
-      fetchFile: deps.fetchFile,
-      readFile: deps.readFile,
-      origin: deps.origin ?? null,
-      maxBytes: deps.maxBodyBytes,
-    },
-    firstInput,
-  );
+  // Files, images by id or blob URL, and PDF text: their code loads only for a request that has some.
+  const readable = hasFileParts(expanded)
+    ? await (await fileInputs()).resolveFileInputs(
+        expanded,
+        {
+          fetchFile: deps.fetchFile,
+          readFile: deps.readFile,
+          origin: deps.origin ?? null,
+          maxBytes: deps.maxBodyBytes,
+        },
+        firstInput,
+      )
+    : expanded;
   await pace();
   const messages = toChatMessages(body.instructions ?? null, readable, {
     vision: model.vision,

@@ -3,25 +3,36 @@ import { pace } from '../../../common/pace';
 import type { Engine, EngineChunk, GenerateRequest, LoadProgress } from '../../../engine/types';
 import {
   CitationFilter,
-  emitApprovalRequest,
-  emitMcpItem,
   type FileSearchBackend,
   type LiveCodeCall,
-  McpSessions,
-  needsApproval,
+  type McpSessions,
   type PythonBackend,
   runFileSearchCall,
-  runMcpCall,
 } from '../../hosted';
 import { newId } from '../../http/ids';
 import { untilAborted } from '../../http/json-hold';
+import { lazyModule } from '../../http/lazy-module';
 import { strictOutputErrorPaced } from '../../validation/strict-output';
 import type { PreparedCreate } from '../request/prepare-create';
 import { PYTHON_NAME } from '../request/tools/code-interpreter-tool';
 import { fitTurns } from './fit-turns';
 import { type HostedTurn, LoopState, type PassOutcome } from './loop-state';
-import { CodeCallWatch, runPythonTurn } from './python-turn';
+import type { CodeCallWatch } from './python-turn';
 import type { ResponseRun } from './response-run';
+
+/** The MCP turns (and the MCP client's sessions): loaded by the first response with an `mcp` tool. */
+const mcpTurns = lazyModule('MCP', () => import('./mcp-turn'));
+
+/** `code_interpreter`'s turns and its code streaming: loaded by the first response that offers it. */
+const pythonTurns = lazyModule('code_interpreter', () => import('./python-turn'));
+type PythonTurns = Awaited<ReturnType<typeof pythonTurns>>;
+
+/** The watch of a pass that offers no `python`: it follows nothing, as a CodeCallWatch would not. */
+const NO_WATCH: Pick<CodeCallWatch, 'delta' | 'take' | 'abandon'> = {
+  delta: () => {},
+  take: () => undefined,
+  abandon: () => {},
+};
 
 /**
  * The run stage of `POST /v1/responses`: the engine passes of one response, and the hosted tool
@@ -65,12 +76,13 @@ export async function drive(
       return settled();
     }
     const state = new LoopState(prepared);
+    const python = prepared.hosted.codeInterpreter ? await pythonTurns() : null;
     const mcp = prepared.hosted.mcp;
-    const sessions = mcp ? new McpSessions(mcp.servers, mcp.connector, signal) : null;
+    const sessions = mcp ? new (await mcpTurns()).McpSessions(mcp.servers, mcp.connector, signal) : null;
     let end: PassOutcome | null;
     try {
-      if (sessions) await startMcp(run, state, sessions, signal);
-      end = await runPasses(run, state, sessions, deps, signal);
+      if (sessions) await (await mcpTurns()).startMcp(run, state, sessions, signal);
+      end = await runPasses(run, state, sessions, { ...deps, turns: python }, signal);
     } finally {
       await sessions?.closeAll();
     }
@@ -113,7 +125,7 @@ async function runPasses(
   run: ResponseRun,
   state: LoopState,
   sessions: McpSessions | null,
-  deps: LoopDeps,
+  deps: LoopDeps & { turns: PythonTurns | null },
   signal: AbortSignal,
 ): Promise<PassOutcome | null> {
   for (;;) {
@@ -147,7 +159,7 @@ async function onePass(
   run: ResponseRun,
   state: LoopState,
   req: GenerateRequest,
-  deps: LoopDeps & { sessions: McpSessions | null },
+  deps: LoopDeps & { sessions: McpSessions | null; turns: PythonTurns | null },
   signal: AbortSignal,
 ): Promise<PassOutcome | null> {
   const offered = new Set(req.tools.map((t) => t.name));
@@ -166,7 +178,7 @@ async function onePass(
     if (rest) run.push({ type: 'text', delta: rest });
   };
   // A `python` call's code streams while the model writes it; `calls` is the next call's index.
-  const watch = new CodeCallWatch(run, state, offered, flushCited);
+  const watch = deps.turns ? new deps.turns.CodeCallWatch(run, state, offered, flushCited) : NO_WATCH;
   let calls = 0;
   try {
     for await (const chunk of deps.engine.generate(req, signal)) {
@@ -194,7 +206,7 @@ async function onePass(
           if (!offered.has(chunk.name) || state.hostedCalls >= state.maxHostedCalls) continue;
           state.hostedCalls += 1;
           if (deps.sessions && state.mcpTarget(chunk.name)) {
-            const turn = await mcpCall(run, chunk, state, deps.sessions, signal);
+            const turn = await (await mcpTurns()).mcpCall(run, chunk, state, deps.sessions, signal);
             if (turn) outcome.hosted.push(turn);
             else outcome.approvals += 1;
             if (signal.aborted) return null;
@@ -232,11 +244,15 @@ async function runHostedCall(
   run: ResponseRun,
   chunk: EngineChunk & { type: 'tool_call' },
   state: LoopState,
-  deps: LoopDeps,
+  deps: LoopDeps & { turns: PythonTurns | null },
   signal: AbortSignal,
   live?: LiveCodeCall,
 ): Promise<HostedTurn> {
-  if (chunk.name === PYTHON_NAME) return runPythonTurn(run, chunk, state, deps.python, signal, live);
+  if (chunk.name === PYTHON_NAME) {
+    // prepareCreate refuses a code_interpreter tool without a backend; its turns load with the plan.
+    if (!deps.turns) throw new Error('code_interpreter ran without a Python sandbox.');
+    return deps.turns.runPythonTurn(run, chunk, state, deps.python, signal, live);
+  }
   const id = newId('fs');
   const setup = {
     tool: state.fileSearchTool,
@@ -255,64 +271,6 @@ async function runHostedCall(
     shorter: found.shorter,
   };
 }
-
-/**
- * Before the first pass: the listings this response made (each `mcp_list_tools` item), then each
- * call the user approved in this request's input, whose results the model reads first.
- */
-async function startMcp(
-  run: ResponseRun,
-  state: LoopState,
-  sessions: McpSessions,
-  signal: AbortSignal,
-): Promise<void> {
-  const plan = state.mcpPlan;
-  for (const server of plan.servers)
-    if (server.listing) await emitMcpItem(run.hostedOutput(), server.listing);
-  for (const req of plan.approved) {
-    if (signal.aborted) return;
-    const call = { ...req, id: newId('mcp'), label: req.server_label, approvalRequestId: req.id };
-    const result = await runMcpCall(run.hostedOutput(), call, sessions, signal);
-    state.addResults([{ role: 'tool', tool_call_id: req.id, name: req.name, content: result }]);
-  }
-  if (plan.approved.length > 0) run.closeItems();
-}
-
-/**
- * A call the model made to an MCP tool: run now (its turn for the next pass) when approval is
- * waived for it, else an `mcp_approval_request` that ends the response (undefined).
- */
-async function mcpCall(
-  run: ResponseRun,
-  chunk: EngineChunk & { type: 'tool_call' },
-  state: LoopState,
-  sessions: McpSessions,
-  signal: AbortSignal,
-): Promise<HostedTurn | undefined> {
-  const target = state.mcpTarget(chunk.name);
-  const server = state.mcpPlan.servers.find((s) => s.tool.server_label === target?.label);
-  if (!target || !server) return undefined;
-  const { label, info } = target;
-  if (needsApproval(server.tool, info)) {
-    await emitApprovalRequest(run.hostedOutput(), newId('mcpr'), label, info.name, chunk.arguments);
-    return undefined;
-  }
-  const id = newId('mcp');
-  const call = { id, label, name: info.name, arguments: chunk.arguments };
-  const result = await runMcpCall(run.hostedOutput(), call, sessions, signal);
-  return {
-    call: { id, type: 'function', function: { name: chunk.name, arguments: chunk.arguments } },
-    result,
-    parts: MCP_RESULT_PARTS,
-    shorter: (keep) =>
-      keep >= MCP_RESULT_PARTS
-        ? result
-        : `${result.slice(0, Math.floor((result.length * keep) / MCP_RESULT_PARTS))}\n(The rest of the output was cut to fit the model's context.)`,
-  };
-}
-
-/** An MCP result is shortened in sixteenths of its length when it does not fit the next pass. */
-const MCP_RESULT_PARTS = 16;
 
 /** A text chunk through the citation filter: its text streams, its markers become annotations. */
 function pushCited(run: ResponseRun, filter: CitationFilter, chunk: EngineChunk & { type: 'text' }): void {

@@ -3,7 +3,7 @@ import type {
   ResponseItem,
   Tool,
 } from 'openai/resources/responses/responses';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { invalidRequest } from '../../../../common/api-error';
 import type { ChatMessage, FunctionToolSpec } from '../../../../engine/types';
 import type { PythonBackend } from '../../../hosted';
@@ -38,16 +38,19 @@ export const PYTHON_SPEC: FunctionToolSpec = {
 
 const autoContainer = z.strictObject({
   type: z.literal('auto'),
-  file_ids: z.array(z.string().min(1)).max(50).optional(),
-  memory_limit: z.enum(['1g', '4g', '16g', '64g']).nullish(),
-  network_policy: z
-    .union([z.strictObject({ type: z.literal('disabled') }), z.looseObject({ type: z.literal('allowlist') })])
-    .optional(),
+  file_ids: z.optional(z.array(z.string().check(z.minLength(1))).check(z.maxLength(50))),
+  memory_limit: z.nullish(z.enum(['1g', '4g', '16g', '64g'])),
+  network_policy: z.optional(
+    z.union([
+      z.strictObject({ type: z.literal('disabled') }),
+      z.looseObject({ type: z.literal('allowlist') }),
+    ]),
+  ),
 });
 
 const codeInterpreterSchema = z.strictObject({
   type: z.literal('code_interpreter'),
-  container: z.union([z.string().min(1), autoContainer]),
+  container: z.union([z.string().check(z.minLength(1)), autoContainer]),
 });
 
 /**
@@ -132,17 +135,17 @@ export function planCodeInterpreter(
 /** A `code_interpreter_call` sent back as history (the Agents SDK resends a run's items): kept as it came. */
 export const codeInterpreterCallItem = z.strictObject({
   type: z.literal('code_interpreter_call'),
-  id: z.string().min(1),
-  code: z.string().nullable(),
+  id: z.string().check(z.minLength(1)),
+  code: z.nullable(z.string()),
   container_id: z.string(),
-  outputs: z
-    .array(
+  outputs: z.nullable(
+    z.array(
       z.union([
         z.strictObject({ type: z.literal('logs'), logs: z.string() }),
         z.strictObject({ type: z.literal('image'), url: z.string() }),
       ]),
-    )
-    .nullable(),
+    ),
+  ),
   status: z.enum(['in_progress', 'completed', 'incomplete', 'interpreting', 'failed']),
 });
 

@@ -1,5 +1,5 @@
 import type { FileSearchTool } from 'openai/resources/responses/responses';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { clip, invalidRequest } from '../../../../common/api-error';
 import type { FunctionToolSpec, ToolChoiceSpec } from '../../../../engine/types';
 import {
@@ -59,17 +59,20 @@ const compoundShell = z.strictObject({ type: z.enum(['and', 'or']), filters: z.a
 const fileSearchSchema = z.strictObject({
   type: z.literal('file_search'),
   vector_store_ids: z.array(z.string()),
-  filters: z.unknown().optional(),
-  max_num_results: z.number().int().min(1).max(50).optional(),
-  ranking_options: z
-    .strictObject({
-      ranker: z.enum(['auto', 'default-2024-11-15']).optional(),
-      score_threshold: z.number().min(0).max(1).optional(),
-      hybrid_search: z
-        .strictObject({ embedding_weight: z.number().min(0), text_weight: z.number().min(0) })
-        .optional(),
-    })
-    .optional(),
+  filters: z.optional(z.unknown()),
+  max_num_results: z.optional(z.number().check(z.int()).check(z.minimum(1)).check(z.maximum(50))),
+  ranking_options: z.optional(
+    z.strictObject({
+      ranker: z.optional(z.enum(['auto', 'default-2024-11-15'])),
+      score_threshold: z.optional(z.number().check(z.minimum(0)).check(z.maximum(1))),
+      hybrid_search: z.optional(
+        z.strictObject({
+          embedding_weight: z.number().check(z.minimum(0)),
+          text_weight: z.number().check(z.minimum(0)),
+        }),
+      ),
+    }),
+  ),
 });
 
 /**

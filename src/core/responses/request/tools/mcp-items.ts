@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The `mcp` tool's items as `input` may carry them (the input union of the `openai` package has all
@@ -9,16 +9,16 @@ import { z } from 'zod';
 const listedTool = z.looseObject({
   name: z.string(),
   input_schema: z.unknown(),
-  description: z.string().nullish(),
-  annotations: z.unknown().optional(),
+  description: z.nullish(z.string()),
+  annotations: z.optional(z.unknown()),
 });
 
 export const mcpListToolsItem = z.strictObject({
   type: z.literal('mcp_list_tools'),
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   server_label: z.string(),
   tools: z.array(listedTool),
-  error: z.string().nullish(),
+  error: z.nullish(z.string()),
 });
 
 const callError = z.union([
@@ -29,20 +29,20 @@ const callError = z.union([
 
 export const mcpCallItem = z.strictObject({
   type: z.literal('mcp_call'),
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   server_label: z.string(),
   name: z.string(),
   arguments: z.string(),
-  output: z.string().nullish(),
+  output: z.nullish(z.string()),
   // openai 7 types `error` as an object; a string (older SDKs) is kept as it came.
-  error: z.union([callError, z.string()]).nullish(),
-  status: z.enum(['in_progress', 'completed', 'incomplete', 'calling', 'failed']).optional(),
-  approval_request_id: z.string().nullish(),
+  error: z.nullish(z.union([callError, z.string()])),
+  status: z.optional(z.enum(['in_progress', 'completed', 'incomplete', 'calling', 'failed'])),
+  approval_request_id: z.nullish(z.string()),
 });
 
 export const mcpApprovalRequestItem = z.strictObject({
   type: z.literal('mcp_approval_request'),
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   server_label: z.string(),
   name: z.string(),
   arguments: z.string(),
@@ -50,8 +50,8 @@ export const mcpApprovalRequestItem = z.strictObject({
 
 export const mcpApprovalResponseItem = z.strictObject({
   type: z.literal('mcp_approval_response'),
-  approval_request_id: z.string().min(1),
+  approval_request_id: z.string().check(z.minLength(1)),
   approve: z.boolean(),
-  reason: z.string().nullish(),
-  id: z.string().nullish(),
+  reason: z.nullish(z.string()),
+  id: z.nullish(z.string()),
 });

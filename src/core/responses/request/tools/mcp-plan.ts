@@ -1,15 +1,13 @@
 import type { ResponseItem, Tool } from 'openai/resources/responses/responses';
 import { clip, invalidRequest } from '../../../../common/api-error';
 import type { FunctionToolSpec, ToolChoiceSpec } from '../../../../engine/types';
-import {
-  listMcpServers,
-  type McpConnector,
-  type McpServer,
-  type McpTarget,
-  mcpTargets,
-} from '../../../hosted';
+import type { McpConnector, McpServer, McpTarget } from '../../../hosted';
 import { newId } from '../../../http/ids';
+import { lazyModule } from '../../../http/lazy-module';
 import { type ApprovalRequestItem, checkApprovals } from './mcp-approvals';
+
+/** Listing MCP servers (hosted/mcp.ts): loaded by the first request with an `mcp` tool (issue 36). */
+const mcpListing = lazyModule('MCP', () => import('../../../hosted/mcp'));
 
 /** The parsed tool choice, as far as `mcp` goes (`ParsedToolChoice` of `tool-options.ts`). */
 export interface McpToolChoice {
@@ -50,6 +48,7 @@ export async function planMcp(
   if (!deps.connector)
     throw invalidRequest('tools', 'The mcp tool is not available on this endpoint.', 'unsupported_value');
   const signal = deps.signal ?? new AbortController().signal;
+  const { listMcpServers, mcpTargets } = await mcpListing();
   const servers = await listMcpServers(mcpRun, items, deps.connector, signal, () => newId('mcpl'));
   checkApprovedTools(approved, servers, items, firstInput);
   const targets = mcpTargets(servers, deps.functionNames);

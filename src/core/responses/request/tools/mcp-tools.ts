@@ -1,5 +1,5 @@
 import type { Tool } from 'openai/resources/responses/responses';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { clip, invalidRequest } from '../../../../common/api-error';
 import { serverUrlProblem } from '../../../hosted/mcp-policy';
 import { parseOrThrow } from '../../../validation/params';
@@ -14,28 +14,28 @@ import { parseOrThrow } from '../../../validation/params';
 export const REDACTED = '[redacted]';
 
 const filterSchema = z.strictObject({
-  tool_names: z.array(z.string()).optional(),
-  read_only: z.boolean().optional(),
+  tool_names: z.optional(z.array(z.string())),
+  read_only: z.optional(z.boolean()),
 });
 
 const mcpToolSchema = z.strictObject({
   type: z.literal('mcp'),
-  server_label: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, { message: 'server_label_pattern' }),
-  server_url: z.string().optional(),
-  connector_id: z.string().optional(),
-  tunnel_id: z.string().optional(),
-  authorization: z.string().optional(),
-  headers: z.record(z.string(), z.string()).nullish(),
-  server_description: z.string().optional(),
-  allowed_tools: z.union([z.array(z.string()), filterSchema]).nullish(),
-  require_approval: z
-    .union([
+  server_label: z.string().check(z.regex(/^[a-zA-Z0-9_-]{1,64}$/, { message: 'server_label_pattern' })),
+  server_url: z.optional(z.string()),
+  connector_id: z.optional(z.string()),
+  tunnel_id: z.optional(z.string()),
+  authorization: z.optional(z.string()),
+  headers: z.nullish(z.record(z.string(), z.string())),
+  server_description: z.optional(z.string()),
+  allowed_tools: z.nullish(z.union([z.array(z.string()), filterSchema])),
+  require_approval: z.nullish(
+    z.union([
       z.enum(['always', 'never']),
-      z.strictObject({ always: filterSchema.optional(), never: filterSchema.optional() }),
-    ])
-    .nullish(),
-  defer_loading: z.boolean().optional(),
-  allowed_callers: z.array(z.enum(['direct', 'programmatic'])).nullish(),
+      z.strictObject({ always: z.optional(filterSchema), never: z.optional(filterSchema) }),
+    ]),
+  ),
+  defer_loading: z.optional(z.boolean()),
+  allowed_callers: z.nullish(z.array(z.enum(['direct', 'programmatic']))),
 });
 
 /** A checked `mcp` entry: `run` keeps its secrets, `echo` has them redacted. */
