@@ -7,10 +7,13 @@
  *
  * Needs the bench build (`npm run bench` once, or its build step): it reuses .tmp/bench-dist.
  *
+ * GREEDY_JSON=file also writes every text, per model and build, so that two builds of the SIMD wasm
+ * (say, before and after a kernel change) can be compared text for text.
+ *
  * @example
  * node bench/wasm-greedy.mjs            # 3 prompts × 64 tokens
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { preview } from 'vite';
@@ -47,10 +50,13 @@ const server = await preview({
 const baseUrl = server.resolvedUrls?.local[0]?.replace(/\/$/, '') ?? '';
 const CHROMIUM = JSON.parse(readFileSync(new URL('../tests/chromium.json', import.meta.url), 'utf8'));
 const browser = await chromium.launch(CHROMIUM);
+const all = {};
 try {
   for (const model of ['bench', 'tiny']) {
     const stock = await texts(browser, baseUrl, 'stock', model);
     const simd = await texts(browser, baseUrl, 'simd', model);
+    all[model] = { stock, simd };
+    if (process.env.GREEDY_JSON) writeFileSync(process.env.GREEDY_JSON, `${JSON.stringify(all, null, 2)}\n`);
     stock.forEach((s, i) => {
       const d = simd[i] ?? '';
       let same = 0;

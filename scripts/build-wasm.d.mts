@@ -6,7 +6,9 @@ export interface WasmSource {
   use: string;
 }
 export declare const OUT_DIR: string;
-export declare const PATCH: string;
+export declare const PATCHES: string[];
+export declare function patchDigests(): { file: string; sha256: string }[];
+export declare function stripNameSection(wasm: Uint8Array): Buffer;
 export declare const SOURCES: WasmSource[];
 export declare const EMCC_VERSION: string;
 export declare const CMAKE_FLAGS: string[];

@@ -11,9 +11,10 @@
  * Sources, all from npm with pinned integrity (nothing fetched is committed):
  * - llama.cpp: node-llama-cpp's git bundle (the same source scripts/llama-server.mjs builds);
  * - wllama's glue `cpp/` and `CMakeLists.txt`: @wllama/wllama at the version intab runs;
- * - our patch `scripts/wasm/wllama-glue.patch`: that llama.cpp has no `server-decision` (wllama's
- *   "systemone" decision models, unused by intab), so the glue drops it; emcc 3.1.6 names the stack
- *   setting `TOTAL_STACK`.
+ * - our patches: `scripts/wasm/wllama-glue.patch` (that llama.cpp has no `server-decision`, wllama's
+ *   "systemone" decision models, unused by intab, so the glue drops it; emcc 3.1.6 names the stack
+ *   setting `TOTAL_STACK`) and `scripts/wasm/ggml-q8_0-tile.patch` (prefill's Q8_0 matrix product
+ *   as a 4×4 register tile on wasm SIMD128 instead of one dot product per row and column).
  * Toolchain: Debian's emscripten (`apt-get install emscripten`, 3.1.6). It builds wllama's "compat"
  * flavour only (wasm32 + Asyncify, JS exceptions; no JSPI, no Memory64, no WebGPU), which wllama's JS
  * runs through its compat path.
@@ -31,16 +32,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -49,7 +41,14 @@ import { SOURCE_INTEGRITY, SOURCE_PACKAGE, SOURCE_VERSION } from './llama-server
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Where the outputs are committed (the engine worker points wllama there). */
 export const OUT_DIR = join(ROOT, 'src/engine/wllama/simd');
-export const PATCH = join(ROOT, 'scripts/wasm/wllama-glue.patch');
+/**
+ * Our patches over the staged sources, applied in this order (paths relative to the repository root):
+ * the glue's fixes for this llama.cpp and emcc, then the Q8_0 register tile for prefill.
+ */
+export const PATCHES = ['scripts/wasm/wllama-glue.patch', 'scripts/wasm/ggml-q8_0-tile.patch'];
+/** Each patch with the sha256 of its bytes, as the manifest records them. */
+export const patchDigests = () =>
+  PATCHES.map((file) => ({ file, sha256: sha256(readFileSync(join(ROOT, file))) }));
 
 /** The npm packages the build reads, with the integrity npm must report for their tarballs. */
 export const SOURCES = [
@@ -136,6 +135,43 @@ export function fixGlue(js, workerJs) {
   return out;
 }
 
+/** Reads an unsigned LEB128 at `at`: [value, offset after it]. */
+function leb128(bytes, at) {
+  let value = 0;
+  let shift = 0;
+  for (let i = at; i < bytes.length && shift < 35; i++, shift += 7) {
+    value += (bytes[i] & 0x7f) * 2 ** shift;
+    if (!(bytes[i] & 0x80)) return [value, i + 1];
+  }
+  throw new Error(`wasm: bad LEB128 at ${at}`);
+}
+
+/**
+ * `wasm` without its custom `name` section (function names for stack traces and profilers: about
+ * 2 MB that users would download for nothing). One pass over the top-level sections; every other
+ * section is kept byte for byte. Throws on a truncated or non-wasm input.
+ */
+export function stripNameSection(wasm) {
+  const MAGIC = [0x00, 0x61, 0x73, 0x6d];
+  if (wasm.length < 8 || MAGIC.some((b, i) => wasm[i] !== b)) throw new Error('wasm: bad magic');
+  const kept = [wasm.subarray(0, 8)];
+  let at = 8;
+  while (at < wasm.length) {
+    const start = at;
+    const [size, body] = leb128(wasm, at + 1);
+    const end = body + size;
+    if (end > wasm.length) throw new Error(`wasm: section at ${start} runs past the end`);
+    let isName = false;
+    if (wasm[start] === 0) {
+      const [len, name] = leb128(wasm, body);
+      isName = Buffer.from(wasm.subarray(name, name + len)).toString('latin1') === 'name';
+    }
+    if (!isName) kept.push(wasm.subarray(start, end));
+    at = end;
+  }
+  return Buffer.concat(kept);
+}
+
 /** The files the build writes into {@link OUT_DIR}. */
 export const OUTPUTS = ['wllama.wasm', 'wllama.js'];
 
@@ -150,9 +186,10 @@ export function inputsDigest() {
     sources: SOURCES.map(({ package: p, version, integrity }) => ({ package: p, version, integrity })),
     emcc: EMCC_VERSION,
     cmakeFlags: CMAKE_FLAGS,
-    patchSha256: sha256(readFileSync(PATCH)),
+    patches: patchDigests(),
     glueFixes: GLUE_FIXES,
     pthreadWorkerInlined: PTHREAD_WORKER_FIND,
+    wasmStripped: 'name section',
   };
   return sha256(JSON.stringify(inputs));
 }
@@ -248,8 +285,10 @@ async function main() {
   run('tar', ['-xzf', llamaTgz, '-C', work, 'package/llama/gitRelease.bundle']);
   run('git', ['clone', '--quiet', join(work, 'package/llama/gitRelease.bundle'), join(stage, 'llama.cpp')]);
   rmSync(join(stage, 'llama.cpp/.git'), { recursive: true, force: true });
-  log('applying scripts/wasm/wllama-glue.patch');
-  run('patch', ['-p1', '-i', PATCH], { cwd: stage });
+  for (const file of PATCHES) {
+    log(`applying ${file}`);
+    run('patch', ['-p1', '-i', join(ROOT, file)], { cwd: stage });
+  }
   log(`syncing the sources into ${tree}: ${syncTree(stage, tree)} files changed`);
   mkdirSync(build, { recursive: true });
   log('configuring (emcmake cmake)');
@@ -263,7 +302,7 @@ async function main() {
     if (name === 'wllama.js') {
       const worker = readFileSync(join(build, 'wllama.worker.js'), 'utf8');
       writeFileSync(join(OUT_DIR, name), fixGlue(readFileSync(join(build, name), 'utf8'), worker));
-    } else copyFileSync(join(build, name), join(OUT_DIR, name));
+    } else writeFileSync(join(OUT_DIR, name), stripNameSection(readFileSync(join(build, name))));
     const bytes = readFileSync(join(OUT_DIR, name));
     outputs[name] = { sha256: sha256(bytes), bytes: bytes.length };
   }
@@ -273,7 +312,7 @@ async function main() {
     sources: SOURCES,
     emcc: version,
     cmakeFlags: CMAKE_FLAGS,
-    patch: { file: 'scripts/wasm/wllama-glue.patch', sha256: sha256(readFileSync(PATCH)) },
+    patches: patchDigests(),
     outputs,
   };
   writeFileSync(join(OUT_DIR, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -281,6 +320,6 @@ async function main() {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  if (!existsSync(PATCH)) throw new Error(`missing ${PATCH}`);
+  for (const file of PATCHES) if (!existsSync(join(ROOT, file))) throw new Error(`missing ${file}`);
   await main();
 }

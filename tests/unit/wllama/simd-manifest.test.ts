@@ -4,7 +4,7 @@
  * input without rebuilding fails; the committed files are the ones the manifest names; and the wasm
  * really holds ggml's SIMD dot-product kernels (the point of the build).
  */
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,22 +16,29 @@ import {
   inputsDigest,
   OUT_DIR,
   OUTPUTS,
-  PATCH,
+  PATCHES,
   PTHREAD_WORKER_FIND,
+  patchDigests,
   SOURCES,
   sha256,
+  stripNameSection,
   syncTree,
 } from '../../../scripts/build-wasm.mjs';
 
 const manifest = JSON.parse(readFileSync(join(OUT_DIR, 'manifest.json'), 'utf8'));
 
 describe('the SIMD wasm manifest', () => {
-  it("matches the build script's inputs (sources with integrity, emcc, flags, patch)", () => {
+  it("matches the build script's inputs (sources with integrity, emcc, flags, patches)", () => {
     expect(manifest.inputsSha256).toBe(inputsDigest());
     expect(manifest.sources).toEqual(SOURCES);
     expect(manifest.emcc).toBe(EMCC_VERSION);
     expect(manifest.cmakeFlags).toEqual(CMAKE_FLAGS);
-    expect(manifest.patch.sha256).toBe(sha256(readFileSync(PATCH)));
+    expect(manifest.patches).toEqual(patchDigests());
+    // Every patch file in scripts/wasm/ is one the build applies (and so one the digest covers).
+    const onDisk = readdirSync('scripts/wasm').filter((f) => f.endsWith('.patch'));
+    expect(PATCHES.map((p) => p.replace('scripts/wasm/', '')).sort()).toEqual(onDisk.sort());
+    for (const { file, sha256: digest } of manifest.patches)
+      expect(sha256(readFileSync(file)), file).toBe(digest);
     // The flag the whole build is for: without it ggml compiles its generic kernels.
     expect(CMAKE_FLAGS).toContain('-DEMSCRIPTEN_SYSTEM_PROCESSOR=wasm');
   });
@@ -61,6 +68,46 @@ describe('the SIMD wasm manifest', () => {
     const simd = count(readFileSync(join(OUT_DIR, 'wllama.wasm')));
     const stock = count(readFileSync('node_modules/@wllama/wllama/esm/wasm/wllama.wasm'));
     expect(simd).toBeGreaterThan(stock + 20);
+  });
+
+  it('holds the prefill Q8_0 tile (scripts/wasm/ggml-q8_0-tile.patch): its i16x8.extmul_low_i8x16_s', () => {
+    // Opcode 0xFD 0x9C 0x01. The 16 tile shapes (1..4 rows × 1..4 columns) hold 37 of them; the
+    // build without the tile held 1, wllama's stock wasm none.
+    const count = (b: Buffer) => {
+      let n = 0;
+      for (let i = b.indexOf(0xfd); i >= 0 && i + 2 < b.length; i = b.indexOf(0xfd, i + 1))
+        if (b[i + 1] === 0x9c && b[i + 2] === 0x01) n++;
+      return n;
+    };
+    const simd = count(readFileSync(join(OUT_DIR, 'wllama.wasm')));
+    const stock = count(readFileSync('node_modules/@wllama/wllama/esm/wasm/wllama.wasm'));
+    expect(simd).toBeGreaterThan(stock + 20);
+  });
+});
+
+describe('stripNameSection (the committed wasm carries no function names)', () => {
+  // A module: magic + version, a type section, a custom "name" section, a custom "other" one.
+  const section = (id: number, body: number[]) => [id, body.length, ...body];
+  const custom = (name: string, body: number[]) =>
+    section(0, [name.length, ...Buffer.from(name, 'latin1'), ...body]);
+  const header = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
+  const types = section(1, [0x01, 0x60, 0x00, 0x00]);
+
+  it('drops the name section and keeps every other section byte for byte', () => {
+    const wasm = Buffer.from([...header, ...types, ...custom('name', [1, 2, 3]), ...custom('other', [4])]);
+    const out = stripNameSection(wasm);
+    expect([...out]).toEqual([...header, ...types, ...custom('other', [4])]);
+    expect(() => new WebAssembly.Module(new Uint8Array(out))).not.toThrow();
+  });
+
+  it('refuses what is not a whole wasm module', () => {
+    expect(() => stripNameSection(Buffer.from('not wasm'))).toThrow(/magic/);
+    expect(() => stripNameSection(Buffer.from([...header, 1, 9, 0x01]))).toThrow(/past the end/);
+  });
+
+  it('left no name section in the committed wasm', () => {
+    const wasm = readFileSync(join(OUT_DIR, 'wllama.wasm'));
+    expect(stripNameSection(wasm).length).toBe(wasm.length);
   });
 });
 
