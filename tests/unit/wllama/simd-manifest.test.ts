@@ -28,7 +28,7 @@ import {
 const manifest = JSON.parse(readFileSync(join(OUT_DIR, 'manifest.json'), 'utf8'));
 
 describe('the SIMD wasm manifest', () => {
-  it("matches the build script's inputs (sources with integrity, emcc, flags, patches)", () => {
+  it("matches the build script's inputs (sources with integrity, emcc, flags, patch)", () => {
     expect(manifest.inputsSha256).toBe(inputsDigest());
     expect(manifest.sources).toEqual(SOURCES);
     expect(manifest.emcc).toBe(EMCC_VERSION);
