@@ -6,6 +6,7 @@ import { readBodyCapped } from '../http/capped-read';
 import { jsonResponse, readJsonObject } from '../http/json-body';
 import { listBody, parseLimit } from '../http/list-params';
 import { parseOrThrow } from '../validation/params';
+import { containerFileIds, containerMemoryLimit, containerNetworkPolicy } from './container-params';
 import type { ContainerRegistry } from './registry';
 
 type Params = Record<string, string>;
@@ -25,14 +26,9 @@ const createSchema = z.strictObject({
       minutes: z.number().check(z.int()).check(z.minimum(1)).check(z.maximum(20)),
     }),
   ),
-  file_ids: z.optional(z.array(z.string().check(z.minLength(1))).check(z.maxLength(50))),
-  memory_limit: z.optional(z.enum(['1g', '4g', '16g', '64g'])),
-  network_policy: z.optional(
-    z.union([
-      z.strictObject({ type: z.literal('disabled') }),
-      z.looseObject({ type: z.literal('allowlist') }),
-    ]),
-  ),
+  file_ids: z.optional(containerFileIds),
+  memory_limit: z.optional(containerMemoryLimit),
+  network_policy: z.optional(containerNetworkPolicy),
 });
 
 const fileRefSchema = z.strictObject({ file_id: z.string().check(z.minLength(1)) });

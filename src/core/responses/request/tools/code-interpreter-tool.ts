@@ -6,6 +6,11 @@ import type {
 import * as z from 'zod/mini';
 import { invalidRequest } from '../../../../common/api-error';
 import type { ChatMessage, FunctionToolSpec } from '../../../../engine/types';
+import {
+  containerFileIds,
+  containerMemoryLimit,
+  containerNetworkPolicy,
+} from '../../../containers/container-params';
 import type { PythonBackend } from '../../../hosted';
 import { parseOrThrow } from '../../../validation/params';
 
@@ -38,14 +43,9 @@ export const PYTHON_SPEC: FunctionToolSpec = {
 
 const autoContainer = z.strictObject({
   type: z.literal('auto'),
-  file_ids: z.optional(z.array(z.string().check(z.minLength(1))).check(z.maxLength(50))),
-  memory_limit: z.nullish(z.enum(['1g', '4g', '16g', '64g'])),
-  network_policy: z.optional(
-    z.union([
-      z.strictObject({ type: z.literal('disabled') }),
-      z.looseObject({ type: z.literal('allowlist') }),
-    ]),
-  ),
+  file_ids: z.optional(containerFileIds),
+  memory_limit: z.nullish(containerMemoryLimit),
+  network_policy: z.optional(containerNetworkPolicy),
 });
 
 const codeInterpreterSchema = z.strictObject({
