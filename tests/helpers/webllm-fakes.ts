@@ -100,6 +100,8 @@ export class FakeMLC implements MLCEngineLike {
   /** ms per decode step; with `endless`, decodes until interrupted (web-llm checks the flag per step). */
   stepMs = 0;
   endless = false;
+  /** Decode steps that ran to their end (each after its `stepMs`). */
+  stepsDone = 0;
   /**
    * web-llm's private per-model pipelines (read for the tokenizer and the KV-cache length): a
    * tokenizer whose tokens are whitespace-separated words, and `filledKVCacheLength`.
@@ -239,6 +241,7 @@ export class FakeMLC implements MLCEngineLike {
         throw new Error('Cannot run a function of a disposed module.');
       }
       n++;
+      this.stepsDone++;
       const step = this.endless ? { text: `t${i} ` } : (this.reply[i] as Step);
       yield chunk(prefix && step.text !== undefined ? { ...step, text: prefix + step.text } : step);
       if (step.text !== undefined) prefix = '';
