@@ -3,6 +3,7 @@ import { ApiError, clip, invalidRequest, notFound, toErrorResponse } from '../co
 import type { Engine } from '../engine/types';
 import type { ResponseStore } from '../store/types';
 import { ContainerRegistry } from './containers/registry';
+import { CONTAINER_ROUTES } from './containers/route-shape';
 import { fileReaderOver } from './files/file-reader';
 import type { FileContentReader, FileSearchBackend, McpConnector, PythonRunner } from './hosted';
 import { routePath } from './http/api-paths';
@@ -331,12 +332,3 @@ function lazyMcpConnector(): McpConnector {
   const load = lazyModule('MCP client', async () => (await import('./hosted/mcp-connection')).mcpConnector());
   return { open: async (address, signal) => (await load()).open(address, signal) };
 }
-
-/** `/v1/containers`' paths and methods (containers/routes.ts builds their handlers, loaded on first use). */
-const CONTAINER_ROUTES = {
-  '/containers': ['POST', 'GET'],
-  '/containers/:id': ['GET', 'DELETE'],
-  '/containers/:id/files': ['POST', 'GET'],
-  '/containers/:id/files/:file': ['GET', 'DELETE'],
-  '/containers/:id/files/:file/content': ['GET'],
-} as const;

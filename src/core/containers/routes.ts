@@ -4,13 +4,14 @@ import { dataHeaders } from '../files/file-routes';
 import type { FileContentReader } from '../hosted';
 import { readBodyCapped } from '../http/capped-read';
 import { jsonResponse, readJsonObject } from '../http/json-body';
+import { type Route, type RouteTable, routesOf } from '../http/lazy-module';
 import { listBody, parseLimit } from '../http/list-params';
 import { parseOrThrow } from '../validation/params';
 import { containerFileIds, containerMemoryLimit, containerNetworkPolicy } from './container-params';
 import type { ContainerRegistry } from './registry';
+import type { CONTAINER_ROUTES } from './route-shape';
 
 type Params = Record<string, string>;
-type Handler = (request: Request, url: URL, params: Params) => Promise<Response>;
 
 /** What the routes need beside the registry: the body cap, and `/v1/files` for `file_ids` / `{file_id}`. */
 export interface ContainerRouteDeps {
@@ -41,60 +42,43 @@ const fileRefSchema = z.strictObject({ file_id: z.string().check(z.minLength(1))
  * @example
  * routes.push(...containerRoutes(registry, deps));
  */
-export function containerRoutes(
-  reg: ContainerRegistry,
-  deps: ContainerRouteDeps,
-): { path: string; methods: Record<string, Handler> }[] {
+export function containerRoutes(reg: ContainerRegistry, deps: ContainerRouteDeps): Route[] {
   const id = (p: Params) => p.id as string;
-  return [
-    {
-      path: '/containers',
-      methods: {
-        POST: async (r) => jsonResponse(await create(r, reg, deps)),
-        GET: async (_r, url) => jsonResponse(page(reg.list(), url)),
+  const table: RouteTable<typeof CONTAINER_ROUTES> = {
+    '/containers': {
+      POST: async (r) => jsonResponse(await create(r, reg, deps)),
+      GET: async (_r, url) => jsonResponse(page(reg.list(), url)),
+    },
+    '/containers/:id': {
+      GET: async (_r, _u, p) => jsonResponse(reg.get(id(p))),
+      DELETE: async (_r, _u, p) => {
+        reg.delete(id(p));
+        return jsonResponse({ id: id(p), object: 'container.deleted', deleted: true });
       },
     },
-    {
-      path: '/containers/:id',
-      methods: {
-        GET: async (_r, _u, p) => jsonResponse(reg.get(id(p))),
-        DELETE: async (_r, _u, p) => {
-          reg.delete(id(p));
-          return jsonResponse({ id: id(p), object: 'container.deleted', deleted: true });
-        },
+    '/containers/:id/files': {
+      POST: async (r, _u, p) => jsonResponse(await upload(r, id(p), reg, deps)),
+      GET: async (_r, url, p) => jsonResponse(page(reg.files(id(p)), url)),
+    },
+    '/containers/:id/files/:file': {
+      GET: async (_r, _u, p) => jsonResponse(reg.file(id(p), p.file as string).meta),
+      DELETE: async (_r, _u, p) => {
+        reg.deleteFile(id(p), p.file as string);
+        return jsonResponse({ id: p.file, object: 'container.file.deleted', deleted: true });
       },
     },
-    {
-      path: '/containers/:id/files',
-      methods: {
-        POST: async (r, _u, p) => jsonResponse(await upload(r, id(p), reg, deps)),
-        GET: async (_r, url, p) => jsonResponse(page(reg.files(id(p)), url)),
+    '/containers/:id/files/:file/content': {
+      GET: async (_r, _u, p) => {
+        const f = reg.file(id(p), p.file as string);
+        // Code-written bytes are data: never a page or a script on the app's origin.
+        const name = f.meta.path.slice(f.meta.path.lastIndexOf('/') + 1);
+        return new Response(f.data as Uint8Array<ArrayBuffer>, {
+          headers: dataHeaders('application/octet-stream', f.data.byteLength, name),
+        });
       },
     },
-    {
-      path: '/containers/:id/files/:file',
-      methods: {
-        GET: async (_r, _u, p) => jsonResponse(reg.file(id(p), p.file as string).meta),
-        DELETE: async (_r, _u, p) => {
-          reg.deleteFile(id(p), p.file as string);
-          return jsonResponse({ id: p.file, object: 'container.file.deleted', deleted: true });
-        },
-      },
-    },
-    {
-      path: '/containers/:id/files/:file/content',
-      methods: {
-        GET: async (_r, _u, p) => {
-          const f = reg.file(id(p), p.file as string);
-          // Code-written bytes are data: never a page or a script on the app's origin.
-          const name = f.meta.path.slice(f.meta.path.lastIndexOf('/') + 1);
-          return new Response(f.data as Uint8Array<ArrayBuffer>, {
-            headers: dataHeaders('application/octet-stream', f.data.byteLength, name),
-          });
-        },
-      },
-    },
-  ];
+  };
+  return routesOf(table);
 }
 
 /** A cursor page of `items` (newest first; `order=asc` reverses), from `after`. */

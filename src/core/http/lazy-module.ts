@@ -12,22 +12,48 @@ import { clip, serverError, serviceUnavailable } from '../../common/api-error';
  * const res = await (await chat()).createChatCompletion(request, deps);
  */
 export function lazyModule<T>(what: string, load: () => Promise<T>): () => Promise<T> {
-  let pending: Promise<T> | null = null;
-  return () => {
-    pending ??= load().catch((err: unknown) => {
-      pending = null;
+  return onceUntilFailed(() =>
+    load().catch((err: unknown) => {
       const reason = err instanceof Error ? err.message : String(err);
       throw serviceUnavailable(
         `intab could not load its ${what} code: ${clip(reason)}`,
         'module_unavailable',
       );
+    }),
+  );
+}
+
+/** `load`'s promise, shared by every caller once made; a rejected one is forgotten, so the next call tries again. */
+function onceUntilFailed<T>(load: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | null = null;
+  return () => {
+    pending ??= load().catch((err: unknown) => {
+      pending = null;
+      throw err;
     });
     return pending;
   };
 }
 
-type Handler = (request: Request, url: URL, params: Record<string, string>) => Promise<Response>;
-type Route = { path: string; methods: Record<string, Handler> };
+export type Handler = (request: Request, url: URL, params: Record<string, string>) => Promise<Response>;
+export type Route = { path: string; methods: Record<string, Handler> };
+
+/** The paths of some routes, each with its methods, as {@link lazyRoutes} takes them. */
+export type RouteShape = Readonly<Record<string, readonly string[]>>;
+
+/**
+ * A handler for each path and method of `S`, neither more nor fewer: the compiler holds the code
+ * that answers lazy routes to the shape the router was given up front.
+ */
+export type RouteTable<S extends RouteShape> = { [P in keyof S]: { [M in S[P][number]]: Handler } };
+
+/** A {@link RouteTable} as the router's list of routes. */
+export function routesOf<S extends RouteShape>(table: RouteTable<S>): Route[] {
+  return Object.entries(table).map(([path, methods]) => ({
+    path,
+    methods: methods as Record<string, Handler>,
+  }));
+}
 
 /**
  * Routes whose table is built by code loaded on first use: `shape` names each path and its methods
@@ -38,15 +64,8 @@ type Route = { path: string; methods: Record<string, Handler> };
  * @example
  * routes.push(...lazyRoutes({ '/containers': ['GET', 'POST'] }, async () => (await mod()).containerRoutes(reg, deps)));
  */
-export function lazyRoutes(shape: Record<string, readonly string[]>, load: () => Promise<Route[]>): Route[] {
-  let table: Promise<Route[]> | null = null;
-  const loaded = () => {
-    table ??= load().catch((err: unknown) => {
-      table = null;
-      throw err;
-    });
-    return table;
-  };
+export function lazyRoutes(shape: RouteShape, load: () => Promise<Route[]>): Route[] {
+  const loaded = onceUntilFailed(load);
   return Object.entries(shape).map(([path, methods]) => ({
     path,
     methods: Object.fromEntries(
