@@ -27,6 +27,9 @@ const mcpTurns = lazyModule('MCP', () => import('./mcp-turn'));
 const pythonTurns = lazyModule('code_interpreter', () => import('./python-turn'));
 type PythonTurns = Awaited<ReturnType<typeof pythonTurns>>;
 
+/** A response's MCP: the loaded turns and the sessions with its servers. */
+type McpRun = { turns: Awaited<ReturnType<typeof mcpTurns>>; sessions: McpSessions };
+
 /** The watch of a pass that offers no `python`: it follows nothing, as a CodeCallWatch would not. */
 const NO_WATCH: Pick<CodeCallWatch, 'delta' | 'take' | 'abandon'> = {
   delta: () => {},
@@ -77,14 +80,16 @@ export async function drive(
     }
     const state = new LoopState(prepared);
     const python = prepared.hosted.codeInterpreter ? await pythonTurns() : null;
-    const mcp = prepared.hosted.mcp;
-    const sessions = mcp ? new (await mcpTurns()).McpSessions(mcp.servers, mcp.connector, signal) : null;
+    const plan = prepared.hosted.mcp;
+    const turns = plan ? await mcpTurns() : null;
+    const mcp: McpRun | null =
+      plan && turns ? { turns, sessions: new turns.McpSessions(plan.servers, plan.connector, signal) } : null;
     let end: PassOutcome | null;
     try {
-      if (sessions) await (await mcpTurns()).startMcp(run, state, sessions, signal);
-      end = await runPasses(run, state, sessions, { ...deps, turns: python }, signal);
+      if (mcp) await mcp.turns.startMcp(run, state, mcp.sessions, signal);
+      end = await runPasses(run, state, { ...deps, mcp, turns: python }, signal);
     } finally {
-      await sessions?.closeAll();
+      await mcp?.sessions.closeAll();
     }
     if (signal.aborted) {
       run.cancel();
@@ -124,13 +129,12 @@ export function failOrCancel(run: ResponseRun, err: unknown, signal: AbortSignal
 async function runPasses(
   run: ResponseRun,
   state: LoopState,
-  sessions: McpSessions | null,
-  deps: LoopDeps & { turns: PythonTurns | null },
+  deps: LoopDeps & { mcp: McpRun | null; turns: PythonTurns | null },
   signal: AbortSignal,
 ): Promise<PassOutcome | null> {
   for (;;) {
     const req = state.nextRequest();
-    const outcome = await onePass(run, state, req, { ...deps, sessions }, signal);
+    const outcome = await onePass(run, state, req, deps, signal);
     if (!outcome || signal.aborted) return null;
     // The results must fit the next pass's context; the next pass offers at most the same tools.
     if (outcome.hosted.length > 0) await fitTurns(outcome, state, req, deps.engine, signal);
@@ -159,7 +163,7 @@ async function onePass(
   run: ResponseRun,
   state: LoopState,
   req: GenerateRequest,
-  deps: LoopDeps & { sessions: McpSessions | null; turns: PythonTurns | null },
+  deps: LoopDeps & { mcp: McpRun | null; turns: PythonTurns | null },
   signal: AbortSignal,
 ): Promise<PassOutcome | null> {
   const offered = new Set(req.tools.map((t) => t.name));
@@ -205,8 +209,8 @@ async function onePass(
           // Calls past max_tool_calls, or to a tool this pass was not offered, are ignored.
           if (!offered.has(chunk.name) || state.hostedCalls >= state.maxHostedCalls) continue;
           state.hostedCalls += 1;
-          if (deps.sessions && state.mcpTarget(chunk.name)) {
-            const turn = await (await mcpTurns()).mcpCall(run, chunk, state, deps.sessions, signal);
+          if (deps.mcp && state.mcpTarget(chunk.name)) {
+            const turn = await deps.mcp.turns.mcpCall(run, chunk, state, deps.mcp.sessions, signal);
             if (turn) outcome.hosted.push(turn);
             else outcome.approvals += 1;
             if (signal.aborted) return null;
