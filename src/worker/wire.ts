@@ -23,7 +23,10 @@ export async function serializeRequest(
   id: string,
   maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<SerializedRequest> {
-  const body = BODYLESS.has(req.method) || !req.body ? null : (await readBodyCapped(req, maxBytes)).buffer;
+  // `body === null`: a request without one. Firefox's requests have no `body` at all (undefined):
+  // those are read through readBodyCapped's Blob path.
+  const body =
+    BODYLESS.has(req.method) || req.body === null ? null : (await readBodyCapped(req, maxBytes)).buffer;
   return { id, method: req.method, url: req.url, headers: [...req.headers], body };
 }
 

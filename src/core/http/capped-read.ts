@@ -75,7 +75,30 @@ export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuff
 export async function readBodyCapped(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(request.headers.get('content-length') ?? Number.NaN);
   if (declared > maxBytes) throw requestTooLarge(maxBytes);
+  if (!hasBodyStream(request)) return readBlobCapped(request, maxBytes);
   return readStreamCapped(request.body, maxBytes, () => requestTooLarge(maxBytes));
+}
+
+/**
+ * Whether a Request exposes its body as a stream. Firefox has no `Request.prototype.body` (its
+ * requests answer `undefined` there, where others answer a stream or null): reading `body` alone, a
+ * POST looked empty and every create was a 400 (issue 42).
+ *
+ * @example
+ * hasBodyStream(new Request(url, { method: 'POST', body: '{}' })); // false in Firefox
+ */
+export function hasBodyStream(request: Request): boolean {
+  return request.body !== undefined;
+}
+
+/**
+ * A body read without `Request.body`: as a Blob first, whose size is known before any byte is copied
+ * into this realm, so an upload over the cap is refused without a second copy of it.
+ */
+async function readBlobCapped(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+  const blob = await request.blob();
+  if (blob.size > maxBytes) throw requestTooLarge(maxBytes);
+  return new Uint8Array(await blob.arrayBuffer());
 }
 
 /**
