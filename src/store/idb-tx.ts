@@ -103,6 +103,33 @@ export function ownerRange(ownerId: string): IDBKeyRange {
   return IDBKeyRange.bound([ownerId, -Infinity], [ownerId, Infinity]);
 }
 
+/**
+ * Keys below `key` (never `key` itself), as a range bounded on both sides. WebKit's in-memory
+ * IndexedDB (Safari's Private Browsing, WebDriver sessions) answers a half-open `upperBound` with the
+ * records that have no key in the index (`expiresAt: null`) too: the expiry sweep deleted every
+ * response stored without an expiry at the next start (issue 42). A lower bound below every key of
+ * the index's type keeps those out in every browser (for array keys, `[-∞]`
+ * sorts before every `[number, …]` key).
+ *
+ * @example
+ * store.index('by_expiry').getAllKeys(keysBelow(Date.now()));
+ * store.index('by_created').openCursor(keysBelow([createdAt, id]), 'prev');
+ */
+export function keysBelow(key: number | [number, string]): IDBKeyRange {
+  return IDBKeyRange.bound(typeof key === 'number' ? -Infinity : [-Infinity], key, false, true);
+}
+
+/**
+ * Keys above `key` (never `key` itself), bounded on both sides for the same reason as
+ * {@link keysBelow}: `[Infinity, []]` sorts after every `[number, string]` key.
+ *
+ * @example
+ * store.index('by_created').openCursor(keysAbove([createdAt, id]), 'next');
+ */
+export function keysAbove(key: [number, string]): IDBKeyRange {
+  return IDBKeyRange.bound(key, [Infinity, []], true, false);
+}
+
 /** Records removed per sweep transaction, so a long sweep never holds the stores for long. */
 export const SWEEP_BATCH = 50;
 
@@ -130,10 +157,7 @@ export async function sweepStore(
   const result = { expired: 0, trimmed: 0 };
   for (;;) {
     const n = await deleteBatch(
-      async (store) =>
-        (await store
-          .index('by_expiry')
-          .getAllKeys(IDBKeyRange.upperBound(now, true), SWEEP_BATCH)) as string[],
+      async (store) => (await store.index('by_expiry').getAllKeys(keysBelow(now), SWEEP_BATCH)) as string[],
     );
     result.expired += n;
     if (n < SWEEP_BATCH) break;

@@ -1,6 +1,6 @@
 import type { FileObject } from 'openai/resources/files';
 import { isLive } from '../expiry';
-import { quiet, type SweepableStore, sweepStore, type TxRunner } from '../idb-tx';
+import { keysAbove, keysBelow, quiet, type SweepableStore, sweepStore, type TxRunner } from '../idb-tx';
 import type { IntabTx } from '../idb-types';
 import type { FileListOptions, FilePage, FileStore, StoredFileData, StoredFileMeta } from './types';
 
@@ -55,8 +55,8 @@ export class IdbFiles implements FileStore {
       if (opts.after !== undefined) {
         const start = await store.get(opts.after);
         if (!start) return null;
-        const key = [start.file.created_at, start.file.id];
-        range = opts.order === 'asc' ? IDBKeyRange.lowerBound(key, true) : IDBKeyRange.upperBound(key, true);
+        const key: [number, string] = [start.file.created_at, start.file.id];
+        range = opts.order === 'asc' ? keysAbove(key) : keysBelow(key);
       }
       const data: FileObject[] = [];
       let cursor = await store.index('by_created').openCursor(range, opts.order === 'asc' ? 'next' : 'prev');
