@@ -123,6 +123,11 @@ export interface ModelInfo {
   engine?: string;
   /** Whether its weights are in the browser's cache already (no download); absent when unknown. */
   cached?: boolean;
+  /**
+   * Where a downloaded GGUF's weights are kept: `opfs`, `cache-api` (both survive a reload) or
+   * `memory` (this session only: no OPFS or Cache API opened); absent until the cache has opened.
+   */
+  modelCache?: string;
   /** Where it runs once loaded (`cpu`, `webgpu`); absent before. */
   device?: string;
   /**

@@ -34,10 +34,17 @@ export function getModel(engine: Engine, id: string): Response {
 }
 
 function toWireModel(m: ModelInfo) {
-  // intab's own fields (the serving engine, whether the weights are cached, the device, the wasm build) ride along
+  // intab's own fields (the serving engine, whether the weights are cached and where, the device, the wasm build) ride along
   // only where the engine knows them; so do the catalog's (family, size, memory, …) for a model the
   // catalog knows, the engine's context window winning over the catalog's (an app may configure less).
-  const extra = { engine: m.engine, cached: m.cached, device: m.device, threads: m.threads, wasm: m.wasm };
+  const extra = {
+    engine: m.engine,
+    cached: m.cached,
+    model_cache: m.modelCache,
+    device: m.device,
+    threads: m.threads,
+    wasm: m.wasm,
+  };
   const entry = catalogEntry(m.id);
   return {
     id: m.id,

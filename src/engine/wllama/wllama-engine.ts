@@ -48,6 +48,7 @@ export class WllamaEngine implements Engine {
     this.state = new WllamaModels(opts);
     for (const spec of opts.models ?? []) this.addModel(spec);
     this.starter = new LlamaStarter(opts, this.log.logger);
+    this.state.cacheKind = () => this.starter.fetcher.cacheKind?.() ?? null;
     this.loader = new WllamaLoader(this.state, this.starter);
   }
 

@@ -13,6 +13,8 @@ export interface ListingFacts {
   created?: number;
   kind?: 'chat' | 'embeddings';
   cached?: boolean;
+  /** Where downloads are kept (model-cache.ts), for a URL model once the cache has opened. */
+  modelCache?: string;
   contextSize?: number;
   device?: string;
   threads?: number;
@@ -37,6 +39,7 @@ export function wllamaListing(spec: WllamaModelSpec, facts: ListingFacts = {}): 
     capabilities: [spec.kind ?? facts.kind ?? 'chat'],
     engine: 'wllama',
     ...(spec.files ? { cached: true } : facts.cached !== undefined ? { cached: facts.cached } : {}),
+    ...(spec.url && facts.modelCache ? { modelCache: facts.modelCache } : {}),
     ...(facts.device ? { device: facts.device } : {}),
     ...(facts.threads ? { threads: facts.threads } : {}),
     ...(facts.wasm ? { wasm: facts.wasm } : {}),

@@ -39,6 +39,8 @@ export class WllamaModels {
   /** Exact token counts (model + template inputs → tokens), dropped with their instance. */
   readonly counts = new Map<string, number>();
   cachedUrls = new Set<string>();
+  /** Where downloads are kept, once the cache has opened (the engine sets it: its fetcher knows). */
+  cacheKind: () => string | null = () => null;
 
   constructor(readonly opts: WllamaEngineOptions) {
     this.turns = new Turns(opts.maxQueue, 'llama.cpp runs one request at a time');
@@ -101,6 +103,7 @@ export class WllamaModels {
       created: r.created,
       kind: this.kindOf(modelId),
       cached: r.spec.url ? this.cachedUrls.has(absoluteUrl(r.spec.url)) : undefined,
+      modelCache: this.cacheKind() ?? undefined,
       contextSize: inst?.runtime.contextSize,
       device: inst?.runtime.device,
       // Where llama.cpp runs single-threaded (no isolation) the count is 1, whatever was asked.
