@@ -9,7 +9,7 @@ import type OpenAI from 'openai';
 import { type CatalogModel, catalogEntry, MODEL_CATALOG } from '../catalog';
 import type { IntabClient } from '../client';
 import { createCatalogBrowser } from './catalog-browser';
-import { readDeviceFacts } from './device-facts';
+import { asEngineSees, readDeviceFacts } from './device-facts';
 import { el } from './dom';
 import { createDownloadPanel } from './download-panel';
 import type { ListedModel, ModelPicker } from './model-picker';
@@ -39,7 +39,7 @@ export function outsideCatalog(models: ListedModel[]): ListedModel[] {
  * await catalog.refresh();
  */
 export function createCatalogPanel(
-  intab: Pick<IntabClient, 'addModel'>,
+  intab: Pick<IntabClient, 'addModel' | 'gpuStatus'>,
   client: OpenAI,
   picker: Pick<ModelPicker, 'choose'>,
 ): CatalogPanel {
@@ -64,9 +64,11 @@ export function createCatalogPanel(
   const browser = createCatalogBrowser(choose);
 
   refresh = async () => {
-    const [listed, facts, urls] = await Promise.all([
+    const [listed, facts, workerGpu, urls] = await Promise.all([
       listWithCache(client),
       readDeviceFacts(),
+      // web-llm runs in the engine worker: its WebGPU, not the page's, decides what fits.
+      intab.gpuStatus().catch(() => null),
       downloads.cachedUrls(),
       downloads.refresh(),
     ]);
@@ -76,7 +78,7 @@ export function createCatalogPanel(
       ...listed.filter((m) => m.cached).map((m) => m.id),
       ...served.filter((m) => m.url && urls.has(m.url)).map((m) => m.id),
     ]);
-    browser.update(served, facts, cached);
+    browser.update(served, asEngineSees(facts, workerGpu), cached);
   };
   return {
     root: el('div', { className: 'catalog-panel' }, [browser.root, downloads.root]),

@@ -96,3 +96,26 @@ async function readStorage(nav: NavigatorFacts): Promise<number | null> {
     return null;
   }
 }
+
+/** What the engine worker says of its own WebGPU (`intab.gpuStatus()`), or null when it did not answer. */
+export interface WorkerGpu {
+  available: boolean;
+  features: string[];
+}
+
+/**
+ * The page's facts as the engine sees them (issue 42): web-llm runs in the engine worker, and a
+ * browser may give pages WebGPU and workers none (Firefox on Linux without a pref, Safari before
+ * 26). The catalog's recommendation follows the worker: without its WebGPU, no web-llm build fits;
+ * without its `shader-f16`, no f16 build.
+ *
+ * @example
+ * asEngineSees(await readDeviceFacts(), await intab.gpuStatus().catch(() => null));
+ */
+export function asEngineSees(facts: DeviceFacts, worker: WorkerGpu | null): DeviceFacts {
+  if (!facts.webgpu) return facts;
+  if (!worker?.available) return { ...facts, webgpu: null };
+  if (facts.webgpu.shaderF16 && !worker.features.includes('shader-f16'))
+    return { ...facts, webgpu: { ...facts.webgpu, shaderF16: false } };
+  return facts;
+}

@@ -88,9 +88,10 @@ export class WllamaEngine implements Engine {
     // Before any header, so a streamed request past the cap gets its 429 status line too.
     this.state.turns.refuseWhenFull(modelId);
     if (req) await preflightGrammar(req);
-    if (spec.device === 'webgpu' && !(await this.starter.webGpuF16())) {
+    const missing = spec.device === 'webgpu' ? await this.starter.webGpuMissing() : null;
+    if (missing) {
       throw serviceUnavailable(
-        `The model '${modelId}' is configured for WebGPU, but this browser has no WebGPU adapter with shader-f16 (llama.cpp's WebGPU backend needs it). Use device 'auto' or 'cpu'.`,
+        `The model '${modelId}' is configured for WebGPU, but llama.cpp's WebGPU backend cannot run in this browser: ${missing}. Use device 'auto' or 'cpu'.`,
         'webgpu_unavailable',
       );
     }

@@ -4,7 +4,8 @@
  * (SwiftShader, llvmpipe), and leaves a real GPU unmarked.
  */
 import { describe, expect, it } from 'vitest';
-import { isSoftwareAdapter, readDeviceFacts } from '../../../src/demo/device-facts';
+import { catalogEntry, deviceFit } from '../../../src/catalog';
+import { asEngineSees, isSoftwareAdapter, readDeviceFacts } from '../../../src/demo/device-facts';
 
 const adapter = (info: Record<string, unknown> = {}, more: Record<string, unknown> = {}) => ({
   features: new Set<string>(),
@@ -39,5 +40,31 @@ describe('readDeviceFacts', () => {
     expect(soft.webgpu?.fallback).toBe(true);
     const real = await readDeviceFacts(gpu(adapter({ vendor: 'amd', architecture: 'rdna-3' })));
     expect(real.webgpu?.fallback).toBe(false);
+  });
+});
+
+describe('asEngineSees (issue 42: web-llm runs in the engine worker)', () => {
+  const page = {
+    webgpu: {
+      shaderF16: true,
+      maxBufferSize: 1 << 30,
+      maxStorageBufferBindingSize: 1 << 30,
+      fallback: false,
+    },
+    deviceMemoryGB: 8,
+    storageFreeBytes: null,
+  };
+
+  it("drops the page's WebGPU where the worker has none, so no web-llm build is recommended", () => {
+    expect(asEngineSees(page, { available: false, features: [] }).webgpu).toBeNull();
+    expect(asEngineSees(page, null).webgpu).toBeNull();
+    const qwen = catalogEntry('Qwen3-0.6B-q4f16_1-MLC');
+    expect(qwen && deviceFit(qwen, asEngineSees(page, null)).level).toBe('cannot-run');
+    expect(qwen && deviceFit(qwen, page).level).not.toBe('cannot-run');
+  });
+
+  it("drops shader-f16 the worker's adapter lacks, and keeps the page's facts where the worker agrees", () => {
+    expect(asEngineSees(page, { available: true, features: [] }).webgpu?.shaderF16).toBe(false);
+    expect(asEngineSees(page, { available: true, features: ['shader-f16'] })).toEqual(page);
   });
 });
