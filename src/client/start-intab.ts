@@ -108,7 +108,10 @@ export interface StartIntabOptions {
    * producing tokens.
    */
   webllm?: WebLLMOptions;
-  /** The Responses server's own bounds: `streamIdleMs`, how long a stream may go unread before its run stops. */
+  /**
+   * The Responses server's own bounds: `streamIdleMs`, how long a stream may go unread before its
+   * run stops; and `responseBodies: 'pipe'`, to test the MessagePort pipe Safari's older releases take.
+   */
   server?: ServerOptions;
   /**
    * GGUF models for the llama.cpp engine (`@wllama/wllama`, CPU or WebGPU, any browser):

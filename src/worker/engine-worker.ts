@@ -25,6 +25,7 @@ import { probeGpu } from './gpu-status';
 import { lazyPythonRunner } from './lazy-python';
 import { isMessage, type PageToWorkerMessage } from './protocol';
 import { webRunLocks } from './run-locks';
+import { canTransferStreams } from './wire';
 import { workerOptions } from './worker-options';
 
 /**
@@ -33,12 +34,18 @@ import { workerOptions } from './worker-options';
  */
 const WLLAMA_WASM_URL = new URL('@wllama/wllama/esm/wasm/wllama.wasm', import.meta.url).href;
 /**
- * intab's llama.cpp build with ggml's wasm SIMD kernels and its emscripten glue (issue 34; made by
- * scripts/build-wasm.mjs): CPU models that fit wasm32 run it, the rest run the stock build above.
+ * intab's llama.cpp builds with ggml's wasm SIMD kernels and their emscripten glue (issues 34, 42;
+ * made by scripts/build-wasm.mjs): CPU models that fit wasm32 run the threaded one where this worker
+ * is cross-origin isolated with SharedArrayBuffer, else the single-threaded one (no pthreads, no
+ * shared memory); the rest, and whatever neither starts, run the stock build above (wasm-build.ts).
  */
 const WLLAMA_SIMD_WASM = {
   wasmUrl: new URL('../engine/wllama/simd/wllama.wasm', import.meta.url).href,
   jsUrl: new URL('../engine/wllama/simd/wllama.js', import.meta.url).href,
+};
+const WLLAMA_SIMD_ST_WASM = {
+  wasmUrl: new URL('../engine/wllama/simd-st/wllama.wasm', import.meta.url).href,
+  jsUrl: new URL('../engine/wllama/simd-st/wllama.js', import.meta.url).href,
 };
 
 // Self-hosted models, GGUF models and the weight caches come from the page (startIntab({ webllm,
@@ -46,7 +53,12 @@ const WLLAMA_SIMD_WASM = {
 // is listed from its prebuilt catalog without its 6 MB module, so a page that only uses `scripted`
 // downloads neither engine.
 const options = workerOptions(self.name);
-const wllama = lazyWllamaEngine({ ...options.wllama, wasmUrl: WLLAMA_WASM_URL, simdWasm: WLLAMA_SIMD_WASM });
+const wllama = lazyWllamaEngine({
+  ...options.wllama,
+  wasmUrl: WLLAMA_WASM_URL,
+  simdWasm: WLLAMA_SIMD_WASM,
+  simdSingleThreadWasm: WLLAMA_SIMD_ST_WASM,
+});
 const webllm = lazyWebLLMEngine(options.webllm);
 // Remote servers (startIntab({ remote })) come in a message posted before any port: their keys must
 // not ride in the worker's name. Their models are listed after every local engine's, so an id that
@@ -115,7 +127,7 @@ function getServer(): Promise<{ fetch(req: Request): Promise<Response> }> {
         store,
         runLocks: webRunLocks(),
         fetchFile: fetch.bind(globalThis),
-        ...workerOptions(self.name).server,
+        streamIdleMs: options.server.streamIdleMs,
         vectorStores: workerOptions(self.name).fileSearch,
         // Sandboxes start with a response that offers code_interpreter, never at page load (sandbox-host.ts).
         // Its code is a chunk of its own, loaded by the first call or prewarm (lazy-python.ts).
@@ -147,8 +159,15 @@ function getServer(): Promise<{ fetch(req: Request): Promise<Response> }> {
 // first request.
 void getServer().catch(() => {});
 
+// Where a stream cannot be transferred (Safari up to 26.5), or where a page asks for the pipe, bodies
+// are pulled over a MessagePort: said once, so a slow stream in one browser is explained.
+const transferStreams = options.server.responseBodies !== 'pipe' && canTransferStreams;
+if (!transferStreams)
+  console.info('[intab] response bodies go to the service worker over a MessagePort pipe');
+
 const api = createEngineApi({
   server: getServer,
+  transferStreams,
   load: (modelId, onProgress) => engine.load(modelId, onProgress),
   gpuStatus: () => probeGpu(),
   cancelLoad: (modelId) => engine.cancelLoad(modelId),

@@ -14,6 +14,12 @@ export type WebLLMOptions = Pick<
 export interface ServerOptions {
   /** See `ResponsesServerOptions.streamIdleMs`: a stream left unread this long stops its run. */
   streamIdleMs?: number;
+  /**
+   * How response bodies reach the service worker: `auto` (default) transfers the stream where the
+   * browser can and pipes it over a `MessagePort` where it cannot (Safari up to 26.5); `pipe` always
+   * pipes, so the path Safari takes can be tested in any browser.
+   */
+  responseBodies?: 'auto' | 'pipe';
 }
 
 /** How `file_search` and the vector stores embed: `embeddingModel`, the model stores are built with. */
@@ -134,7 +140,11 @@ function ms(v: unknown): number | undefined {
 function serverOptions(server: unknown): ServerOptions {
   if (typeof server !== 'object' || server === null) return {};
   const streamIdleMs = ms((server as Record<string, unknown>).streamIdleMs);
-  return streamIdleMs === undefined ? {} : { streamIdleMs };
+  const bodies = (server as Record<string, unknown>).responseBodies;
+  return {
+    ...(streamIdleMs === undefined ? {} : { streamIdleMs }),
+    ...(bodies === 'pipe' || bodies === 'auto' ? { responseBodies: bodies } : {}),
+  };
 }
 
 function storeOptions(store: unknown): StoreOptions {
