@@ -47,6 +47,22 @@ export default defineConfig({
           hookTimeout: 600_000,
         },
       },
+      {
+        test: {
+          name: 'browsers',
+          environment: 'node',
+          include: ['tests/browsers/**/*.test.ts'],
+          // The tiny test GGUF, dist/ built with it, and the WebSocket-mode page's build.
+          globalSetup: ['tests/browsers/global-setup.ts'],
+          // Hang guards, not budgets: every wait in a row has its own, smaller bound that names it.
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+          expect: { poll: POLL },
+          // One browser at a time on a 2-core machine: vitest runs the files of every project without
+          // file parallelism (e2e's too) in one sequential group, one file after another.
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });
