@@ -1,7 +1,12 @@
 #!/usr/bin/env node
 /**
- * Builds llama.cpp for the browser WITH ggml's wasm SIMD kernels (issue 34), for the wllama engine:
- * `src/engine/wllama/simd/wllama.wasm` + its emscripten glue `wllama.js` + `manifest.json`.
+ * Builds llama.cpp for the browser WITH ggml's wasm SIMD kernels (issue 34), for the wllama engine,
+ * twice ({@link BUILDS}), each as `wllama.wasm` + its emscripten glue `wllama.js` + `manifest.json`:
+ * - `src/engine/wllama/simd/`: with pthreads (needs `SharedArrayBuffer`, so a cross-origin isolated
+ *   page), several threads;
+ * - `src/engine/wllama/simd-st/` (issue 42): the same kernels without pthreads at all, one thread,
+ *   for pages without `SharedArrayBuffer` (WebKit/Safari not isolated), where the threaded glue dies
+ *   on its first `new SharedArrayBuffer` and wllama's stock fallback is Memory64, which WebKit lacks.
  *
  * Why: @wllama/wllama's shipped wasm is compiled with ggml's generic C kernels (emscripten's CMake
  * toolchain says `CMAKE_SYSTEM_PROCESSOR=x86` unless `-DEMSCRIPTEN_SYSTEM_PROCESSOR=wasm` is passed,
@@ -14,41 +19,50 @@
  * - our patches: `scripts/wasm/wllama-glue.patch` (that llama.cpp has no `server-decision`, wllama's
  *   "systemone" decision models, unused by intab, so the glue drops it; emcc 3.1.6 names the stack
  *   setting `TOTAL_STACK`) and `scripts/wasm/ggml-q8_0-tile.patch` (prefill's Q8_0 matrix product
- *   as a 4×4 register tile on wasm SIMD128 instead of one dot product per row and column).
+ *   as a 4×4 register tile on wasm SIMD128 instead of one dot product per row and column); the
+ *   single-threaded build adds `scripts/wasm/wllama-no-pthreads.patch` (a `WLLAMA_PTHREADS` option
+ *   over wllama's CMakeLists; OFF drops `-pthread`, `USE_PTHREADS` and the pool size).
  * Toolchain: Debian's emscripten (`apt-get install emscripten`, 3.1.6). It builds wllama's "compat"
  * flavour only (wasm32 + Asyncify, JS exceptions; no JSPI, no Memory64, no WebGPU), which wllama's JS
  * runs through its compat path.
  *
  * CI does not rebuild: the outputs are committed, and tests/unit/wllama/simd-manifest.test.ts checks
- * that the manifest matches this script's inputs (sources, flags, patch) and the committed files.
+ * that each manifest matches this script's inputs (sources, flags, patches) and the committed files.
  * `npm ci && npm start` needs no emscripten.
  *
- * Build time on the shared 2-core machine: about 40 minutes (`INTAB_WASM_JOBS`, default 2). The build
- * folder is kept in `INTAB_WASM_BUILD_DIR` (default ~/.cache/intab/wasm-simd) so a rebuild is
- * incremental.
+ * Build time on the shared 2-core machine: about 40 minutes a build (`INTAB_WASM_JOBS`, default 2).
+ * Each build keeps its own folder under `INTAB_WASM_BUILD_DIR` (default ~/.cache/intab: `wasm-simd`,
+ * `wasm-simd-st`; separate, since their flags differ for every object) so a rebuild is incremental.
  *
  * @example
- * NODE_PATH=/usr/share/nodejs node scripts/build-wasm.mjs   # rebuilds and rewrites the manifest
+ * NODE_PATH=/usr/share/nodejs node scripts/build-wasm.mjs            # both builds and manifests
+ * NODE_PATH=/usr/share/nodejs node scripts/build-wasm.mjs simd-st    # only the named build(s)
  */
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SOURCE_INTEGRITY, SOURCE_PACKAGE, SOURCE_VERSION } from './llama-server.mjs';
+import { assertNoSharedMemory, sha256, stripNameSection, syncTree } from './wasm-util.mjs';
+
+export { assertNoSharedMemory, sha256, stripNameSection, syncTree };
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-/** Where the outputs are committed (the engine worker points wllama there). */
+/** Where the threaded build's outputs are committed (the engine worker points wllama there). */
 export const OUT_DIR = join(ROOT, 'src/engine/wllama/simd');
+/** Where the single-threaded build's outputs are committed (issue 42). */
+export const ST_OUT_DIR = join(ROOT, 'src/engine/wllama/simd-st');
 /**
  * Our patches over the staged sources, applied in this order (paths relative to the repository root):
  * the glue's fixes for this llama.cpp and emcc, then the Q8_0 register tile for prefill.
  */
 export const PATCHES = ['scripts/wasm/wllama-glue.patch', 'scripts/wasm/ggml-q8_0-tile.patch'];
-/** Each patch with the sha256 of its bytes, as the manifest records them. */
-export const patchDigests = () =>
-  PATCHES.map((file) => ({ file, sha256: sha256(readFileSync(join(ROOT, file))) }));
+/** The single-threaded build's patches: the threaded ones, then the option that drops pthreads. */
+export const ST_PATCHES = [...PATCHES, 'scripts/wasm/wllama-no-pthreads.patch'];
+/** Each patch (default: the threaded build's) with the sha256 of its bytes, as manifests record them. */
+export const patchDigests = (patches = PATCHES) =>
+  patches.map((file) => ({ file, sha256: sha256(readFileSync(join(ROOT, file))) }));
 
 /** The npm packages the build reads, with the integrity npm must report for their tarballs. */
 export const SOURCES = [
@@ -93,6 +107,12 @@ export const CMAKE_FLAGS = [
   '-DCMAKE_CXX_STANDARD=17',
   '-DCMAKE_CXX_STANDARD_REQUIRED=ON',
 ];
+/**
+ * The single-threaded build's flags: the threaded ones plus `WLLAMA_PTHREADS=OFF`
+ * (scripts/wasm/wllama-no-pthreads.patch), so nothing is compiled or linked with `-pthread`: plain
+ * (unshared) wasm memory, no pthread workers, and ggml at n_threads=1 never calls pthread_create.
+ */
+export const ST_CMAKE_FLAGS = [...CMAKE_FLAGS, '-DWLLAMA_PTHREADS=OFF'];
 
 /**
  * Fixes to the glue JS emcc 3.1.6 emits, applied as exact replacements (a build whose glue lacks the
@@ -110,6 +130,19 @@ export const GLUE_FIXES = [
 ];
 
 /**
+ * The single-threaded build's glue fix: without pthreads emcc 3.1.6 ignores `wasmMemory` in
+ * `EXPORTED_RUNTIME_METHODS` (only its pthread runtime exports it), and wllama's worker reads the heap
+ * through `Module.wasmMemory.buffer` ("Cannot read properties of null" on the first load).
+ */
+export const ST_GLUE_FIXES = [
+  {
+    find: 'Module["MEMFS"] = MEMFS;\n',
+    replace:
+      'Module["MEMFS"] = MEMFS;\n\nModule["wasmMemory"] = wasmMemory; // intab: wllama reads the heap here\n',
+  },
+];
+
+/**
  * emcc 3.1.6 starts each pthread from a separate `wllama.worker.js`, which wllama's worker refuses to
  * locate (its own builds need none): the glue makes that worker from its text, inlined, instead.
  */
@@ -120,12 +153,12 @@ const pthreadWorkerFix = (workerJs) => ({
 });
 
 /**
- * `js` with {@link GLUE_FIXES} applied (and, given emcc's pthread worker, that worker inlined);
- * throws when a fix's text is not there exactly once.
+ * `js` with `glueFixes` (default {@link GLUE_FIXES}) applied (and, given emcc's pthread worker,
+ * that worker inlined); throws when a fix's text is not there exactly once.
  */
-export function fixGlue(js, workerJs) {
+export function fixGlue(js, workerJs, glueFixes = GLUE_FIXES) {
   let out = js;
-  const fixes = [...GLUE_FIXES, ...(workerJs === undefined ? [] : [pthreadWorkerFix(workerJs)])];
+  const fixes = [...glueFixes, ...(workerJs === undefined ? [] : [pthreadWorkerFix(workerJs)])];
   for (const { find, replace } of fixes) {
     const at = out.indexOf(find);
     if (at < 0 || out.indexOf(find, at + 1) >= 0)
@@ -135,60 +168,53 @@ export function fixGlue(js, workerJs) {
   return out;
 }
 
-/** Reads an unsigned LEB128 at `at`: [value, offset after it]. */
-function leb128(bytes, at) {
-  let value = 0;
-  let shift = 0;
-  for (let i = at; i < bytes.length && shift < 35; i++, shift += 7) {
-    value += (bytes[i] & 0x7f) * 2 ** shift;
-    if (!(bytes[i] & 0x80)) return [value, i + 1];
-  }
-  throw new Error(`wasm: bad LEB128 at ${at}`);
-}
-
-/**
- * `wasm` without its custom `name` section (function names for stack traces and profilers: about
- * 2 MB that users would download for nothing). One pass over the top-level sections; every other
- * section is kept byte for byte. Throws on a truncated or non-wasm input.
- */
-export function stripNameSection(wasm) {
-  const MAGIC = [0x00, 0x61, 0x73, 0x6d];
-  if (wasm.length < 8 || MAGIC.some((b, i) => wasm[i] !== b)) throw new Error('wasm: bad magic');
-  const kept = [wasm.subarray(0, 8)];
-  let at = 8;
-  while (at < wasm.length) {
-    const start = at;
-    const [size, body] = leb128(wasm, at + 1);
-    const end = body + size;
-    if (end > wasm.length) throw new Error(`wasm: section at ${start} runs past the end`);
-    let isName = false;
-    if (wasm[start] === 0) {
-      const [len, name] = leb128(wasm, body);
-      isName = Buffer.from(wasm.subarray(name, name + len)).toString('latin1') === 'name';
-    }
-    if (!isName) kept.push(wasm.subarray(start, end));
-    at = end;
-  }
-  return Buffer.concat(kept);
-}
-
-/** The files the build writes into {@link OUT_DIR}. */
+/** The files each build writes into its folder. */
 export const OUTPUTS = ['wllama.wasm', 'wllama.js'];
 
-export const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
+/**
+ * The builds, in the order the script runs them: name (the folder's), where the outputs go, the
+ * build folder's name, flags, patches, glue fixes, and whether it has pthreads (then emcc also
+ * emits `wllama.worker.js`, which {@link fixGlue} inlines).
+ */
+export const BUILDS = [
+  {
+    name: 'simd',
+    outDir: OUT_DIR,
+    workDir: 'wasm-simd',
+    about: 'llama.cpp (wllama glue) built with ggml wasm SIMD kernels by scripts/build-wasm.mjs; do not edit',
+    cmakeFlags: CMAKE_FLAGS,
+    patches: PATCHES,
+    glueFixes: GLUE_FIXES,
+    pthreads: true,
+  },
+  {
+    name: 'simd-st',
+    outDir: ST_OUT_DIR,
+    workDir: 'wasm-simd-st',
+    about:
+      'llama.cpp (wllama glue) built with ggml wasm SIMD kernels, single-threaded without pthreads ' +
+      '(no SharedArrayBuffer), by scripts/build-wasm.mjs; do not edit',
+    cmakeFlags: ST_CMAKE_FLAGS,
+    patches: ST_PATCHES,
+    glueFixes: ST_GLUE_FIXES,
+    pthreads: false,
+  },
+];
 
 /**
- * One digest of everything that decides the outputs: sources, toolchain, flags and our patch. The
- * manifest records it; the unit test recomputes it, so a changed input without a rebuild fails.
+ * One digest of everything that decides a build's outputs (default: the threaded one's): sources,
+ * toolchain, flags, patches and glue fixes. Its manifest records it; the unit test recomputes it, so
+ * a changed input without a rebuild fails. The threaded build's keys are the ones it always had, so
+ * its committed digest still holds.
  */
-export function inputsDigest() {
+export function inputsDigest(build = BUILDS[0]) {
   const inputs = {
     sources: SOURCES.map(({ package: p, version, integrity }) => ({ package: p, version, integrity })),
     emcc: EMCC_VERSION,
-    cmakeFlags: CMAKE_FLAGS,
-    patches: patchDigests(),
-    glueFixes: GLUE_FIXES,
-    pthreadWorkerInlined: PTHREAD_WORKER_FIND,
+    cmakeFlags: build.cmakeFlags,
+    patches: patchDigests(build.patches),
+    glueFixes: build.glueFixes,
+    ...(build.pthreads ? { pthreadWorkerInlined: PTHREAD_WORKER_FIND } : { noSharedMemory: true }),
     wasmStripped: 'name section',
   };
   return sha256(JSON.stringify(inputs));
@@ -225,48 +251,8 @@ function emccVersion() {
   return /\b(\d+\.\d+\.\d+)\b/.exec(first)?.[1] ?? first;
 }
 
-/**
- * Makes `to` hold exactly `from`'s files, writing only those whose bytes differ (linear in the tree's
- * size: one read of each file on both sides). Returns how many files were written or removed.
- */
-export function syncTree(from, to) {
-  let changed = 0;
-  mkdirSync(to, { recursive: true });
-  const want = new Set(readdirSync(from));
-  for (const name of readdirSync(to)) {
-    if (!want.has(name)) {
-      rmSync(join(to, name), { recursive: true, force: true });
-      changed++;
-    }
-  }
-  for (const name of want) {
-    const src = join(from, name);
-    const dst = join(to, name);
-    if (statSync(src).isDirectory()) {
-      if (existsSync(dst) && !statSync(dst).isDirectory()) rmSync(dst, { force: true });
-      changed += syncTree(src, dst);
-    } else {
-      const bytes = readFileSync(src);
-      if (existsSync(dst) && statSync(dst).isFile() && readFileSync(dst).equals(bytes)) continue;
-      rmSync(dst, { recursive: true, force: true });
-      writeFileSync(dst, bytes);
-      changed++;
-    }
-  }
-  return changed;
-}
-
-async function main() {
-  const env = { ...process.env, NODE_PATH: process.env.NODE_PATH ?? '/usr/share/nodejs' };
-  const version = emccVersion();
-  if (version !== EMCC_VERSION) throw new Error(`emcc ${version}: this build is pinned to ${EMCC_VERSION}`);
-  const work = resolve(process.env.INTAB_WASM_BUILD_DIR ?? join(homedir(), '.cache/intab/wasm-simd'));
-  const stage = join(work, 'stage');
-  const tree = join(work, 'tree');
-  const build = join(work, 'build');
-  mkdirSync(work, { recursive: true });
-  // The sources are unpacked afresh into `stage`, then synced into `tree` file by file: unchanged
-  // files keep their mtime, so ninja rebuilds only what really changed.
+/** Unpacks the sources into a fresh `stage` and applies `build`'s patches there. */
+function stageSources(build, work, stage) {
   rmSync(stage, { recursive: true, force: true });
   mkdirSync(stage);
   const [llamaSrc, wllamaSrc] = SOURCES;
@@ -285,41 +271,77 @@ async function main() {
   run('tar', ['-xzf', llamaTgz, '-C', work, 'package/llama/gitRelease.bundle']);
   run('git', ['clone', '--quiet', join(work, 'package/llama/gitRelease.bundle'), join(stage, 'llama.cpp')]);
   rmSync(join(stage, 'llama.cpp/.git'), { recursive: true, force: true });
-  for (const file of PATCHES) {
-    log(`applying ${file}`);
+  for (const file of build.patches) {
+    log(`${build.name}: applying ${file}`);
     run('patch', ['-p1', '-i', join(ROOT, file)], { cwd: stage });
   }
-  log(`syncing the sources into ${tree}: ${syncTree(stage, tree)} files changed`);
-  mkdirSync(build, { recursive: true });
-  log('configuring (emcmake cmake)');
-  run('emcmake', ['cmake', '-S', tree, '-B', build, ...CMAKE_FLAGS], { env });
+}
+
+/** Runs one of {@link BUILDS}: stage, configure, compile, then writes its outputs and manifest. */
+function buildOne(build, version, env) {
+  const root = resolve(process.env.INTAB_WASM_BUILD_DIR ?? join(homedir(), '.cache/intab'));
+  const work = join(root, build.workDir);
+  const stage = join(work, 'stage');
+  const tree = join(work, 'tree');
+  const out = join(work, 'build');
+  mkdirSync(work, { recursive: true });
+  // The sources are unpacked afresh into `stage`, then synced into `tree` file by file: unchanged
+  // files keep their mtime, so ninja rebuilds only what really changed.
+  stageSources(build, work, stage);
+  log(`${build.name}: syncing the sources into ${tree}: ${syncTree(stage, tree)} files changed`);
+  mkdirSync(out, { recursive: true });
+  log(`${build.name}: configuring (emcmake cmake)`);
+  run('emcmake', ['cmake', '-S', tree, '-B', out, ...build.cmakeFlags], { env });
+  // A -pthread that slipped in (say through CMake's Threads package) would make the memory shared.
+  if (
+    !build.pthreads &&
+    /(^|\s)-pthread\b|USE_PTHREADS/m.test(readFileSync(join(out, 'build.ninja'), 'utf8'))
+  )
+    throw new Error(`${build.name}: build.ninja still has -pthread`);
   const jobs = process.env.INTAB_WASM_JOBS ?? '2';
-  log(`building wllama with -j ${jobs} (tens of minutes)`);
-  run('ninja', ['-C', build, '-j', jobs, 'wllama'], { env });
-  mkdirSync(OUT_DIR, { recursive: true });
+  log(`${build.name}: building wllama with -j ${jobs} (tens of minutes)`);
+  run('ninja', ['-C', out, '-j', jobs, 'wllama'], { env });
+  mkdirSync(build.outDir, { recursive: true });
   const outputs = {};
   for (const name of OUTPUTS) {
+    const dst = join(build.outDir, name);
     if (name === 'wllama.js') {
-      const worker = readFileSync(join(build, 'wllama.worker.js'), 'utf8');
-      writeFileSync(join(OUT_DIR, name), fixGlue(readFileSync(join(build, name), 'utf8'), worker));
-    } else writeFileSync(join(OUT_DIR, name), stripNameSection(readFileSync(join(build, name))));
-    const bytes = readFileSync(join(OUT_DIR, name));
+      const glue = readFileSync(join(out, name), 'utf8');
+      if (build.pthreads) {
+        const worker = readFileSync(join(out, 'wllama.worker.js'), 'utf8');
+        writeFileSync(dst, fixGlue(glue, worker, build.glueFixes));
+      } else writeFileSync(dst, assertNoSharedMemory(fixGlue(glue, undefined, build.glueFixes)));
+    } else writeFileSync(dst, stripNameSection(readFileSync(join(out, name))));
+    const bytes = readFileSync(dst);
     outputs[name] = { sha256: sha256(bytes), bytes: bytes.length };
   }
   const manifest = {
-    about: 'llama.cpp (wllama glue) built with ggml wasm SIMD kernels by scripts/build-wasm.mjs; do not edit',
-    inputsSha256: inputsDigest(),
+    about: build.about,
+    inputsSha256: inputsDigest(build),
     sources: SOURCES,
     emcc: version,
-    cmakeFlags: CMAKE_FLAGS,
-    patches: patchDigests(),
+    cmakeFlags: build.cmakeFlags,
+    patches: patchDigests(build.patches),
     outputs,
   };
-  writeFileSync(join(OUT_DIR, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  log(`wrote ${OUT_DIR}: ${OUTPUTS.map((n) => `${n} ${outputs[n].bytes} B`).join(', ')}`);
+  writeFileSync(join(build.outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  log(`wrote ${build.outDir}: ${OUTPUTS.map((n) => `${n} ${outputs[n].bytes} B`).join(', ')}`);
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  for (const file of PATCHES) if (!existsSync(join(ROOT, file))) throw new Error(`missing ${file}`);
-  await main();
+/** Builds the builds named on the command line (default: all of {@link BUILDS}, in order). */
+function main(names) {
+  const env = { ...process.env, NODE_PATH: process.env.NODE_PATH ?? '/usr/share/nodejs' };
+  const version = emccVersion();
+  if (version !== EMCC_VERSION) throw new Error(`emcc ${version}: this build is pinned to ${EMCC_VERSION}`);
+  const unknown = names.filter((n) => !BUILDS.some((b) => b.name === n));
+  if (unknown.length) throw new Error(`unknown build ${unknown.join(', ')}: ${BUILDS.map((b) => b.name)}`);
+  for (const build of BUILDS) {
+    if (names.length && !names.includes(build.name)) continue;
+    for (const file of build.patches) if (!existsSync(join(ROOT, file))) throw new Error(`missing ${file}`);
+    const started = Date.now();
+    buildOne(build, version, env);
+    log(`${build.name}: done in ${Math.round((Date.now() - started) / 60000)} min`);
+  }
 }
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) main(process.argv.slice(2));

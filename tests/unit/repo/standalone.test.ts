@@ -21,14 +21,16 @@ const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--
   .filter((f) => f && existsSync(resolve(root, f)));
 
 /**
- * Generated files the repo commits as built (issue 34's emscripten glue, checked against its manifest by
- * tests/unit/wllama/simd-manifest.test.ts): the home folder they name is emscripten's in-memory file
- * system, not a machine path.
+ * Generated files the repo commits as built (the emscripten glue of issues 34 and 42, checked against
+ * their manifests by tests/unit/wllama/simd-manifest.test.ts): the home folder they name is
+ * emscripten's in-memory file system, not a machine path.
  */
-const SIMD_DIR = 'src/engine/wllama/simd';
+const SIMD_DIRS = ['src/engine/wllama/simd', 'src/engine/wllama/simd-st'];
 const generated = new Set(
-  Object.keys(JSON.parse(readFileSync(resolve(root, SIMD_DIR, 'manifest.json'), 'utf8')).outputs).map(
-    (name) => `${SIMD_DIR}/${name}`,
+  SIMD_DIRS.flatMap((dir) =>
+    Object.keys(JSON.parse(readFileSync(resolve(root, dir, 'manifest.json'), 'utf8')).outputs).map(
+      (name) => `${dir}/${name}`,
+    ),
   ),
 );
 

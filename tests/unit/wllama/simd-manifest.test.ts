@@ -1,14 +1,17 @@
 /**
- * The committed SIMD llama.cpp wasm (issue 34) is what scripts/build-wasm.mjs builds from its inputs:
- * the manifest's digest of sources, toolchain, flags and patch is recomputed here, so changing any
- * input without rebuilding fails; the committed files are the ones the manifest names; and the wasm
- * really holds ggml's SIMD dot-product kernels (the point of the build).
+ * The committed SIMD llama.cpp wasm builds (issues 34, 42) are what scripts/build-wasm.mjs builds from
+ * its inputs: each manifest's digest of sources, toolchain, flags and patches is recomputed here, so
+ * changing any input without rebuilding fails; the committed files are the ones each manifest names;
+ * the wasm really holds ggml's SIMD dot-product kernels (the point of the builds); and the
+ * single-threaded build's glue has no shared memory at all (the point of that one).
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  assertNoSharedMemory,
+  BUILDS,
   CMAKE_FLAGS,
   EMCC_VERSION,
   fixGlue,
@@ -20,70 +23,160 @@ import {
   PTHREAD_WORKER_FIND,
   patchDigests,
   SOURCES,
+  ST_CMAKE_FLAGS,
+  ST_GLUE_FIXES,
+  ST_OUT_DIR,
+  ST_PATCHES,
   sha256,
   stripNameSection,
   syncTree,
 } from '../../../scripts/build-wasm.mjs';
 
-const manifest = JSON.parse(readFileSync(join(OUT_DIR, 'manifest.json'), 'utf8'));
+const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+const stockWasm = () => readFileSync('node_modules/@wllama/wllama/esm/wasm/wllama.wasm');
+/** How often the 3-byte SIMD opcode `op` occurs (a byte scan: data counts too, hence the margins below). */
+const opcodes = (b: Buffer, op: [number, number, number]) => {
+  let n = 0;
+  for (let i = b.indexOf(op[0]); i >= 0 && i + 2 < b.length; i = b.indexOf(op[0], i + 1))
+    if (b[i + 1] === op[1] && b[i + 2] === op[2]) n++;
+  return n;
+};
 
-describe('the SIMD wasm manifest', () => {
-  it("matches the build script's inputs (sources with integrity, emcc, flags, patch)", () => {
-    expect(manifest.inputsSha256).toBe(inputsDigest());
+describe('the builds', () => {
+  it('are the threaded one, then the single-threaded one with its extra patch and flag', () => {
+    expect(BUILDS.map((b) => [b.name, b.outDir, b.pthreads])).toEqual([
+      ['simd', OUT_DIR, true],
+      ['simd-st', ST_OUT_DIR, false],
+    ]);
+    expect(ST_PATCHES).toEqual([...PATCHES, 'scripts/wasm/wllama-no-pthreads.patch']);
+    expect(ST_CMAKE_FLAGS).toEqual([...CMAKE_FLAGS, '-DWLLAMA_PTHREADS=OFF']);
+    // Separate build folders: every object differs by its flags.
+    expect(new Set(BUILDS.map((b) => b.workDir)).size).toBe(BUILDS.length);
+  });
+
+  it('apply every patch in scripts/wasm/ (so some digest covers each)', () => {
+    const onDisk = readdirSync('scripts/wasm').filter((f) => f.endsWith('.patch'));
+    const applied = new Set(
+      BUILDS.flatMap((b) => b.patches.map((p: string) => p.replace('scripts/wasm/', ''))),
+    );
+    expect([...applied].sort()).toEqual(onDisk.sort());
+  });
+
+  it("build against the wllama version intab runs (its JS drives the glue's exports)", () => {
+    const installed = JSON.parse(readFileSync('node_modules/@wllama/wllama/package.json', 'utf8')).version;
+    expect(SOURCES.find((s) => s.package === '@wllama/wllama')?.version).toBe(installed);
+  });
+});
+
+describe.each(BUILDS.map((b) => [b.name, b] as const))('the %s manifest', (_name, build) => {
+  const manifest = manifestOf(build.outDir);
+
+  it("matches the build script's inputs (sources with integrity, emcc, flags, patches)", () => {
+    expect(manifest.inputsSha256).toBe(inputsDigest(build));
+    expect(manifest.about).toBe(build.about);
     expect(manifest.sources).toEqual(SOURCES);
     expect(manifest.emcc).toBe(EMCC_VERSION);
-    expect(manifest.cmakeFlags).toEqual(CMAKE_FLAGS);
-    expect(manifest.patches).toEqual(patchDigests());
-    // Every patch file in scripts/wasm/ is one the build applies (and so one the digest covers).
-    const onDisk = readdirSync('scripts/wasm').filter((f) => f.endsWith('.patch'));
-    expect(PATCHES.map((p) => p.replace('scripts/wasm/', '')).sort()).toEqual(onDisk.sort());
+    expect(manifest.cmakeFlags).toEqual(build.cmakeFlags);
+    expect(manifest.patches).toEqual(patchDigests(build.patches));
     for (const { file, sha256: digest } of manifest.patches)
       expect(sha256(readFileSync(file)), file).toBe(digest);
     // The flag the whole build is for: without it ggml compiles its generic kernels.
-    expect(CMAKE_FLAGS).toContain('-DEMSCRIPTEN_SYSTEM_PROCESSOR=wasm');
+    expect(build.cmakeFlags).toContain('-DEMSCRIPTEN_SYSTEM_PROCESSOR=wasm');
   });
 
   it('names the committed outputs by size and sha256', () => {
     expect(Object.keys(manifest.outputs).sort()).toEqual([...OUTPUTS].sort());
     for (const name of OUTPUTS) {
-      const bytes = readFileSync(join(OUT_DIR, name));
+      const bytes = readFileSync(join(build.outDir, name));
       expect(manifest.outputs[name], name).toEqual({ sha256: sha256(bytes), bytes: bytes.length });
     }
   });
 
-  it("builds against the wllama version intab runs (its JS drives the glue's exports)", () => {
-    const installed = JSON.parse(readFileSync('node_modules/@wllama/wllama/package.json', 'utf8')).version;
-    expect(SOURCES.find((s) => s.package === '@wllama/wllama')?.version).toBe(installed);
-  });
-
   it("holds ggml's wasm SIMD kernels: i32x4.dot_i16x8_s, which the generic build never emits", () => {
-    // Opcode 0xFD 0xBA 0x01 (LEB128 186). A byte scan also sees data; the generic build of this glue
-    // (and wllama's stock wasm) has none in code, ggml's arch/wasm/quants.c has dozens.
-    const count = (b: Buffer) => {
-      let n = 0;
-      for (let i = b.indexOf(0xfd); i >= 0 && i + 2 < b.length; i = b.indexOf(0xfd, i + 1))
-        if (b[i + 1] === 0xba && b[i + 2] === 0x01) n++;
-      return n;
-    };
-    const simd = count(readFileSync(join(OUT_DIR, 'wllama.wasm')));
-    const stock = count(readFileSync('node_modules/@wllama/wllama/esm/wasm/wllama.wasm'));
-    expect(simd).toBeGreaterThan(stock + 20);
+    // Opcode 0xFD 0xBA 0x01 (LEB128 186). The generic build of this glue (and wllama's stock wasm)
+    // has none in code, ggml's arch/wasm/quants.c has dozens.
+    const simd = opcodes(readFileSync(join(build.outDir, 'wllama.wasm')), [0xfd, 0xba, 0x01]);
+    expect(simd).toBeGreaterThan(opcodes(stockWasm(), [0xfd, 0xba, 0x01]) + 20);
   });
 
   it('holds the prefill Q8_0 tile (scripts/wasm/ggml-q8_0-tile.patch): its i16x8.extmul_low_i8x16_s', () => {
     // Opcode 0xFD 0x9C 0x01. The 16 tile shapes (1..4 rows × 1..4 columns) hold 37 of them; the
     // build without the tile held 1, wllama's stock wasm none.
-    const count = (b: Buffer) => {
-      let n = 0;
-      for (let i = b.indexOf(0xfd); i >= 0 && i + 2 < b.length; i = b.indexOf(0xfd, i + 1))
-        if (b[i + 1] === 0x9c && b[i + 2] === 0x01) n++;
-      return n;
-    };
-    const simd = count(readFileSync(join(OUT_DIR, 'wllama.wasm')));
-    const stock = count(readFileSync('node_modules/@wllama/wllama/esm/wasm/wllama.wasm'));
-    expect(simd).toBeGreaterThan(stock + 20);
+    const simd = opcodes(readFileSync(join(build.outDir, 'wllama.wasm')), [0xfd, 0x9c, 0x01]);
+    expect(simd).toBeGreaterThan(opcodes(stockWasm(), [0xfd, 0x9c, 0x01]) + 20);
+  });
+
+  it('left no name section in the committed wasm', () => {
+    const wasm = readFileSync(join(build.outDir, 'wllama.wasm'));
+    expect(stripNameSection(wasm).length).toBe(wasm.length);
   });
 });
+
+describe('the single-threaded build (issue 42)', () => {
+  const glue = readFileSync(join(ST_OUT_DIR, 'wllama.js'), 'utf8');
+  const wasm = readFileSync(join(ST_OUT_DIR, 'wllama.wasm'));
+
+  it('has no shared memory in its glue: no SharedArrayBuffer, no Atomics, no pthread workers', () => {
+    expect(() => assertNoSharedMemory(glue)).not.toThrow();
+    expect(glue).not.toMatch(/SharedArrayBuffer|Atomics\.|PThread|pthreadPoolSize|wllama\.worker\.js/);
+    expect(() => assertNoSharedMemory('new SharedArrayBuffer(1)')).toThrow(/SharedArrayBuffer/);
+  });
+
+  it("exports its memory to wllama's worker (ST_GLUE_FIXES: emcc 3.1.6 only does so with pthreads)", () => {
+    for (const { replace } of ST_GLUE_FIXES) expect(glue).toContain(replace);
+    expect(glue).toContain('Module["wasmMemory"] = wasmMemory;');
+    expect(fixGlue('a;\nModule["MEMFS"] = MEMFS;\nb;', undefined, ST_GLUE_FIXES)).toContain(
+      'Module["wasmMemory"] = wasmMemory;',
+    );
+  });
+
+  it('imports an unshared memory: its import entry has no shared flag', () => {
+    const memories = WebAssembly.Module.imports(new WebAssembly.Module(new Uint8Array(wasm))).filter(
+      (i) => i.kind === 'memory',
+    );
+    expect(memories).toHaveLength(1);
+    // The threaded build's memory import is shared (limits flag 3); this one's is not (flag 0 or 1).
+    const threaded = readFileSync(join(OUT_DIR, 'wllama.wasm'));
+    expect(memoryLimitsFlag(threaded) & 2).toBe(2);
+    expect(memoryLimitsFlag(wasm) & 2).toBe(0);
+  });
+});
+
+/** The limits flag of the module's imported memory (its import section entry of kind 2). */
+function memoryLimitsFlag(wasm: Buffer): number {
+  const leb = (at: number): [number, number] => {
+    let v = 0;
+    for (let i = at, shift = 0; ; i++, shift += 7) {
+      v += ((wasm[i] as number) & 0x7f) * 2 ** shift;
+      if (!((wasm[i] as number) & 0x80)) return [v, i + 1];
+    }
+  };
+  let at = 8;
+  while (at < wasm.length) {
+    const id = wasm[at] as number;
+    const [size, body] = leb(at + 1);
+    if (id === 2) {
+      let [count, p] = leb(body);
+      for (; count > 0; count--) {
+        for (let k = 0; k < 2; k++) {
+          const [len, next] = leb(p); // module name, then field name
+          p = next + len;
+        }
+        const kind = wasm[p] as number;
+        if (kind === 2) return wasm[p + 1] as number;
+        // func: type index; table: reftype + limits; global: valtype + mut
+        if (kind === 0) p = leb(p + 1)[1];
+        else if (kind === 1) {
+          const flag = wasm[p + 2] as number;
+          p = leb(p + 3)[1];
+          if (flag & 1) p = leb(p)[1];
+        } else p += 3;
+      }
+    }
+    at = body + size;
+  }
+  throw new Error('no imported memory');
+}
 
 describe('stripNameSection (the committed wasm carries no function names)', () => {
   // A module: magic + version, a type section, a custom "name" section, a custom "other" one.
@@ -103,11 +196,6 @@ describe('stripNameSection (the committed wasm carries no function names)', () =
   it('refuses what is not a whole wasm module', () => {
     expect(() => stripNameSection(Buffer.from('not wasm'))).toThrow(/magic/);
     expect(() => stripNameSection(Buffer.from([...header, 1, 9, 0x01]))).toThrow(/past the end/);
-  });
-
-  it('left no name section in the committed wasm', () => {
-    const wasm = readFileSync(join(OUT_DIR, 'wllama.wasm'));
-    expect(stripNameSection(wasm).length).toBe(wasm.length);
   });
 });
 
