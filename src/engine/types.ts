@@ -135,7 +135,7 @@ export interface ModelInfo {
    * isolated, which its multi-threaded build needs); absent before and on other engines.
    */
   threads?: number;
-  /** Which llama.cpp wasm runs a loaded GGUF model: `simd` (intab's build) or `stock` (wllama's). */
+  /** Which llama.cpp wasm runs a loaded GGUF model: `simd` (intab's, threaded), `simd-st` (intab's, 1 thread) or `stock` (wllama's). */
   wasm?: string;
 }
 

@@ -94,7 +94,7 @@ function withTemplate(family: ModelFamily, template: string | null): ModelFamily
 /** How llama.cpp was asked to run, and where it really runs. */
 export interface InstanceRuntime {
   device: 'cpu' | 'webgpu';
-  /** Which llama.cpp wasm runs it: intab's SIMD build or wllama's stock one (wasm-build.ts). */
+  /** Which llama.cpp wasm runs it: one of intab's SIMD builds or wllama's stock one (wasm-build.ts). */
   wasm: WasmBuild;
   /** The device asked for, when llama.cpp ended up elsewhere (WebGPU unavailable in its worker). */
   requested: 'cpu' | 'webgpu';

@@ -18,7 +18,7 @@ export interface ListingFacts {
   contextSize?: number;
   device?: string;
   threads?: number;
-  /** Which llama.cpp wasm runs it once loaded (`simd`: intab's build, `stock`: wllama's). */
+  /** Which llama.cpp wasm runs it once loaded: `simd` (intab's, threaded), `simd-st` (intab's, 1 thread), `stock` (wllama's). */
   wasm?: string;
 }
 

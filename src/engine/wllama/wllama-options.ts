@@ -11,7 +11,8 @@ import type {
   Model,
   WllamaConfig,
 } from '@wllama/wllama/esm/index.js';
-import type { SimdWasm, WasmBuild } from './wasm-build';
+import type { ModelCacheKind } from './model-cache';
+import type { SimdWasm, ThreadSupport, WasmBuild } from './wasm-build';
 import type { WllamaBounds, WllamaModelSpec } from './wllama-model-spec';
 
 /**
@@ -23,16 +24,26 @@ export interface WllamaEngineOptions extends WllamaBounds {
   /** The URL of wllama's `wllama.wasm` on the app's own origin (never a CDN). */
   wasmUrl?: string;
   /**
-   * intab's llama.cpp build with ggml's wasm SIMD kernels (wasm32, CPU): used for CPU models that fit
-   * wasm32, `wasmUrl` (the stock build) for the rest and when it fails to start (wasm-build.ts).
+   * intab's llama.cpp build with ggml's wasm SIMD kernels and pthreads (wasm32, CPU): used for CPU
+   * models that fit wasm32 where the worker is cross-origin isolated with `SharedArrayBuffer`;
+   * `wasmUrl` (the stock build) for the rest and when the SIMD builds fail to start (wasm-build.ts).
    */
   simdWasm?: SimdWasm;
+  /**
+   * The same SIMD build without pthreads (no `SharedArrayBuffer` needed), always one thread: tried
+   * after {@link simdWasm}, first where the worker has no `SharedArrayBuffer` (wasm-build.ts).
+   */
+  simdSingleThreadWasm?: SimdWasm;
+  /** Whether the worker may run threads (isolated, with `SharedArrayBuffer`); tests pass fakes. */
+  threadSupport?: () => ThreadSupport;
   /** Makes a `Wllama` running `build`; tests pass fakes. Default: a lazily imported `Wllama`. */
   createWllama?: (config: WllamaConfig, build: WasmBuild) => WllamaLike | Promise<WllamaLike>;
-  /** Downloads a URL model into wllama's cache (OPFS), or finds it there; tests pass fakes. */
+  /** Downloads a URL model into wllama's cache (model-cache.ts), or finds it there; tests pass fakes. */
   fetchModel?: ModelFetcher;
   /** Whether WebGPU with `shader-f16` is there, for `device: 'auto'`. Default: asks `navigator.gpu`. */
   hasWebGpuF16?: () => Promise<boolean>;
+  /** Whether the worker has JSPI, which wllama's WebGPU build needs. Default: `WebAssembly.Suspending`. */
+  hasJspi?: () => boolean;
   /**
    * For tests and debugging: each chat generation logs the prompt llama.cpp read (its tokens,
    * detokenized) to the console (prompt-log.ts). Off by default: a prompt is the user's data.
@@ -54,6 +65,8 @@ export interface ModelFetcher {
   fetch(url: string, opts: { progress: DownloadProgress; signal: AbortSignal }): Promise<Blob[]>;
   /** The URLs whose every shard is in the cache. */
   cachedUrls(): Promise<Set<string>>;
+  /** Where downloads are kept (model-cache.ts), once the cache has opened; null before. */
+  cacheKind?(): ModelCacheKind | null;
 }
 
 /** Chat completion parameters as intab sends them (llama.cpp reads more than wllama's typings list). */

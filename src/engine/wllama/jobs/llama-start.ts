@@ -7,8 +7,9 @@ import { serviceUnavailable } from '../../../common/api-error';
 import { withStallTimeout } from '../../stall-timeout';
 import { webGpuHas } from '../../webllm/webllm-webgpu';
 import type { LlamaLogger } from '../llama-log';
+import { type CacheManagerClass, type ModelCache, openModelCache } from '../model-cache';
 import { wllamaModelFetcher } from '../model-fetcher';
-import type { WasmBuild } from '../wasm-build';
+import { simdFiles, type WasmBuild } from '../wasm-build';
 import type { ModelFetcher, WllamaEngineOptions, WllamaLike, WllamaModelSpec } from '../wllama-options';
 
 type WllamaModule = typeof import('@wllama/wllama/esm/index.js');
@@ -20,13 +21,32 @@ type WllamaModule = typeof import('@wllama/wllama/esm/index.js');
  */
 export class LlamaStarter {
   private lib: Promise<WllamaModule> | null = null;
+  private cache: Promise<ModelCache> | null = null;
   readonly fetcher: ModelFetcher;
 
   constructor(
     private readonly opts: WllamaEngineOptions,
     logger: LlamaLogger,
   ) {
-    this.fetcher = opts.fetchModel ?? wllamaModelFetcher(() => this.module(), logger);
+    this.fetcher =
+      opts.fetchModel ??
+      wllamaModelFetcher(
+        () => this.module(),
+        () => this.modelCache(),
+        logger,
+      );
+  }
+
+  /** The store downloaded weights go to (model-cache.ts), chosen once by what opens. */
+  modelCache(): Promise<ModelCache> {
+    this.cache ??= this.module().then(
+      ({ CacheManager }) => openModelCache(CacheManager as unknown as CacheManagerClass),
+      (err: unknown) => {
+        this.cache = null;
+        throw err;
+      },
+    );
+    return this.cache;
   }
 
   async download(
@@ -61,27 +81,44 @@ export class LlamaStarter {
     const want = spec.device ?? 'auto';
     if (want === 'cpu') return 'cpu';
     if (want === 'webgpu') return 'webgpu';
-    return (await this.webGpuF16()) ? 'webgpu' : 'cpu';
+    return (await this.webGpuMissing()) === null ? 'webgpu' : 'cpu';
   }
 
-  webGpuF16(): Promise<boolean> {
-    return this.opts.hasWebGpuF16?.() ?? webGpuHas(['shader-f16']);
+  /**
+   * Why llama.cpp's WebGPU backend cannot run in this worker, or null when it can. It lives in
+   * wllama's stock build only, which suspends wasm for GPU reads through JSPI (Chromium has it;
+   * Firefox and Safari do not), and it needs `shader-f16`.
+   */
+  async webGpuMissing(): Promise<string | null> {
+    if (!(this.opts.hasJspi ?? hasJspi)())
+      return 'no JSPI (WebAssembly.Suspending), which its WebGPU build needs';
+    if (!(await (this.opts.hasWebGpuF16?.() ?? webGpuHas(['shader-f16']))))
+      return 'no WebGPU adapter with shader-f16 in its worker';
+    return null;
   }
 
   /** A fresh `Wllama` running `build` (see wasm-build.ts). */
   async createWllama(config: WllamaConfig, build: WasmBuild = 'stock'): Promise<WllamaLike> {
     if (this.opts.createWllama) return this.opts.createWllama(config, build);
     const { Wllama } = await this.module();
-    const simd = build === 'simd' ? this.opts.simdWasm : undefined;
+    const { simdWasm, simdSingleThreadWasm } = this.opts;
+    const simd = simdFiles({ simd: simdWasm, simdSingleThread: simdSingleThreadWasm }, build);
     const wasm = simd?.wasmUrl ?? this.opts.wasmUrl;
     if (!wasm) throw serviceUnavailable('The wllama engine has no wasmUrl: it cannot start llama.cpp.');
-    const wllama = new Wllama({ default: wasm }, config);
+    // wllama's constructor makes an OPFS cache of its own unless given one, and throws where there is
+    // no OPFS (WebKit): every instance shares the store that opened.
+    const wllama = new Wllama(
+      { default: wasm },
+      { ...config, cacheManager: (await this.modelCache()).manager },
+    );
     // wllama's "compat" mode (Safari, Firefox) fetches code from a CDN; intab serves only its own
     // origin, so those browsers run the plain build (single file read into memory, no JSPI).
     wllama.setCompat(null);
     if (simd) {
-      // intab's SIMD build is wllama's compat flavour (wasm32 + Asyncify) with its own emscripten
-      // glue: wllama's worker runs that glue, in every browser, through the compat path.
+      // intab's SIMD builds are wllama's compat flavour (wasm32 + Asyncify) with their own emscripten
+      // glue: wllama's worker runs that glue, in every browser, through the compat path. The
+      // single-threaded one is loaded with n_threads 1, so the worker asks for no pthread pool and
+      // no shared memory (`pthreadPoolSize: 0`, `wasmMemory: null`: the glue makes its own).
       const resources = {
         wasmPath: absoluteUrl(simd.wasmUrl),
         jsPath: absoluteUrl(simd.jsUrl),
@@ -100,6 +137,17 @@ export class LlamaStarter {
     });
     return this.lib;
   }
+}
+
+/**
+ * Whether this realm has JavaScript Promise Integration (`WebAssembly.Suspending`), which wllama's
+ * WebGPU build needs to wait on the GPU from inside wasm.
+ *
+ * @example
+ * hasJspi(); // true in Chromium 137+, false in Firefox ESR and Safari
+ */
+export function hasJspi(): boolean {
+  return typeof (WebAssembly as { Suspending?: unknown }).Suspending === 'function';
 }
 
 /** A URL made absolute against the origin (workers resolve relative URLs against their script). */

@@ -10,7 +10,13 @@ import type { LoadProgress } from '../../types';
 import { TimeoutError, withTimeout } from '../chunk-queue';
 import { GgufFormatError, readGgufHeader } from '../gguf-header';
 import { LlamaLog } from '../llama-log';
-import { chooseWasmBuild, type WasmBuild } from '../wasm-build';
+import {
+  allBuildsFailed,
+  type BuildFailure,
+  chooseWasmBuilds,
+  threadSupport,
+  type WasmBuild,
+} from '../wasm-build';
 import { mapLoadError } from '../wllama-errors';
 import { defaultThreads, type GgufFacts, ggufFacts, loadParams, WllamaInstance } from '../wllama-instance';
 import { DEFAULT_CONTEXT } from '../wllama-listing';
@@ -104,33 +110,53 @@ export class WllamaLoader {
     models.facts.set(modelId, facts);
     const kind = spec.kind ?? facts.kind;
     const requested = await starter.chooseDevice(spec);
-    const threads = spec.threads ?? defaultThreads();
     const contextSize = spec.contextSize ?? DEFAULT_CONTEXT;
-    report(
-      0.92,
-      `Starting llama.cpp for '${modelId}' (${requested}, ${threads} thread${threads === 1 ? '' : 's'})…`,
-    );
-    const params = loadParams({
-      contextSize,
-      device: requested,
-      threads,
-      embeddings: kind === 'embeddings' ? (facts.pooling ? 'gguf' : 'mean') : false,
-      chatTemplate: facts.chatTemplate,
-      extra: spec.loadOptions,
-    });
     const modelBytes = blobs.reduce((n, b) => n + b.size, 0);
-    let build = chooseWasmBuild(models.opts.simdWasm, { device: requested, modelBytes });
-    let started = await this.start(build, params, loadMs, blobs);
-    // The SIMD build is a second wasm: a browser that cannot run it (or a crash of its own) falls back
-    // to wllama's stock build once; a timeout does not (the stock build would be slower still).
-    if (!started.ok && build === 'simd' && !(started.err instanceof TimeoutError)) {
-      console.warn(
-        `[intab] wllama '${modelId}': the SIMD build failed (${String(started.err)}); using the stock build`,
+    const { simdWasm: simd, simdSingleThreadWasm: simdSingleThread } = models.opts;
+    const support = (models.opts.threadSupport ?? threadSupport)();
+    const builds = chooseWasmBuilds({ simd, simdSingleThread }, { device: requested, modelBytes }, support);
+    // Each build in turn until one starts: a browser that cannot run one (no SharedArrayBuffer for the
+    // threaded glue, no Memory64 for the stock wasm in WebKit) or a crash of its own moves on to the
+    // next. A timeout does not: the next build would be no faster, and the load bound is spent.
+    const failures: BuildFailure[] = [];
+    let started: Extract<Started, { ok: true }> | null = null;
+    let build: WasmBuild = 'stock';
+    let threads = 1;
+    for (const candidate of builds) {
+      build = candidate;
+      // The single-threaded build has no pthreads: it runs 1 thread whatever the spec asks.
+      threads = build === 'simd-st' ? 1 : (spec.threads ?? defaultThreads());
+      report(
+        0.92,
+        `Starting llama.cpp for '${modelId}' (${requested}, ${build}, ${threads} thread${threads === 1 ? '' : 's'})…`,
       );
-      build = 'stock';
-      started = await this.start(build, params, loadMs, blobs);
+      const params = loadParams({
+        contextSize,
+        device: requested,
+        threads,
+        embeddings: kind === 'embeddings' ? (facts.pooling ? 'gguf' : 'mean') : false,
+        chatTemplate: facts.chatTemplate,
+        extra: spec.loadOptions,
+      });
+      const attempt = await this.start(build, params, loadMs, blobs);
+      if (attempt.ok) {
+        started = attempt;
+        break;
+      }
+      failures.push({ build, err: attempt.err, trouble: attempt.trouble });
+      if (attempt.err instanceof TimeoutError) break;
+      if (build !== builds.at(-1))
+        console.warn(
+          `[intab] wllama '${modelId}': the ${build} build failed (${String(attempt.err)}); trying the next`,
+        );
     }
-    if (!started.ok) throw mapLoadError(started.err, modelId, started.trouble);
+    if (!started) {
+      const last = failures.at(-1) as BuildFailure;
+      // One build tried, or a timeout: that error as it is; else every build and its cause.
+      if (failures.length === 1 || last.err instanceof TimeoutError)
+        throw mapLoadError(last.err, modelId, last.trouble);
+      throw allBuildsFailed(modelId, failures);
+    }
     const { wllama, log } = started;
     const device = log.device() ?? requested;
     const inst = new WllamaInstance(modelId, wllama, log, facts, {
