@@ -40,11 +40,13 @@ const WORKER_SOURCE_URL = "new URL('../worker/engine-worker.ts', import.meta.url
 const WORKER_LIB_URL = "new URL('./engine-worker.js', import.meta.url)";
 
 /**
- * intab's SIMD llama.cpp build (src/engine/wllama/simd/, issue 34) ships in lib/simd/, next to the
- * engine worker that names it; the app's bundler emits it from there like wllama's own wasm.
+ * intab's SIMD llama.cpp builds (src/engine/wllama/simd/, threaded, issue 34; simd-st/, one thread,
+ * issue 42) ship in lib/simd/ and lib/simd-st/, next to the engine worker that names them; the app's
+ * bundler emits them from there like wllama's own wasm.
  */
-const SIMD_SOURCE_URL = "new URL('../engine/wllama/simd/";
-const SIMD_LIB_URL = "new URL('./simd/";
+const SIMD_DIRS = ['simd', 'simd-st'];
+const simdSourceUrl = (dir) => `new URL('../engine/wllama/${dir}/`;
+const simdLibUrl = (dir) => `new URL('./${dir}/`;
 const SIMD_FILES = ['wllama.wasm', 'wllama.js', 'manifest.json'];
 
 const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
@@ -74,9 +76,13 @@ const bundle = await rolldown({
       name: 'intab:lib-simd-url',
       transform(code, id) {
         if (!id.endsWith('worker/engine-worker.ts')) return null;
-        if (!code.includes(SIMD_SOURCE_URL))
-          this.error(`${id} no longer names the SIMD build with ${SIMD_SOURCE_URL}`);
-        return code.replaceAll(SIMD_SOURCE_URL, SIMD_LIB_URL);
+        let out = code;
+        for (const dir of SIMD_DIRS) {
+          if (!out.includes(simdSourceUrl(dir)))
+            this.error(`${id} no longer names the ${dir} build with ${simdSourceUrl(dir)}`);
+          out = out.replaceAll(simdSourceUrl(dir), simdLibUrl(dir));
+        }
+        return out;
       },
     },
   ],
@@ -92,8 +98,10 @@ await bundle.write({
 });
 await bundle.close();
 writeWebXGrammarNotice({ root, out });
-mkdirSync(resolve(out, 'simd'), { recursive: true });
-for (const f of SIMD_FILES) copyFileSync(resolve(root, 'src/engine/wllama/simd', f), resolve(out, 'simd', f));
+for (const dir of SIMD_DIRS) {
+  mkdirSync(resolve(out, dir), { recursive: true });
+  for (const f of SIMD_FILES) copyFileSync(resolve(root, 'src/engine/wllama', dir, f), resolve(out, dir, f));
+}
 
 const tsconfig = resolve(root, '.tmp/tsconfig.lib.json');
 mkdirSync(dirname(tsconfig), { recursive: true });

@@ -1,10 +1,11 @@
 /**
  * URL models through wllama's own `ModelManager`: shards downloaded in parallel into its cache (the
- * Origin Private File System, else the Cache API, else memory: model-cache.ts), and found there next
+ * Origin Private File System, else the Cache API, else memory: cache/model-cache.ts), and found there next
  * time, offline included.
  */
+
+import type { ModelCache, ModelCacheKind } from './cache';
 import type { LlamaLogger } from './llama-log';
-import type { ModelCache, ModelCacheKind } from './model-cache';
 import type { ModelFetcher } from './wllama-options';
 
 type WllamaModule = typeof import('@wllama/wllama/esm/index.js');

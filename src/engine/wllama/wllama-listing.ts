@@ -13,7 +13,7 @@ export interface ListingFacts {
   created?: number;
   kind?: 'chat' | 'embeddings';
   cached?: boolean;
-  /** Where downloads are kept (model-cache.ts), for a URL model once the cache has opened. */
+  /** Where downloads are kept (cache/model-cache.ts), for a URL model once the cache has opened. */
   modelCache?: string;
   contextSize?: number;
   device?: string;

@@ -11,7 +11,7 @@ import type {
   Model,
   WllamaConfig,
 } from '@wllama/wllama/esm/index.js';
-import type { ModelCacheKind } from './model-cache';
+import type { ModelCacheKind } from './cache';
 import type { SimdWasm, ThreadSupport, WasmBuild } from './wasm-build';
 import type { WllamaBounds, WllamaModelSpec } from './wllama-model-spec';
 
@@ -38,7 +38,7 @@ export interface WllamaEngineOptions extends WllamaBounds {
   threadSupport?: () => ThreadSupport;
   /** Makes a `Wllama` running `build`; tests pass fakes. Default: a lazily imported `Wllama`. */
   createWllama?: (config: WllamaConfig, build: WasmBuild) => WllamaLike | Promise<WllamaLike>;
-  /** Downloads a URL model into wllama's cache (model-cache.ts), or finds it there; tests pass fakes. */
+  /** Downloads a URL model into wllama's cache (cache/model-cache.ts), or finds it there; tests pass fakes. */
   fetchModel?: ModelFetcher;
   /** Whether WebGPU with `shader-f16` is there, for `device: 'auto'`. Default: asks `navigator.gpu`. */
   hasWebGpuF16?: () => Promise<boolean>;
@@ -65,7 +65,7 @@ export interface ModelFetcher {
   fetch(url: string, opts: { progress: DownloadProgress; signal: AbortSignal }): Promise<Blob[]>;
   /** The URLs whose every shard is in the cache. */
   cachedUrls(): Promise<Set<string>>;
-  /** Where downloads are kept (model-cache.ts), once the cache has opened; null before. */
+  /** Where downloads are kept (cache/model-cache.ts), once the cache has opened; null before. */
   cacheKind?(): ModelCacheKind | null;
 }
 

@@ -11,8 +11,8 @@ import {
   type CacheManagerClass,
   type CacheProbes,
   openModelCache,
-} from '../../../src/engine/wllama/model-cache';
-import { CacheApiBackend, MemoryBackend } from '../../../src/engine/wllama/model-cache-backends';
+} from '../../../src/engine/wllama/cache/model-cache';
+import { CacheApiBackend, MemoryBackend } from '../../../src/engine/wllama/cache/storage-backends';
 import { wllamaListing } from '../../../src/engine/wllama/wllama-listing';
 
 const Manager = CacheManager as unknown as CacheManagerClass;

@@ -6,8 +6,8 @@ import type { WllamaConfig } from '@wllama/wllama/esm/index.js';
 import { serviceUnavailable } from '../../../common/api-error';
 import { withStallTimeout } from '../../stall-timeout';
 import { webGpuHas } from '../../webllm/webllm-webgpu';
+import { type CacheManagerClass, type ModelCache, openModelCache } from '../cache';
 import type { LlamaLogger } from '../llama-log';
-import { type CacheManagerClass, type ModelCache, openModelCache } from '../model-cache';
 import { wllamaModelFetcher } from '../model-fetcher';
 import { simdFiles, type WasmBuild } from '../wasm-build';
 import type { ModelFetcher, WllamaEngineOptions, WllamaLike, WllamaModelSpec } from '../wllama-options';
@@ -37,7 +37,7 @@ export class LlamaStarter {
       );
   }
 
-  /** The store downloaded weights go to (model-cache.ts), chosen once by what opens. */
+  /** The store downloaded weights go to (cache/model-cache.ts), chosen once by what opens. */
   modelCache(): Promise<ModelCache> {
     this.cache ??= this.module().then(
       ({ CacheManager }) => openModelCache(CacheManager as unknown as CacheManagerClass),

@@ -5,13 +5,13 @@
  * `navigator.storage.getDirectory` and rejects it.
  */
 import type { CacheManager } from '@wllama/wllama/esm/index.js';
-import { withTimeout } from './chunk-queue';
+import { withTimeout } from '../chunk-queue';
 import {
   CacheApiBackend,
   MemoryBackend,
   MODEL_CACHE_NAME,
   type StorageBackendLike,
-} from './model-cache-backends';
+} from './storage-backends';
 
 /** Where the weights are kept: `opfs` and `cache-api` survive a reload, `memory` does not. */
 export type ModelCacheKind = 'opfs' | 'cache-api' | 'memory';
