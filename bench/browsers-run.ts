@@ -26,6 +26,7 @@ import type { BrowserSession, Json, Tab } from '../tests/browsers/drivers/types'
 import { launchWebKit } from '../tests/browsers/drivers/webkit';
 import { type Answer, callJson, pageFacts, waitReady } from '../tests/browsers/page-fns';
 import { type TimedRun, timedStream } from './browsers-page';
+import { quantile } from './stats.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const outDir = resolve(root, '.tmp/bench-browsers-dist');
@@ -88,8 +89,8 @@ export interface Row {
 
 const log = (...args: unknown[]) => console.error('[bench:browsers]', ...args);
 const round = (v: number, d = 2) => Number(v.toFixed(d));
-/** Nearest-rank median (bench/stats.mjs's rule: the lower middle of an even count). */
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.ceil(xs.length / 2) - 1] ?? Number.NaN;
+/** The bench's one quantile rule (nearest rank, bench/stats.mjs). */
+const median = (xs: number[]): number => quantile(xs, 0.5);
 
 function git(args: string[]): string | null {
   try {

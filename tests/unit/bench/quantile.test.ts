@@ -5,7 +5,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: a plain ES module of the bench, without types.
 import { quantile } from '../../../bench/stats.mjs';
 
 const BENCH = join(import.meta.dirname, '../../../bench');
