@@ -106,16 +106,12 @@ export interface WorkerGpu {
 /**
  * The page's facts as the engine sees them (issue 42): web-llm runs in the engine worker, and a
  * browser may give pages WebGPU and workers none (Firefox on Linux without a pref, Safari before
- * 26). The catalog's recommendation follows the worker: without its WebGPU, no web-llm build fits;
- * without its `shader-f16`, no f16 build.
+ * 26). The catalog's recommendation follows the worker: without its WebGPU, no web-llm build fits.
  *
  * @example
  * asEngineSees(await readDeviceFacts(), await intab.gpuStatus().catch(() => null));
  */
 export function asEngineSees(facts: DeviceFacts, worker: WorkerGpu | null): DeviceFacts {
   if (!facts.webgpu) return facts;
-  if (!worker?.available) return { ...facts, webgpu: null };
-  if (facts.webgpu.shaderF16 && !worker.features.includes('shader-f16'))
-    return { ...facts, webgpu: { ...facts.webgpu, shaderF16: false } };
-  return facts;
+  return worker?.available ? facts : { ...facts, webgpu: null };
 }
