@@ -8,6 +8,7 @@ import type { ModelFamily } from '../tool-formats/model-family';
 import { detectFamily } from './gguf-family';
 import { type GgufHeader, metaNumber, metaString } from './gguf-header';
 import { loadedTemplate, publishedDefaults, templateHasToolRole, templateReadsTools } from './gguf-template';
+import { longestTokenBytes } from './limits';
 import type { LlamaLog } from './llama-log';
 import { invalidUtf8Tokens, unsafeUtf8Tokens } from './utf8-tokens';
 import type { WasmBuild } from './wasm-build';
@@ -28,7 +29,16 @@ export interface GgufFacts extends ModelRuntime {
    * (a GGUF that also has `tokenizer.chat_template.tool_use`: see `loadedTemplate`); null otherwise.
    */
   chatTemplate: string | null;
+  /**
+   * The most bytes of input one token can cover (see `tokenFloor`): the longest token as spelled,
+   * times 4 for tokenizers that normalize text first (BERT's and T5's, which can shrink it); null
+   * without a vocabulary.
+   */
+  maxTokenBytes: number | null;
 }
+
+/** Tokenizers that read text as written: a token never covers more bytes than its spelling has. */
+const VERBATIM_TOKENIZERS = new Set(['llama', 'gpt2']);
 
 /** Architectures that only embed (encoders); decoders with a pooling type count too. */
 const EMBEDDING_ARCHS = new Set([
@@ -69,7 +79,15 @@ export function ggufFacts(header: GgufHeader, modelId: string): GgufFacts {
     unsafeUtf8: unsafeUtf8Tokens(vocab, tokenizer),
     kind: pooling || EMBEDDING_ARCHS.has(architecture) ? 'embeddings' : 'chat',
     trainedContext: metaNumber(header, `${architecture}.context_length`) ?? null,
+    maxTokenBytes: coverBytes(vocab, tokenizer),
   };
+}
+
+/** See `GgufFacts.maxTokenBytes`. */
+function coverBytes(vocab: string[], tokenizer: string | undefined): number | null {
+  const longest = longestTokenBytes(vocab);
+  if (longest === null) return null;
+  return VERBATIM_TOKENIZERS.has(tokenizer ?? '') ? longest : 4 * longest;
 }
 
 /**

@@ -7,7 +7,7 @@ import { ApiError } from '../../../common/api-error';
 import { pace } from '../../../common/pace';
 import type { ChatMessage, CountOptions, FunctionToolSpec, PromptShape } from '../../types';
 import { ChunkQueue, TimeoutError } from '../chunk-queue';
-import { byteBound, estimateTokens } from '../limits';
+import { byteBound, estimateTokens, tokenFloor } from '../limits';
 import { requestTemplateInputs, type TemplateInputs } from '../template-inputs';
 import { isInstanceDead, mapGenerateError, overflowTokens } from '../wllama-errors';
 import type { WllamaChunk, WllamaInstance } from '../wllama-instance';
@@ -52,6 +52,10 @@ export async function countTokens(
   if (!opts.exact) {
     const bound = byteBound(inputs.messages, inputs.kwargs);
     if (bound <= inst.runtime.contextSize) return bound;
+    // Too big to fit by its size alone: said without the run, whose tokenizing is linear in the
+    // input but seconds long for megabytes (the engine held meanwhile).
+    const floor = tokenFloor(inputs.messages, inst.facts.maxTokenBytes);
+    if (floor > inst.runtime.contextSize) return floor;
   }
   const key = `${modelId}\n${JSON.stringify(inputs)}`;
   const known = models.counts.get(key);

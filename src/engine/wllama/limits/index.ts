@@ -6,5 +6,8 @@ export {
   DEFAULT_MAX_FIRST_TOKEN_MS,
   estimateTokens,
   firstTokenBoundMs,
+  longestTokenBytes,
   PROMPT_BATCH,
+  tokenFloor,
+  utf8Length,
 } from './prompt-bounds';

@@ -56,6 +56,63 @@ export function byteBound(
 }
 
 /**
+ * At most as many tokens as `messages` take once templated, from their size alone: no token of the
+ * vocabulary holds more than `maxTokenBytes` bytes (the longest token as the GGUF spells it, which is
+ * never shorter than the bytes it stands for: SentencePiece's `▁` is 3 bytes for a space, GPT-2's
+ * byte alphabet 2 for a byte, a byte-fallback `<0x41>` 6 for one), so each message's text needs at
+ * least its bytes over that many tokens. Each text is trimmed first, as templates that `| trim` do.
+ * Linear in the input and no engine call: an input that cannot fit is refused before llama.cpp
+ * tokenizes it (10 MB to a 2048-token model took over 5 s to tokenize, holding the engine; issue 43).
+ * Zero when the vocabulary is unknown.
+ *
+ * @example
+ * tokenFloor([{ role: 'user', content: 'x'.repeat(100_000) }], 16); // 6250
+ */
+export function tokenFloor(messages: TemplateMessage[], maxTokenBytes: number | null): number {
+  if (!maxTokenBytes || maxTokenBytes < 1) return 0;
+  let n = 0;
+  for (const m of messages) n += Math.ceil(utf8Length(m.content.trim()) / maxTokenBytes);
+  return n;
+}
+
+/**
+ * The UTF-8 length of `text` without encoding it (a lone surrogate counts 3, as TextEncoder writes
+ * U+FFFD for it).
+ *
+ * @example
+ * utf8Length('é▁'); // 5
+ */
+export function utf8Length(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n += 4;
+        i++;
+      } else n += 3;
+    } else n += 3;
+  }
+  return n;
+}
+
+/**
+ * The bytes of the vocabulary's longest token as the GGUF spells it (see {@link tokenFloor}); null
+ * for an empty vocabulary. Linear: a token is measured only when its length could beat the best.
+ *
+ * @example
+ * longestTokenBytes(['a', 'Ġhello']); // 7
+ */
+export function longestTokenBytes(vocab: readonly string[]): number | null {
+  let best = 0;
+  for (const t of vocab) if (t.length * 3 > best) best = Math.max(best, utf8Length(t));
+  return best > 0 ? best : null;
+}
+
+/**
  * How long the first token may take: one stall bound per prompt batch llama.cpp must read first
  * (nothing arrives meanwhile), at least one stall bound, at most `maxMs`.
  *
