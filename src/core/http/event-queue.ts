@@ -1,6 +1,11 @@
 /**
- * An unbounded single-reader queue, ended once. A run pushes its events here and never waits for the
- * reader: a slow page must not slow generation (the SSE body coalesces what piles up).
+ * A single-reader queue, ended once. A run pushes its events here without waiting; a producer that
+ * can run far ahead of its reader (the scripted model writes thousands of tokens a millisecond; any
+ * model while the page is busy) asks {@link EventQueue.room} between steps and waits while more than
+ * `highWater` items are unread. Unbounded, a 100k-token answer sat here whole as event objects
+ * whenever the page read slower than it was written: the worker heap per 100k tokens went 30 or
+ * 42 MB by how far the page lagged (issue 43). A reader that stops reading altogether is the SSE
+ * body's idle bound's to end (it cancels, and the wait ends with the reader).
  *
  * @example
  * const queue = new EventQueue<StreamEvent>();
@@ -12,6 +17,32 @@ export class EventQueue<T> implements AsyncIterable<T> {
   private items: T[] = [];
   private ended = false;
   private wake: (() => void) | null = null;
+  /** Producers waiting for the reader to take the backlog. */
+  private roomWaiters: (() => void)[] = [];
+  /** The reader has stopped (its iteration returned): nobody will take anything again. */
+  private readerGone = false;
+
+  /** @param highWater unread items past which {@link room} asks the producer to wait. */
+  constructor(private readonly highWater = Number.POSITIVE_INFINITY) {}
+
+  /**
+   * Null while fewer than `highWater` items wait (the usual case: no promise, no turn lost), else a
+   * promise that resolves once the reader takes them, or the queue ends, or the reader goes away.
+   *
+   * @example
+   * const wait = queue.room();
+   * if (wait) await wait;
+   */
+  room(): Promise<void> | null {
+    if (this.items.length < this.highWater || this.ended || this.readerGone) return null;
+    return new Promise<void>((r) => this.roomWaiters.push(r));
+  }
+
+  private releaseRoom(): void {
+    const waiters = this.roomWaiters;
+    this.roomWaiters = [];
+    for (const r of waiters) r();
+  }
 
   push(item: T): void {
     this.items.push(item);
@@ -21,6 +52,7 @@ export class EventQueue<T> implements AsyncIterable<T> {
   end(): void {
     this.ended = true;
     this.wake?.();
+    this.releaseRoom();
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<T> {
@@ -35,18 +67,24 @@ export class EventQueue<T> implements AsyncIterable<T> {
    * three chunks cost three round trips between the workers before the first token shows.
    */
   async *batches(): AsyncGenerator<readonly T[]> {
-    for (;;) {
-      if (this.items.length > 0) {
-        const batch = this.items;
-        this.items = [];
-        yield batch;
-        continue;
+    try {
+      for (;;) {
+        if (this.items.length > 0) {
+          const batch = this.items;
+          this.items = [];
+          this.releaseRoom();
+          yield batch;
+          continue;
+        }
+        if (this.ended) return;
+        await new Promise<void>((r) => {
+          this.wake = r;
+        });
+        this.wake = null;
       }
-      if (this.ended) return;
-      await new Promise<void>((r) => {
-        this.wake = r;
-      });
-      this.wake = null;
+    } finally {
+      this.readerGone = true;
+      this.releaseRoom();
     }
   }
 }

@@ -86,6 +86,14 @@ export async function createResponse(request: Request, deps: CreateDeps): Promis
  * Registers a stored run among the live ones (so DELETE can stop it, and a replay can wait for it);
  * runs that are not stored (`store: false`) cannot be named by any later request.
  */
+/**
+ * Events a direct stream may hold unread before its run waits for the reader (about half a MB of
+ * deltas; the SSE body also holds up to its coalesce limit, encoded). A model that keeps within a
+ * page's reading speed never waits; the scripted one, or any behind a busy page, writes at the
+ * page's pace instead of holding its whole answer (issue 43).
+ */
+export const STREAM_HIGH_WATER = 2048;
+
 function liveEntry(response: ResponseObject, deps: CreateDeps, persist: boolean, work: RequestWork) {
   return persist ? deps.live.start(response.id, work.stop, false) : null;
 }
@@ -110,7 +118,7 @@ async function streamRun(
 ): Promise<Response> {
   const work = followRequest(requestSignal);
   const live = liveEntry(response, deps, persist, work);
-  const queue = new EventQueue<StreamEvent | SseComment>();
+  const queue = new EventQueue<StreamEvent | SseComment>(STREAM_HIGH_WATER);
   let pastStart: () => void = () => {};
   const engineBusy = new Promise<void>((resolve) => {
     pastStart = resolve;
@@ -131,6 +139,7 @@ async function streamRun(
     writeFinal: persist,
     progress: (p: LoadProgress) => queue.push(loadComment(p)),
     live,
+    drain: () => queue.room(),
   };
   void execute(run, prepared, deps, work.signal, sinks).finally(() => {
     settle(response, deps, live, work);

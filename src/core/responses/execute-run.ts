@@ -32,6 +32,8 @@ interface RunSinks {
   writeFinal: boolean;
   progress?: (p: LoadProgress) => void;
   live: LiveRun | null;
+  /** A direct stream's reader: the run waits while it lags too far (see `LoopDeps.drain`). */
+  drain?: () => Promise<void> | null;
 }
 
 /**
@@ -60,10 +62,10 @@ async function finishRun(
   prepared: PreparedCreate,
   deps: RunDeps,
   signal: AbortSignal,
-  { log, writeFinal, progress, live }: RunSinks,
+  { log, writeFinal, progress, live, drain }: RunSinks,
 ): Promise<ApiError | null> {
   run.start();
-  const outcome = await drive(run, prepared, deps, signal, progress);
+  const outcome = await drive(run, prepared, drain ? { ...deps, drain } : deps, signal, progress);
   const error =
     outcome.kind === 'closed' ? await endClosed(run, prepared, deps, signal, live) : outcome.error;
   if (live?.deleted) {

@@ -51,6 +51,12 @@ export interface LoopDeps {
   fileSearch?: FileSearchBackend;
   /** The containers `code_interpreter` runs in. */
   python?: PythonBackend;
+  /**
+   * Null while the run's reader keeps up, else a wait until it has read on (a direct stream's
+   * `EventQueue.room`): the loop asks between chunks, so the events a reader has not taken stay
+   * bounded however fast the engine writes.
+   */
+  drain?: () => Promise<void> | null;
 }
 
 /**
@@ -189,6 +195,10 @@ async function onePass(
       if (signal.aborted) return null;
       // An engine that never waits (the scripted one) would run the whole answer in one turn.
       await pace();
+      // A reader that stops reading is the stream's idle bound's to end: its abort ends this wait too.
+      const room = deps.drain?.();
+      if (room) await untilAborted(room, signal);
+      if (signal.aborted) return null;
       if (chunk.type === 'tool_call_delta') {
         watch.delta(chunk);
         continue;
