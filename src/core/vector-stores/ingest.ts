@@ -81,12 +81,10 @@ export class Ingestor {
     const message =
       'Indexing was interrupted: the runtime stopped while indexing this file, so it is not indexed ' +
       'again. Attach the file again to retry.';
-    await this.deps.vs.finishFile(
-      file.vectorStoreId,
-      file.fileId,
-      file.attempt,
-      failed('server_error', message),
-    );
+    // A write that fails leaves the file for the next start; the other files still get their turn.
+    await this.deps.vs
+      .finishFile(file.vectorStoreId, file.fileId, file.attempt, failed('server_error', message))
+      .catch(() => {});
     return false;
   }
 
