@@ -3,10 +3,11 @@
  * synchronous loop answers nothing, and no one else can end it: the service worker sees only a
  * late ping (and, while this tab is open, takes it for busy: see sw/engine-links.ts), and every
  * tab's requests queue behind it. So the tab that started the worker pings it, and one that has
- * not answered for `stuckMs` is terminated and started afresh: the new worker opens the same
- * IndexedDB store, and its start-up recovery (`recover()` in engine-worker.ts, the path that fails
- * the runs of a leader whose tab closed) marks the stuck worker's unfinished responses `failed`,
- * since the browser released their run locks with the terminated worker.
+ * not answered for `stuckMs` (since its last answer, or since its start if it never answered) is
+ * terminated and started afresh: the new worker opens the same IndexedDB store, and its start-up
+ * recovery (`recover()` in engine-worker.ts, the path that fails the runs of a leader whose tab
+ * closed) marks the stuck worker's unfinished responses `failed`, since the browser released their
+ * run locks with the terminated worker.
  *
  * The bound is generous: no request keeps the worker busy for more than a slice at a time (the
  * engine yields), so a worker silent for seconds is stuck, not busy; a false alarm would cost a
@@ -27,6 +28,8 @@ export const WATCH_INTERVAL_MS = 1_000;
  * more grace period of this length before the worker counts as stuck.
  */
 const PAGE_LATE_MS = 1_000;
+/** At most this many doublings of a silent start's bound (15 s → 8 min). */
+const MAX_DOUBLINGS = 5;
 
 /** The engine worker, replaced when it is stuck. */
 export interface SupervisedEngine {
@@ -84,30 +87,53 @@ export function superviseEngine(opts: SuperviseOptions): SupervisedEngine {
     if (!stopped && stuckMs > 0) timer = setTimeout(() => void probe(), intervalMs);
   };
 
-  /** Whether the running worker ever answered: one that never did has a broken script, not a stuck request. */
+  /** Whether the running worker has answered a ping yet. */
   let alive = false;
+  /** Whether it reported a failure (its script did not load, or threw) before answering any. */
+  let broken = false;
+  /** Workers replaced in a row before they answered once: each doubles the next one's first bound. */
+  let silentStarts = 0;
+  const watch = (started: EngineWorkerHandle): EngineWorkerHandle => {
+    started.worker.addEventListener('error', () => {
+      if (started === handle && !alive) broken = true;
+    });
+    return started;
+  };
+  watch(handle);
+
+  /**
+   * Pings the worker; one silent for the bound is replaced, counted from its start as much as from
+   * its last answer: a new worker whose start-up froze (a file its recovery indexed) answered no
+   * first ping, and was left frozen (issue 43). Only a worker whose script failed is left alone (its
+   * `error` event says why, and a new one would fail the same way). A slow first start (a script
+   * still downloading) is not restarted forever: each silent start doubles the next one's bound.
+   */
   const probe = async (): Promise<void> => {
     const watched = handle;
     if (!watched || stopped) return;
-    const answered = await answersWithin(watched.api.ping(), stuckMs);
+    const bound = alive ? stuckMs : stuckMs * 2 ** Math.min(silentStarts, MAX_DOUBLINGS);
+    const answered = await answersWithin(watched.api.ping(), bound);
     if (stopped || watched !== handle) return;
-    if (answered) alive = true;
-    // A worker that never answered is left alone: its `error` event says why, and a new one would
-    // fail the same way.
-    else if (alive) await replace(watched);
+    if (answered) {
+      alive = true;
+      silentStarts = 0;
+    } else if (!broken) {
+      if (!alive) silentStarts++;
+      await replace(watched, bound, alive);
+    }
     schedule();
   };
 
-  const replace = async (stuck: EngineWorkerHandle): Promise<void> => {
+  const replace = async (stuck: EngineWorkerHandle, bound: number, answeredOnce: boolean): Promise<void> => {
     handle = null;
     alive = false;
+    broken = false;
     stuck.worker.terminate();
-    console.warn(`[intab] the engine worker answered nothing for ${stuckMs} ms; restarting it.`);
-    generation.abort(
-      serviceUnavailable(
-        `The engine worker stopped answering for ${stuckMs} ms and was restarted; try again.`,
-      ),
-    );
+    const silent = answeredOnce
+      ? `stopped answering for ${bound} ms`
+      : `answered nothing within ${bound} ms of its start`;
+    console.warn(`[intab] the engine worker ${silent}; restarting it.`);
+    generation.abort(serviceUnavailable(`The engine worker ${silent} and was restarted; try again.`));
     generation = new AbortController();
     let started: (h: EngineWorkerHandle) => void = () => {};
     running = new Promise((resolve) => {
@@ -115,7 +141,7 @@ export function superviseEngine(opts: SuperviseOptions): SupervisedEngine {
     });
     await opts.beforeRestart?.().catch(() => {});
     if (stopped) return;
-    handle = opts.start();
+    handle = watch(opts.start());
     started(handle);
     opts.onRestart?.(handle);
   };

@@ -90,7 +90,9 @@ export interface StartIntabOptions {
   /**
    * How long the engine worker this tab runs may answer no ping before the tab terminates it and
    * starts a new one (a synchronous loop that never ends). Its unfinished responses then end
-   * `failed`, and the next request is served by the new worker. Default 15 s; 0 never restarts it.
+   * `failed`, and the next request is served by the new worker. A worker that never answered its
+   * first ping counts from its start (bound doubled after each such restart, for a slow first load);
+   * one whose script failed is left alone. Default 15 s; 0 never restarts it.
    * The service worker keeps waiting on a busy worker for 20 s: a bound above that only means 503s
    * between the two.
    */

@@ -12,6 +12,7 @@ import { openDatabase } from '../../src/store/idb-schema';
 import { openIdbStore } from '../../src/store/index';
 import { MemoryStore } from '../../src/store/memory-store';
 import type { ResponseStore } from '../../src/store/types';
+import type { StoredVectorStoreFile } from '../../src/store/vector-stores';
 import { TestFiles } from '../helpers/file-reader';
 import { makeRig } from '../helpers/server';
 
@@ -146,32 +147,33 @@ describe.each(kinds)('%s: deletes racing background indexing', (_name, open) => 
   });
 });
 
-describe('indexing left unfinished by a stopped runtime', () => {
-  it('recover() queues the in_progress files again, and they complete', async () => {
-    const store = new MemoryStore();
+/** An attachment as a stopped runtime left it: `in_progress`, with `runsStarted` runs begun on it. */
+function leftOver(vectorStoreId: string, runsStarted?: number): StoredVectorStoreFile {
+  return {
+    vectorStoreId,
+    fileId: 'file-a',
+    created_at: 1,
+    status: 'in_progress',
+    last_error: null,
+    usage_bytes: 0,
+    attributes: null,
+    chunking_strategy: { type: 'static', static: { max_chunk_size_tokens: 800, chunk_overlap_tokens: 400 } },
+    filename: 'a.txt',
+    batchId: null,
+    attempt: 'left-over',
+    ...(runsStarted === undefined ? {} : { runsStarted }),
+  };
+}
+
+describe.each(kinds)('%s: indexing left unfinished by a stopped runtime', (_name, open) => {
+  it('recover() queues again the in_progress files no run had started on, and they complete', async () => {
+    const { store } = await open();
     const files = new TestFiles({ 'file-a': ['a.txt', 'pumps and valves'] });
     // The first runtime attaches the file but stops before its run: its store write happened, its
-    // queue is lost (a rig whose engine never embeds stands for it).
+    // queue is lost.
     const stopped = makeRig({ store, readFile: files.reader, vectorStores: { embeddingModel: 'scripted' } });
     const vs = await stopped.client.vectorStores.create({});
-    await store.vectorStores.addFiles(vs.id, [
-      {
-        vectorStoreId: vs.id,
-        fileId: 'file-a',
-        created_at: 1,
-        status: 'in_progress',
-        last_error: null,
-        usage_bytes: 0,
-        attributes: null,
-        chunking_strategy: {
-          type: 'static',
-          static: { max_chunk_size_tokens: 800, chunk_overlap_tokens: 400 },
-        },
-        filename: 'a.txt',
-        batchId: null,
-        attempt: 'left-over',
-      },
-    ]);
+    await store.vectorStores?.addFiles(vs.id, [leftOver(vs.id)]);
     const next = makeRig({ store, readFile: files.reader });
     await next.server.recover();
     const file = await next.client.vectorStores.files.poll(vs.id, 'file-a', { pollIntervalMs: 5 });
@@ -179,6 +181,25 @@ describe('indexing left unfinished by a stopped runtime', () => {
     expect((await next.client.vectorStores.search(vs.id, { query: 'valves' })).data[0]?.file_id).toBe(
       'file-a',
     );
+    // The run counted itself before its work.
+    expect((await store.vectorStores?.getFile(vs.id, 'file-a'))?.runsStarted).toBe(1);
+  });
+
+  // Issue 43: a file that froze the engine until the watchdog restarted its worker was indexed
+  // again by the new worker's start-up, and froze it again, at every page load.
+  it('a file whose run had started (and never ended) is failed, not indexed again', async () => {
+    const { store } = await open();
+    const files = new TestFiles({ 'file-a': ['a.txt', 'pumps and valves'] });
+    const first = makeRig({ store, readFile: files.reader, vectorStores: { embeddingModel: 'scripted' } });
+    const vs = await first.client.vectorStores.create({});
+    await store.vectorStores?.addFiles(vs.id, [leftOver(vs.id, 1)]);
+    const next = makeRig({ store, readFile: files.reader });
+    await next.server.recover();
+    const file = await next.client.vectorStores.files.poll(vs.id, 'file-a', { pollIntervalMs: 5 });
+    expect(file.status).toBe('failed');
+    expect(file.last_error?.code).toBe('server_error');
+    expect(file.last_error?.message).toMatch(/^Indexing was interrupted/);
+    expect(files.reads.get('file-a')).toBeUndefined(); // never read, so never chunked
   });
 });
 

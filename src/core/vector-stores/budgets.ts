@@ -41,6 +41,13 @@ export const DEFAULT_NUM_RESULTS = 10;
 export const MAX_QUERIES = 10;
 /** The longest one query may be, in characters. */
 export const MAX_QUERY_CHARS = 4096;
+/**
+ * The distinct terms of one query that BM25 ranks by: its first 64 (later new ones are dropped, as
+ * OpenAI takes long queries rather than refusing them). Each term is one step of the ranking, with
+ * a chance to yield between two, so a 4,096-character query of 700 two-letter words is 64 short
+ * steps, not one that held the engine 4 s on a 2,000-chunk store (issue 43).
+ */
+export const MAX_QUERY_TERMS = 64;
 
 /** A file batch names at most 2000 files, per the SDK. */
 export const MAX_BATCH_FILES = 2000;

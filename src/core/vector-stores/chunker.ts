@@ -21,12 +21,67 @@ export function loadTokenizer(): Promise<O200k> {
 /** Special-token spellings (`<|endoftext|>`) in a file are its text, never control tokens. */
 export const AS_TEXT = { allowedSpecial: new Set<string>(), disallowedSpecial: new Set<string>() };
 
-/** Pieces encoded between two chances to yield: a piece is a word or so. */
-const PIECES_PER_STEP = 2048;
+/**
+ * Tokens encoded between two chances to yield. Counted in tokens, not pieces: a piece of 250 random
+ * letters is ~130 tokens and costs as much to merge, where a common word is one token looked up.
+ */
+const TOKENS_PER_STEP = 2048;
 
 /**
- * The o200k_base tokens of `text`, exactly `encode(text)`'s, encoded piece by piece with
- * {@link pace} between slices so a megabyte of text never holds the worker's loop for long.
+ * The longest run of non-whitespace (or of whitespace) encoded as one: gpt-tokenizer's byte-pair
+ * merge is quadratic in one pre-token piece, and a run of letters is one piece, so a 600 KB one-word
+ * file held the engine ~50 s (issue 43). Longer runs are cut into pieces of this many UTF-16 units,
+ * each merged on its own, so the encode is linear in the input: ~1 ms a piece at most. Real words,
+ * numbers (o200k splits digits by three) and URLs (split at their punctuation) are far shorter, so
+ * a text without such a run is encoded exactly as `encode(text)`.
+ */
+export const MAX_RUN_CHARS = 256;
+
+/**
+ * The spans `text` is encoded in: the text between runs longer than {@link MAX_RUN_CHARS} as it is,
+ * and each such run cut every {@link MAX_RUN_CHARS} units, never inside a surrogate pair. One linear
+ * scan, lazily: the spans come as the encode asks for them.
+ *
+ * @example
+ * [...encodeSpans('a'.repeat(600))].map((s) => s.length) // → [256, 256, 88]
+ */
+export function* encodeSpans(text: string): Generator<string> {
+  let from = 0; // where the text not yet yielded starts
+  let runStart = 0;
+  let runSpace = false;
+  for (let at = 0; at <= text.length; at++) {
+    const space = at < text.length && isSpace(text.charCodeAt(at));
+    if (at < text.length && at > runStart && space === runSpace) continue;
+    // A run of one kind ended at `at` (or the text did): cut it if it is too long.
+    if (at - runStart > MAX_RUN_CHARS) {
+      if (runStart > from) yield text.slice(from, runStart);
+      for (let cut = runStart; cut < at; ) {
+        let end = Math.min(cut + MAX_RUN_CHARS, at);
+        if (end < at && isHighSurrogate(text.charCodeAt(end - 1))) end--;
+        yield text.slice(cut, end);
+        cut = end;
+      }
+      from = at;
+    }
+    runStart = at;
+    runSpace = space;
+  }
+  if (from < text.length) yield text.slice(from);
+}
+
+/** `\s` as the tokenizer's split pattern reads it, fast for ASCII. */
+function isSpace(code: number): boolean {
+  if (code < 128) return code === 32 || (code >= 9 && code <= 13);
+  return /\s/.test(String.fromCharCode(code));
+}
+
+const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
+
+/**
+ * The o200k_base tokens of `text`, encoded piece by piece with {@link pace} between slices so a
+ * megabyte of text never holds the worker's loop for long. Exactly `encode(text)`'s tokens unless
+ * the text has a run longer than {@link MAX_RUN_CHARS}, which is cut (see {@link encodeSpans});
+ * they decode to `text` either way.
  *
  * @example
  * await tokenize('hello world') // → [24912, 2375]
@@ -34,10 +89,16 @@ const PIECES_PER_STEP = 2048;
 export async function tokenize(text: string): Promise<number[]> {
   const { encodeGenerator } = await loadTokenizer();
   const out: number[] = [];
-  let n = 0;
-  for (const piece of encodeGenerator(text, AS_TEXT)) {
-    for (const t of piece) out.push(t);
-    if (++n % PIECES_PER_STEP === 0) await pace();
+  let step = 0;
+  for (const span of encodeSpans(text)) {
+    for (const piece of encodeGenerator(span, AS_TEXT)) {
+      for (const t of piece) out.push(t);
+      step += piece.length;
+      if (step >= TOKENS_PER_STEP) {
+        step = 0;
+        await pace();
+      }
+    }
   }
   return out;
 }

@@ -64,6 +64,30 @@ export class Ingestor {
     for (const [key, abort] of this.running) if (key.endsWith(`\u0000${fileId}`)) abort.abort();
   }
 
+  /**
+   * Picks up a file a stopped runtime left `in_progress`: queued again if no run had started on it
+   * (it waited behind another file), else `failed`. A run that started and never ended was
+   * interrupted: a closed tab, or a worker the watchdog restarted because this very file held the
+   * engine (a 2 MB one-word file froze it ~10 minutes at every start before issue 43); indexing it
+   * again at each start could freeze every page load. Files this runtime queued itself are left
+   * alone. Resolves whether the file was queued.
+   */
+  async resume(file: StoredVectorStoreFile, model: string): Promise<boolean> {
+    if (this.running.has(keyOf(file.vectorStoreId, file.fileId))) return false;
+    if ((file.runsStarted ?? 0) < 1) {
+      this.enqueue(file, model);
+      return true;
+    }
+    const message =
+      'Indexing was interrupted: the runtime stopped while indexing this file, so it is not indexed ' +
+      'again. Attach the file again to retry.';
+    // A write that fails leaves the file for the next start; the other files still get their turn.
+    await this.deps.vs
+      .finishFile(file.vectorStoreId, file.fileId, file.attempt, failed('server_error', message))
+      .catch(() => {});
+    return false;
+  }
+
   /** Resolves once every file queued so far has finished. */
   idle(): Promise<void> {
     return this.tail;
@@ -71,9 +95,13 @@ export class Ingestor {
 
   private async run(file: StoredVectorStoreFile, model: string, signal: AbortSignal): Promise<void> {
     if (signal.aborted) return;
+    const { vs } = this.deps;
+    // Counted before any work, so a run that never ends is known at the next start (resume()). A
+    // count that cannot be written (a full disk) does not stop the run: its own end is written too.
+    if (!(await vs.startFile(file.vectorStoreId, file.fileId, file.attempt).catch(() => true))) return;
+    if (signal.aborted) return;
     const outcome = await this.index(file, model, signal);
     if (signal.aborted) return;
-    const { vs } = this.deps;
     try {
       await vs.finishFile(file.vectorStoreId, file.fileId, file.attempt, outcome);
     } catch (err) {

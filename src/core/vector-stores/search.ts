@@ -1,10 +1,11 @@
 import { ApiError, clip, invalidRequest } from '../../common/api-error';
+import { pace } from '../../common/pace';
 import type { Engine } from '../../engine/types';
 import type { FileSearchHit } from '../hosted/contracts';
-import { LEXICAL_ONLY, MAX_NUM_RESULTS, RRF_K } from './budgets';
+import { LEXICAL_ONLY, MAX_NUM_RESULTS, MAX_QUERY_TERMS, RRF_K, SCAN_SLICE } from './budgets';
 import { embedQueries } from './embed-chunks';
 import { type AttributeFilter, matchesFilter } from './filters';
-import { fuse, type Scored, topRows } from './scan';
+import { fuse, type Scored, TopK, topRows } from './scan';
 import { type IndexCache, type IndexedFile, type LoadedIndex, rowAt } from './vector-index';
 
 /** One search over one or more stores, checked already. */
@@ -69,12 +70,22 @@ export async function searchStores(ctx: SearchContext, req: StoreSearch): Promis
       let ranking: Scored[];
       if (!vectors) {
         // Rank fusion of the BM25 ranking alone: scores in (0, 1], 1 for the best, as hybrid's are.
-        ranking = fuse([], await textRows(index, query, textCandidates, allowed), LEXICAL_WEIGHTS, RRF_K);
+        ranking = fuse(
+          [],
+          await textRows(index, query, textCandidates, allowed, req.signal),
+          LEXICAL_WEIGHTS,
+          RRF_K,
+        );
       } else {
         ranking = await topRows(index.files, vectors[qi] as Float32Array, candidates, allowed, req.signal);
         const weights = req.hybrid ?? (mixed ? EQUAL_WEIGHTS : null);
         if (weights)
-          ranking = fuse(ranking, await textRows(index, query, textCandidates, allowed), weights, RRF_K);
+          ranking = fuse(
+            ranking,
+            await textRows(index, query, textCandidates, allowed, req.signal),
+            weights,
+            RRF_K,
+          );
       }
       for (const { row, score } of ranking) best.set(row, Math.max(best.get(row) ?? 0, score));
     }
@@ -165,19 +176,90 @@ async function denseQueries(
   }
 }
 
-/** The BM25 ranking (MiniSearch, loaded and built on the first hybrid search of a store). */
-async function textRows(
+/**
+ * The best `n` rows of `allowed` files by BM25 (MiniSearch's index, built on the first text search of
+ * a store), exactly as `bm25.search(query)` ranks them, but scored one term at a time with
+ * {@link pace} between steps: MiniSearch scores a whole query in one synchronous call whose merge
+ * grows with terms × matches per chunk (one 2,027-character query of 676 words held the engine
+ * 4.1 s on a 2,000-chunk store; ten of them one request, until the watchdog restarted it: issue 43).
+ * Only the query's first {@link MAX_QUERY_TERMS} distinct terms count.
+ *
+ * MiniSearch's score, rebuilt: the sum over the query's terms (each time one occurs) of the term's
+ * BM25+ score, times the number of distinct terms matched; ties in the order MiniSearch keeps them
+ * (the first term's postings in row order, then the rows later terms add).
+ *
+ * @example
+ * const best = await textRows(index, 'pump valve', 20, () => true);
+ */
+export async function textRows(
   index: LoadedIndex,
   query: string,
   n: number,
   allowed: (f: IndexedFile) => boolean,
+  signal?: AbortSignal,
 ): Promise<Scored[]> {
   index.bm25 ??= buildBm25(index);
   const bm25 = await index.bm25;
-  return bm25
-    .search(query, { filter: (r) => allowed(rowAt(index, r.id as number).file) })
-    .slice(0, n)
-    .map((r) => ({ row: r.id as number, score: r.score }));
+  const { default: MiniSearch } = await import('minisearch');
+  const terms = queryTerms(query, MiniSearch.getDefault('tokenize'), MiniSearch.getDefault('processTerm'));
+  const byTerm = new Map<string, Scored[]>();
+  const merged = new Map<number, { sum: number; matched: number }>();
+  let steps = 0;
+  for (const term of terms) {
+    let postings = byTerm.get(term);
+    const first = postings === undefined;
+    if (!postings) {
+      signal?.throwIfAborted();
+      await pace();
+      // One term, taken as it is: its score alone (quality 1), in row order (MiniSearch's postings).
+      postings = bm25
+        .search(term, ONE_TERM)
+        .map((r) => ({ row: r.id as number, score: r.score }))
+        .sort((a, b) => a.row - b.row);
+      byTerm.set(term, postings);
+    }
+    for (const { row, score } of postings) {
+      const m = merged.get(row);
+      if (!m) merged.set(row, { sum: score, matched: 1 });
+      else {
+        m.sum += score;
+        if (first) m.matched++;
+      }
+      if (++steps % SCAN_SLICE === 0) await pace();
+    }
+  }
+  const top = new TopK(n); // ties: first offered first, as MiniSearch's stable sort keeps them
+  for (const [row, { sum, matched }] of merged) {
+    if (allowed(rowAt(index, row).file)) top.offer(row, sum * matched);
+    if (++steps % SCAN_SLICE === 0) await pace();
+  }
+  return top.sorted();
+}
+
+/** MiniSearch's search options for one term already tokenized and processed. */
+const ONE_TERM = { tokenize: (term: string) => [term], processTerm: (term: string) => term };
+
+/**
+ * The terms of `query` as MiniSearch's search reads them (its tokenizer, then its term processing),
+ * each occurrence, keeping only the first {@link MAX_QUERY_TERMS} distinct ones.
+ */
+function queryTerms(
+  query: string,
+  tokenize: (text: string) => string[],
+  processTerm: (term: string) => string | string[] | null | undefined | false,
+): string[] {
+  const distinct = new Set<string>();
+  const out: string[] = [];
+  for (const token of tokenize(query))
+    for (const term of [processTerm(token)].flat()) {
+      if (!term) continue;
+      if (!distinct.has(term)) {
+        if (distinct.size === MAX_QUERY_TERMS) continue;
+        distinct.add(term);
+      }
+      out.push(term);
+    }
+  return out;
 }
 
 async function buildBm25(index: LoadedIndex) {

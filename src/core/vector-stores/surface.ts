@@ -132,18 +132,17 @@ export class VectorStoreSurface {
   }
 
   /**
-   * Queues again every file left `in_progress` by a runtime that stopped mid-indexing (a closed tab,
-   * a restarted worker): nothing else would ever finish them. Same attempt, so a run that does
-   * finish elsewhere first leaves this one nothing to write. Resolves the number queued.
+   * Picks up every file left `in_progress` by a runtime that stopped mid-indexing (a closed tab, a
+   * restarted worker): nothing else would ever finish them. One that waited in the queue is queued
+   * again, with the same attempt, so a run that does finish elsewhere first leaves this one nothing
+   * to write; one whose run had started is `failed` (see {@link Ingestor.resume}). Resolves the
+   * number queued.
    */
   async resume(): Promise<number> {
     let n = 0;
     for (const store of await this.vs.listStores())
       for (const file of await this.vs.listFiles(store.id))
-        if (file.status === 'in_progress') {
-          this.ingest.enqueue(file, store.embedding.model);
-          n++;
-        }
+        if (file.status === 'in_progress' && (await this.ingest.resume(file, store.embedding.model))) n++;
     return n;
   }
 

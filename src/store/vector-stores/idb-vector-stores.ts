@@ -180,6 +180,18 @@ export class IdbVectorStores implements VectorStoreStore {
     });
   }
 
+  startFile(vectorStoreId: string, fileId: string, attempt: string): Promise<boolean> {
+    // Nothing a search sees changes, so no revision bump. Committed before the run's work, so a
+    // worker killed mid-run leaves the count behind for the next start-up to read.
+    return this.runner.run(['vector_store_files'], 'readwrite', 'default', async (tx) => {
+      const files = tx.objectStore('vector_store_files');
+      const file = await files.get([vectorStoreId, fileId]);
+      if (!file || file.attempt !== attempt || file.status !== 'in_progress') return false;
+      quiet(files.put({ ...file, runsStarted: (file.runsStarted ?? 0) + 1 }));
+      return true;
+    });
+  }
+
   getBatch(vectorStoreId: string, batchId: string): Promise<StoredFileBatch | undefined> {
     return this.runner.run(['vector_store_batches'], 'readonly', 'default', (tx) =>
       tx.objectStore('vector_store_batches').get([vectorStoreId, batchId]),

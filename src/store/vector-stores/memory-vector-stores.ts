@@ -136,6 +136,13 @@ export class MemoryVectorStores implements VectorStoreStore {
     return true;
   }
 
+  async startFile(vectorStoreId: string, fileId: string, attempt: string): Promise<boolean> {
+    const file = this.entries.get(vectorStoreId)?.files.get(fileId);
+    if (!file || file.attempt !== attempt || file.status !== 'in_progress') return false;
+    file.runsStarted = (file.runsStarted ?? 0) + 1;
+    return true;
+  }
+
   async getBatch(vectorStoreId: string, batchId: string): Promise<StoredFileBatch | undefined> {
     return structuredClone(this.entries.get(vectorStoreId)?.batches.get(batchId));
   }

@@ -66,6 +66,13 @@ export interface StoredVectorStoreFile {
    * removed and attached again meanwhile is never indexed with the old run's chunks.
    */
   attempt: string;
+  /**
+   * Ingestion runs started on this attachment; absent on records that never started one (and on
+   * records from before it existed). A run counts itself before it reads the file, so a file found
+   * `in_progress` with a run counted, at start-up, was being indexed when its runtime stopped: a
+   * file that froze the engine until the watchdog killed it must not freeze every start after.
+   */
+  runsStarted?: number;
 }
 
 /** One file batch; its counts and status are computed from the files that carry its id. */
@@ -138,6 +145,11 @@ export interface VectorStoreStore {
    * or store was deleted, the batch cancelled): then nothing is written.
    */
   finishFile(vectorStoreId: string, fileId: string, attempt: string, outcome: FileOutcome): Promise<boolean>;
+  /**
+   * Counts an ingestion run starting (`runsStarted` + 1), only if the attachment `attempt` is still
+   * there and `in_progress`; false otherwise (nothing to index). Written before the run's work.
+   */
+  startFile(vectorStoreId: string, fileId: string, attempt: string): Promise<boolean>;
   getBatch(vectorStoreId: string, batchId: string): Promise<StoredFileBatch | undefined>;
   /** Marks the batch cancelled and its `in_progress` files `cancelled`; undefined if no such batch. */
   cancelBatch(vectorStoreId: string, batchId: string): Promise<StoredFileBatch | undefined>;

@@ -47,11 +47,12 @@ function fakeWorker(name: string, pingDelay: () => number) {
   const handle: EngineWorkerHandle = {
     api,
     connect: () => new MessageChannel().port2,
-    worker: {
+    // An EventTarget: the watch listens for the `error` event of a script that failed to load.
+    worker: Object.assign(new EventTarget(), {
       terminate: () => {
         state.terminated = true;
       },
-    } as Worker,
+    }) as unknown as Worker,
     url: name,
   };
   return { handle, state };
@@ -149,8 +150,70 @@ describe('superviseEngine', () => {
     await expectKeptAlone(() => (pings++ === 0 ? 1 : 120), { stuckMs: 200, watchMs: 600 });
   });
 
-  it('never restarts a worker that has not answered once (a script that failed to load)', async () => {
-    await expectKeptAlone(() => Number.POSITIVE_INFINITY, { stuckMs: 50, watchMs: 400 });
+  it('never restarts a worker whose script failed (an error event before any answer)', async () => {
+    const worker = fakeWorker('w1', () => Number.POSITIVE_INFINITY);
+    let starts = 0;
+    const engine = superviseEngine({
+      start: () => {
+        starts++;
+        return worker.handle;
+      },
+      stuckMs: 50,
+      intervalMs: 10,
+    });
+    try {
+      worker.handle.worker.dispatchEvent(new Event('error'));
+      await advance(400);
+      expect(worker.state.pings).toBeGreaterThan(1);
+      expect(starts).toBe(1);
+      expect(worker.state.terminated).toBe(false);
+    } finally {
+      engine.stop();
+    }
+  });
+
+  // Issue 43: a new worker whose start-up froze (its recovery indexed a file that held it) never
+  // answered its first ping, and the watch, counting from a first answer, left it frozen.
+  it('restarts a worker that never answered its first ping, counting from its start', async () => {
+    const first = fakeWorker('w1', () => Number.POSITIVE_INFINITY);
+    const second = fakeWorker('w2', () => Number.POSITIVE_INFINITY);
+    const third = fakeWorker('w3', () => 1);
+    const started = [first, second, third];
+    let outcome: unknown = 'pending';
+    const engine = superviseEngine({
+      start: () => (started.shift() ?? third).handle,
+      stuckMs: 50,
+      intervalMs: 10,
+    });
+    try {
+      void engine
+        .run((api) => api.gpuStatus())
+        .then(
+          (v) => (outcome = v),
+          (err: unknown) => (outcome = err),
+        );
+      // Its first ping went out one interval after its start; short of stuckMs since, it stays.
+      await advance(10 + 49);
+      expect(first.state.terminated).toBe(false);
+      await advance(2);
+      expect(first.state.terminated).toBe(true);
+      expect(outcome).toMatchObject({
+        status: 503,
+        message: 'The engine worker answered nothing within 50 ms of its start and was restarted; try again.',
+      });
+      // The replacement is silent too: a slow start, perhaps, so its bound is doubled (not a
+      // restart every stuckMs forever).
+      await advance(10 + 98); // its ping went out an interval after the first's restart, at 60
+      expect(second.state.terminated).toBe(false);
+      await advance(2);
+      expect(second.state.terminated).toBe(true);
+      await advance(10 + 2);
+      expect(third.state.answered).toBeGreaterThan(0);
+      expect(engine.current()).toBe(third.handle);
+      expect((await engine.run((api) => api.gpuStatus())).adapter).toBe('w3');
+    } finally {
+      engine.stop();
+    }
   });
 
   it('does not watch at all with stuckMs 0', async () => {

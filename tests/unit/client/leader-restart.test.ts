@@ -56,7 +56,7 @@ function worker(
   return {
     api,
     connect: () => new MessageChannel().port2,
-    worker: { terminate: () => {} } as Worker,
+    worker: Object.assign(new EventTarget(), { terminate: () => {} }) as unknown as Worker,
     url: name,
   };
 }

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { chunkRanges, chunkText, tokenize } from '../../../src/core/vector-stores';
+import { MAX_RUN_CHARS } from '../../../src/core/vector-stores/chunker';
 import { countPaced } from '../../helpers/pace-count';
 
 const strategy = fc
@@ -31,7 +32,7 @@ describe('the chunker (fast-check, fixed seeds)', () => {
     );
   });
 
-  it('tokenize is exactly encode, and chunk tokens are the text’s tokens windowed', async () => {
+  it('tokenize is exactly encode (no run past the bound), and chunk tokens are the text’s tokens windowed', async () => {
     const text = fc.array(
       fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom(' ', '\n', '\n\n', 'é', '🙂', '<|endoftext|>')),
       { maxLength: 400 },
@@ -43,7 +44,10 @@ describe('the chunker (fast-check, fixed seeds)', () => {
         async (parts, s) => {
           const joined = parts.join('');
           const tokens = await tokenize(joined);
-          expect(tokens).toEqual(encode(joined, { disallowedSpecial: new Set() }));
+          // Runs past the bound are cut before the merge (issue 43); shorter ones change nothing.
+          const longest = Math.max(0, ...(joined.match(/\S+|\s+/gu) ?? []).map((r) => r.length));
+          if (longest <= MAX_RUN_CHARS)
+            expect(tokens).toEqual(encode(joined, { disallowedSpecial: new Set() }));
           const chunks = await chunkText(joined, {
             max_chunk_size_tokens: s.size,
             chunk_overlap_tokens: s.overlap,
