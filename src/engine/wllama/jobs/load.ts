@@ -9,11 +9,13 @@ import { StallTimeoutError } from '../../stall-timeout';
 import type { LoadProgress } from '../../types';
 import { TimeoutError, withTimeout } from '../chunk-queue';
 import { GgufFormatError, readGgufHeader } from '../gguf-header';
+import { WASM_START_MS, watchWasmStart } from '../limits';
 import { LlamaLog } from '../llama-log';
 import {
   allBuildsFailed,
   type BuildFailure,
   chooseWasmBuilds,
+  hasWasmSimd,
   threadSupport,
   type WasmBuild,
 } from '../wasm-build';
@@ -114,10 +116,17 @@ export class WllamaLoader {
     const modelBytes = blobs.reduce((n, b) => n + b.size, 0);
     const { simdWasm: simd, simdSingleThreadWasm: simdSingleThread } = models.opts;
     const support = (models.opts.threadSupport ?? threadSupport)();
-    const builds = chooseWasmBuilds({ simd, simdSingleThread }, { device: requested, modelBytes }, support);
+    const wasmSimd = hasWasmSimd(models.opts.validateWasm);
+    const builds = chooseWasmBuilds(
+      { simd, simdSingleThread },
+      { device: requested, modelBytes },
+      support,
+      wasmSimd,
+    );
     // Each build in turn until one starts: a browser that cannot run one (no SharedArrayBuffer for the
-    // threaded glue, no Memory64 for the stock wasm in WebKit) or a crash of its own moves on to the
-    // next. A timeout does not: the next build would be no faster, and the load bound is spent.
+    // threaded glue, no Memory64 for the stock wasm in WebKit), files that are not the build's, a wasm
+    // that does not start within its own bound, or a crash of its own moves on to the next. A timeout
+    // of the load does not: the next build would be no faster, and the load bound is spent.
     const failures: BuildFailure[] = [];
     let started: Extract<Started, { ok: true }> | null = null;
     let build: WasmBuild = 'stock';
@@ -138,14 +147,20 @@ export class WllamaLoader {
         chatTemplate: facts.chatTemplate,
         extra: spec.loadOptions,
       });
-      const attempt = await this.start(build, params, loadMs, blobs);
+      const last = candidate === builds.at(-1);
+      const attempt = await this.start(
+        build,
+        params,
+        { loadMs, startMs: last ? null : WASM_START_MS },
+        blobs,
+      );
       if (attempt.ok) {
         started = attempt;
         break;
       }
       failures.push({ build, err: attempt.err, trouble: attempt.trouble });
       if (attempt.err instanceof TimeoutError) break;
-      if (build !== builds.at(-1))
+      if (!last)
         console.warn(
           `[intab] wllama '${modelId}': the ${build} build failed (${String(attempt.err)}); trying the next`,
         );
@@ -173,22 +188,31 @@ export class WllamaLoader {
     return inst;
   }
 
-  /** One `Wllama` running `build`, its model loaded within `loadMs`; a failed start is ended. */
+  /**
+   * One `Wllama` running `build`, its files checked, its wasm started within `startMs` (null: no
+   * bound of its own, for the last build) and its model loaded within `loadMs`; a failed start is
+   * ended (limits/wasm-start.ts).
+   */
   private async start(
     build: WasmBuild,
     params: LoadModelParams,
-    loadMs: number,
+    bounds: { loadMs: number; startMs: number | null },
     blobs: Blob[],
   ): Promise<Started> {
     const log = new LlamaLog();
     let wllama: WllamaLike | null = null;
+    const started = watchWasmStart(log, bounds.startMs);
     try {
+      await this.starter.checkBuild(build);
       wllama = await this.starter.createWllama({ logger: log.logger, allowOffline: true }, build);
-      await withTimeout(wllama.loadModel(blobs, params), loadMs, 'llama.cpp (loading the model)');
+      const load = Promise.race([wllama.loadModel(blobs, params), started.failed]);
+      await withTimeout(load, bounds.loadMs, 'llama.cpp (loading the model)');
       return { ok: true, wllama, log };
     } catch (err) {
       void wllama?.exit().catch(() => {});
       return { ok: false, err, trouble: log.trouble() };
+    } finally {
+      started.stop();
     }
   }
 }

@@ -1,4 +1,4 @@
-/** The llama.cpp engine's bounds: prompt sizes and first-token timeout, embedding aborts. */
+/** The llama.cpp engine's bounds: prompt sizes and first-token timeout, embedding aborts, a build's start. */
 
 export { embedEach } from './embed-each';
 export {
@@ -8,3 +8,11 @@ export {
   firstTokenBoundMs,
   PROMPT_BATCH,
 } from './prompt-bounds';
+export {
+  checkSimdFiles,
+  STARTED_LINE,
+  WASM_START_MS,
+  type WasmFetch,
+  WasmStartError,
+  watchWasmStart,
+} from './wasm-start';
