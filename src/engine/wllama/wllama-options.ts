@@ -73,6 +73,8 @@ export interface ModelFetcher {
   fetch(url: string, opts: { progress: DownloadProgress; signal: AbortSignal }): Promise<Blob[]>;
   /** The URLs whose every shard is in the cache. */
   cachedUrls(): Promise<Set<string>>;
+  /** Drops `url`'s shards from the cache (a copy that is not a whole GGUF); the next fetch downloads. */
+  forget?(url: string): Promise<void>;
   /** Where downloads are kept (cache/model-cache.ts), once the cache has opened; null before. */
   cacheKind?(): ModelCacheKind | null;
 }

@@ -6,7 +6,8 @@ import type { WllamaConfig } from '@wllama/wllama/esm/index.js';
 import { serviceUnavailable } from '../../../common/api-error';
 import { withStallTimeout } from '../../stall-timeout';
 import { webGpuHas } from '../../webllm/webllm-webgpu';
-import { type CacheManagerClass, type ModelCache, openModelCache } from '../cache';
+import { CACHE_PROBE_MS, type CacheManagerClass, type ModelCache, openModelCache } from '../cache';
+import { withTimeout } from '../chunk-queue';
 import { checkSimdFiles } from '../limits';
 import type { LlamaLogger } from '../llama-log';
 import { wllamaModelFetcher } from '../model-fetcher';
@@ -77,6 +78,18 @@ export class LlamaStarter {
     } catch (err) {
       abort.abort();
       throw err;
+    }
+  }
+
+  /**
+   * Drops `url`'s cached shards (a copy that is not a whole GGUF), within the cache's probe bound; a
+   * cache that fails or does not answer is left as it is (its copy is then checked again next load).
+   */
+  async forget(url: string): Promise<void> {
+    try {
+      await withTimeout(this.fetcher.forget?.(url) ?? Promise.resolve(), CACHE_PROBE_MS, 'The model cache');
+    } catch (err) {
+      console.warn(`[intab] wllama: could not drop the cached copy of ${url} (${String(err)})`);
     }
   }
 

@@ -8,7 +8,7 @@ import { ApiError } from '../../../common/api-error';
 import { StallTimeoutError } from '../../stall-timeout';
 import type { LoadProgress } from '../../types';
 import { TimeoutError, withTimeout } from '../chunk-queue';
-import { GgufFormatError, readGgufHeader } from '../gguf-header';
+import { checkGgufComplete, GgufFormatError, type GgufHeader, readGgufHeader } from '../gguf-header';
 import { WASM_START_MS, watchWasmStart } from '../limits';
 import { LlamaLog } from '../llama-log';
 import {
@@ -98,8 +98,14 @@ export class WllamaLoader {
     report(0.9, `Reading the GGUF header of '${modelId}'…`);
     let facts: GgufFacts;
     try {
-      facts = ggufFacts(await readGgufHeader(blobs[0] as Blob), modelId);
+      facts = ggufFacts(await readCompleteGguf(blobs), modelId);
     } catch (err) {
+      // A cached copy that is not a whole GGUF would fail every load after this one: the next
+      // download replaces it.
+      if (spec.url && err instanceof GgufFormatError) {
+        models.cachedUrls.delete(absoluteUrl(spec.url));
+        await starter.forget(absoluteUrl(spec.url));
+      }
       const why = err instanceof GgufFormatError ? err.message : String(err);
       throw new ApiError(
         500,
@@ -215,6 +221,19 @@ export class WllamaLoader {
       started.stop();
     }
   }
+}
+
+/**
+ * The first shard's header, once every shard is known to hold the bytes its tensors need: a file cut
+ * inside its weights is refused here, before llama.cpp loads it (it would load and then fail each
+ * request, saying nothing of the cut).
+ */
+async function readCompleteGguf(blobs: Blob[]): Promise<GgufHeader> {
+  const header = await readGgufHeader(blobs[0] as Blob);
+  checkGgufComplete(header, (blobs[0] as Blob).size);
+  // A split model's other shards are whole GGUF files with small headers of their own.
+  for (const shard of blobs.slice(1)) checkGgufComplete(await readGgufHeader(shard, 1 << 16), shard.size);
+  return header;
 }
 
 /** A start's outcome: the running instance, or the failure with what llama.cpp logged about it. */
