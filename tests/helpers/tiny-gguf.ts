@@ -9,11 +9,12 @@ import { LLAMA3_CHAT_TEMPLATE } from '../../scripts/build-test-gguf.mjs';
 export type GgufEntry = [key: string, value: string | string[]];
 
 /**
- * The bytes of a GGUF v3 file with no tensors and these metadata entries, in order.
+ * The bytes of a GGUF v3 file with these metadata entries, in order, and these tensors (none by
+ * default: a header only).
  * @example
  * readGgufHeader(new Blob([ggufBytes([['general.name', 'x']])]));
  */
-export function ggufBytes(kvs: GgufEntry[]): Uint8Array<ArrayBuffer> {
+export function ggufBytes(kvs: GgufEntry[], tensors: GgufTensor[] = []): Uint8Array<ArrayBuffer> {
   const enc = new TextEncoder();
   const bytes: number[] = [];
   const u32 = (v: number) => bytes.push(v & 255, (v >> 8) & 255, (v >> 16) & 255, (v >>> 24) & 255);
@@ -28,7 +29,7 @@ export function ggufBytes(kvs: GgufEntry[]): Uint8Array<ArrayBuffer> {
   };
   u32(0x46554747);
   u32(3);
-  u64(0);
+  u64(tensors.length);
   u64(kvs.length);
   for (const [key, value] of kvs) {
     str(key);
@@ -42,7 +43,31 @@ export function ggufBytes(kvs: GgufEntry[]): Uint8Array<ArrayBuffer> {
       str(value);
     }
   }
-  return Uint8Array.from(bytes);
+  if (tensors.length === 0) return Uint8Array.from(bytes);
+  // The tensor list, then each tensor's data (zeros) at its 32-byte aligned offset, as llama.cpp's
+  // writer lays them out.
+  const align = (n: number) => Math.ceil(n / 32) * 32;
+  let offset = 0;
+  for (const t of tensors) {
+    str(t.name);
+    u32(t.dims.length);
+    for (const d of t.dims) u64(d);
+    u32(t.type);
+    u64(offset);
+    offset = align(offset + t.bytes);
+  }
+  const data = align(bytes.length);
+  const out = new Uint8Array(data + offset);
+  out.set(bytes);
+  return out;
+}
+
+/** One tensor of {@link ggufBytes}: its ggml type number and shape, and the bytes its data takes. */
+export interface GgufTensor {
+  name: string;
+  dims: number[];
+  type: number;
+  bytes: number;
 }
 
 /**

@@ -25,6 +25,7 @@ export interface LlamaLogger {
  */
 export class LlamaLog {
   private readonly lines: string[] = [];
+  private readonly watchers = new Set<(line: string) => void>();
 
   readonly logger: LlamaLogger = {
     debug: (...args) => this.add(args),
@@ -44,6 +45,15 @@ export class LlamaLog {
   }
 
   private total = 0;
+
+  /**
+   * Calls `onLine` with each line logged from now on, until the returned function is called: how a
+   * start is seen to fail or get going while wllama's own promise says nothing (limits/wasm-start.ts).
+   */
+  watch(onLine: (line: string) => void): () => void {
+    this.watchers.add(onLine);
+    return () => this.watchers.delete(onLine);
+  }
 
   /**
    * The lines since `since` (a {@link mark}) that report trouble, joined and shortened to `max`
@@ -75,6 +85,7 @@ export class LlamaLog {
     this.total++;
     this.lines.push(line.length > 1000 ? `${line.slice(0, 1000)}…` : line);
     if (this.lines.length > KEEP) this.lines.shift();
+    for (const onLine of this.watchers) onLine(line);
   }
 }
 

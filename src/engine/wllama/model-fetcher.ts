@@ -50,5 +50,10 @@ export function wllamaModelFetcher(
       const models = await (await get()).getModels();
       return new Set(models.map((m) => m.url));
     },
+    async forget(url) {
+      // Invalid ones too: a copy wllama itself finds incomplete is no more use.
+      const models = await (await get()).getModels({ includeInvalid: true });
+      await Promise.all(models.filter((m) => m.url === url).map((m) => m.remove()));
+    },
   };
 }

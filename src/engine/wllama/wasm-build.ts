@@ -48,6 +48,63 @@ export function threadSupport(scope: object = globalThis): ThreadSupport {
   };
 }
 
+/**
+ * The smallest module that uses wasm SIMD (`i8x16.splat`, `i8x16.popcnt`: the final SIMD proposal,
+ * as wasm-feature-detect probes it): a realm whose `WebAssembly.validate` refuses it cannot compile
+ * either SIMD build, whose glue would then abort without rejecting anything (limits/wasm-start.ts).
+ */
+const SIMD_PROBE = Uint8Array.of(
+  0,
+  97,
+  115,
+  109,
+  1,
+  0,
+  0,
+  0,
+  1,
+  5,
+  1,
+  96,
+  0,
+  1,
+  123,
+  3,
+  2,
+  1,
+  0,
+  10,
+  10,
+  1,
+  8,
+  0,
+  65,
+  0,
+  253,
+  15,
+  253,
+  98,
+  11,
+);
+
+/**
+ * Whether this realm compiles wasm SIMD: feature detection, never the user agent.
+ *
+ * @example
+ * hasWasmSimd(); // true in every current browser
+ */
+export function hasWasmSimd(validate: (bytes: Uint8Array<ArrayBuffer>) => boolean = wasmValidate): boolean {
+  try {
+    return validate(SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}
+
+function wasmValidate(bytes: Uint8Array<ArrayBuffer>): boolean {
+  return typeof WebAssembly === 'object' && WebAssembly.validate(bytes);
+}
+
 /** The SIMD builds an engine was given (either may be missing: then it is never tried). */
 export interface SimdBuilds {
   simd?: SimdWasm;
@@ -63,7 +120,8 @@ export const WASM32_MAX_MODEL_BYTES = 3.5e9;
 /**
  * The builds to try for a model, best first; the list always ends with `stock`. The threaded SIMD
  * build comes first only where the realm is isolated AND has `SharedArrayBuffer` (never without it:
- * its glue would throw before llama.cpp starts).
+ * its glue would throw before llama.cpp starts); neither SIMD build where the realm has no wasm
+ * SIMD (`wasmSimd`: {@link hasWasmSimd}).
  *
  * @example
  * chooseWasmBuilds(builds, { device: 'cpu', modelBytes: 93e6 }, threadSupport()); // ['simd', 'simd-st', 'stock']
@@ -72,8 +130,9 @@ export function chooseWasmBuilds(
   builds: SimdBuilds,
   load: { device: 'cpu' | 'webgpu'; modelBytes: number },
   threads: ThreadSupport,
+  wasmSimd = true,
 ): WasmBuild[] {
-  if (load.device !== 'cpu' || load.modelBytes > WASM32_MAX_MODEL_BYTES) return ['stock'];
+  if (load.device !== 'cpu' || load.modelBytes > WASM32_MAX_MODEL_BYTES || !wasmSimd) return ['stock'];
   const order: WasmBuild[] = [];
   if (builds.simd && threads.crossOriginIsolated && threads.sharedArrayBuffer) order.push('simd');
   if (builds.simdSingleThread) order.push('simd-st');

@@ -12,6 +12,7 @@ import type {
   WllamaConfig,
 } from '@wllama/wllama/esm/index.js';
 import type { ModelCacheKind } from './cache';
+import type { WasmFetch } from './limits';
 import type { SimdWasm, ThreadSupport, WasmBuild } from './wasm-build';
 import type { WllamaBounds, WllamaModelSpec } from './wllama-model-spec';
 
@@ -36,6 +37,13 @@ export interface WllamaEngineOptions extends WllamaBounds {
   simdSingleThreadWasm?: SimdWasm;
   /** Whether the worker may run threads (isolated, with `SharedArrayBuffer`); tests pass fakes. */
   threadSupport?: () => ThreadSupport;
+  /**
+   * Fetches a SIMD build's files, checked before the build starts (limits/wasm-start.ts). Default:
+   * `fetch`; tests pass fakes.
+   */
+  fetchWasm?: WasmFetch;
+  /** `WebAssembly.validate`, asked whether the worker has wasm SIMD (wasm-build.ts); tests pass fakes. */
+  validateWasm?: (bytes: Uint8Array<ArrayBuffer>) => boolean;
   /** Makes a `Wllama` running `build`; tests pass fakes. Default: a lazily imported `Wllama`. */
   createWllama?: (config: WllamaConfig, build: WasmBuild) => WllamaLike | Promise<WllamaLike>;
   /** Downloads a URL model into wllama's cache (cache/model-cache.ts), or finds it there; tests pass fakes. */
@@ -65,6 +73,8 @@ export interface ModelFetcher {
   fetch(url: string, opts: { progress: DownloadProgress; signal: AbortSignal }): Promise<Blob[]>;
   /** The URLs whose every shard is in the cache. */
   cachedUrls(): Promise<Set<string>>;
+  /** Drops `url`'s shards from the cache (a copy that is not a whole GGUF); the next fetch downloads. */
+  forget?(url: string): Promise<void>;
   /** Where downloads are kept (cache/model-cache.ts), once the cache has opened; null before. */
   cacheKind?(): ModelCacheKind | null;
 }

@@ -15,6 +15,7 @@ import {
   type WasmBuild,
 } from '../../../src/engine/wllama/wasm-build';
 import { tinyGguf } from '../../helpers/tiny-gguf';
+import { servedWasm } from '../../helpers/wasm-files';
 import { fakeWllamaEngine } from '../../helpers/wllama-engine-rig';
 import { FakeWllama } from '../../helpers/wllama-fakes';
 
@@ -97,6 +98,7 @@ function rig(opts: { fail?: WasmBuild[]; device?: 'cpu' | 'webgpu'; support?: Th
     simdWasm: simd,
     simdSingleThreadWasm: simdSingleThread,
     threadSupport: () => opts.support ?? isolated,
+    fetchWasm: servedWasm().fetch,
     createWllama: (_config, build) => {
       builds.push(build);
       const fake = new FakeWllama();

@@ -6,7 +6,9 @@ import type { WllamaConfig } from '@wllama/wllama/esm/index.js';
 import { serviceUnavailable } from '../../../common/api-error';
 import { withStallTimeout } from '../../stall-timeout';
 import { webGpuHas } from '../../webllm/webllm-webgpu';
-import { type CacheManagerClass, type ModelCache, openModelCache } from '../cache';
+import { CACHE_PROBE_MS, type CacheManagerClass, type ModelCache, openModelCache } from '../cache';
+import { withTimeout } from '../chunk-queue';
+import { checkSimdFiles } from '../limits';
 import type { LlamaLogger } from '../llama-log';
 import { wllamaModelFetcher } from '../model-fetcher';
 import { simdFiles, type WasmBuild } from '../wasm-build';
@@ -22,6 +24,8 @@ type WllamaModule = typeof import('@wllama/wllama/esm/index.js');
 export class LlamaStarter {
   private lib: Promise<WllamaModule> | null = null;
   private cache: Promise<ModelCache> | null = null;
+  /** Each SIMD build's checked glue code, once its files passed {@link checkBuild}. */
+  private readonly glue = new Map<WasmBuild, string>();
   readonly fetcher: ModelFetcher;
 
   constructor(
@@ -77,6 +81,18 @@ export class LlamaStarter {
     }
   }
 
+  /**
+   * Drops `url`'s cached shards (a copy that is not a whole GGUF), within the cache's probe bound; a
+   * cache that fails or does not answer is left as it is (its copy is then checked again next load).
+   */
+  async forget(url: string): Promise<void> {
+    try {
+      await withTimeout(this.fetcher.forget?.(url) ?? Promise.resolve(), CACHE_PROBE_MS, 'The model cache');
+    } catch (err) {
+      console.warn(`[intab] wllama: could not drop the cached copy of ${url} (${String(err)})`);
+    }
+  }
+
   async chooseDevice(spec: WllamaModelSpec): Promise<'cpu' | 'webgpu'> {
     const want = spec.device ?? 'auto';
     if (want === 'cpu') return 'cpu';
@@ -95,6 +111,22 @@ export class LlamaStarter {
     if (!(await (this.opts.hasWebGpuF16?.() ?? webGpuHas(['shader-f16']))))
       return 'no WebGPU adapter with shader-f16 in its worker';
     return null;
+  }
+
+  /**
+   * Checks a SIMD build's files before it starts (limits/wasm-start.ts): a WasmStartError for an
+   * HTML page or any answer that is not its glue and its wasm. Nothing to check for the stock build.
+   * A build that passed once is not fetched again.
+   */
+  async checkBuild(build: WasmBuild): Promise<void> {
+    const files = simdFiles(
+      { simd: this.opts.simdWasm, simdSingleThread: this.opts.simdSingleThreadWasm },
+      build,
+    );
+    if (!files || this.glue.has(build)) return;
+    const fetchFile = this.opts.fetchWasm ?? ((url, init) => fetch(url, init));
+    const absolute = { wasmUrl: absoluteUrl(files.wasmUrl), jsUrl: absoluteUrl(files.jsUrl) };
+    this.glue.set(build, await checkSimdFiles(absolute, fetchFile));
   }
 
   /** A fresh `Wllama` running `build` (see wasm-build.ts). */
@@ -119,9 +151,11 @@ export class LlamaStarter {
       // glue: wllama's worker runs that glue, in every browser, through the compat path. The
       // single-threaded one is loaded with n_threads 1, so the worker asks for no pthread pool and
       // no shared memory (`pthreadPoolSize: 0`, `wasmMemory: null`: the glue makes its own).
+      // The glue is the code checkBuild fetched and checked, where it did: run as checked.
+      const glue = this.glue.get(build);
       const resources = {
         wasmPath: absoluteUrl(simd.wasmUrl),
-        jsPath: absoluteUrl(simd.jsUrl),
+        jsPath: glue === undefined ? absoluteUrl(simd.jsUrl) : { code: glue },
         compat: true,
       };
       wllama.getWorkerResources = () => resources;

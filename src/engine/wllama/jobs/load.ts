@@ -8,12 +8,14 @@ import { ApiError } from '../../../common/api-error';
 import { StallTimeoutError } from '../../stall-timeout';
 import type { LoadProgress } from '../../types';
 import { TimeoutError, withTimeout } from '../chunk-queue';
-import { GgufFormatError, readGgufHeader } from '../gguf-header';
+import { checkGgufComplete, GgufFormatError, type GgufHeader, readGgufHeader } from '../gguf-header';
+import { WASM_START_MS, watchWasmStart } from '../limits';
 import { LlamaLog } from '../llama-log';
 import {
   allBuildsFailed,
   type BuildFailure,
   chooseWasmBuilds,
+  hasWasmSimd,
   threadSupport,
   type WasmBuild,
 } from '../wasm-build';
@@ -96,8 +98,14 @@ export class WllamaLoader {
     report(0.9, `Reading the GGUF header of '${modelId}'…`);
     let facts: GgufFacts;
     try {
-      facts = ggufFacts(await readGgufHeader(blobs[0] as Blob), modelId);
+      facts = ggufFacts(await readCompleteGguf(blobs), modelId);
     } catch (err) {
+      // A cached copy that is not a whole GGUF would fail every load after this one: the next
+      // download replaces it.
+      if (spec.url && err instanceof GgufFormatError) {
+        models.cachedUrls.delete(absoluteUrl(spec.url));
+        await starter.forget(absoluteUrl(spec.url));
+      }
       const why = err instanceof GgufFormatError ? err.message : String(err);
       throw new ApiError(
         500,
@@ -114,10 +122,17 @@ export class WllamaLoader {
     const modelBytes = blobs.reduce((n, b) => n + b.size, 0);
     const { simdWasm: simd, simdSingleThreadWasm: simdSingleThread } = models.opts;
     const support = (models.opts.threadSupport ?? threadSupport)();
-    const builds = chooseWasmBuilds({ simd, simdSingleThread }, { device: requested, modelBytes }, support);
+    const wasmSimd = hasWasmSimd(models.opts.validateWasm);
+    const builds = chooseWasmBuilds(
+      { simd, simdSingleThread },
+      { device: requested, modelBytes },
+      support,
+      wasmSimd,
+    );
     // Each build in turn until one starts: a browser that cannot run one (no SharedArrayBuffer for the
-    // threaded glue, no Memory64 for the stock wasm in WebKit) or a crash of its own moves on to the
-    // next. A timeout does not: the next build would be no faster, and the load bound is spent.
+    // threaded glue, no Memory64 for the stock wasm in WebKit), files that are not the build's, a wasm
+    // that does not start within its own bound, or a crash of its own moves on to the next. A timeout
+    // of the load does not: the next build would be no faster, and the load bound is spent.
     const failures: BuildFailure[] = [];
     let started: Extract<Started, { ok: true }> | null = null;
     let build: WasmBuild = 'stock';
@@ -138,14 +153,20 @@ export class WllamaLoader {
         chatTemplate: facts.chatTemplate,
         extra: spec.loadOptions,
       });
-      const attempt = await this.start(build, params, loadMs, blobs);
+      const last = candidate === builds.at(-1);
+      const attempt = await this.start(
+        build,
+        params,
+        { loadMs, startMs: last ? null : WASM_START_MS },
+        blobs,
+      );
       if (attempt.ok) {
         started = attempt;
         break;
       }
       failures.push({ build, err: attempt.err, trouble: attempt.trouble });
       if (attempt.err instanceof TimeoutError) break;
-      if (build !== builds.at(-1))
+      if (!last)
         console.warn(
           `[intab] wllama '${modelId}': the ${build} build failed (${String(attempt.err)}); trying the next`,
         );
@@ -173,24 +194,46 @@ export class WllamaLoader {
     return inst;
   }
 
-  /** One `Wllama` running `build`, its model loaded within `loadMs`; a failed start is ended. */
+  /**
+   * One `Wllama` running `build`, its files checked, its wasm started within `startMs` (null: no
+   * bound of its own, for the last build) and its model loaded within `loadMs`; a failed start is
+   * ended (limits/wasm-start.ts).
+   */
   private async start(
     build: WasmBuild,
     params: LoadModelParams,
-    loadMs: number,
+    bounds: { loadMs: number; startMs: number | null },
     blobs: Blob[],
   ): Promise<Started> {
     const log = new LlamaLog();
     let wllama: WllamaLike | null = null;
+    const started = watchWasmStart(log, bounds.startMs);
     try {
+      await this.starter.checkBuild(build);
       wllama = await this.starter.createWllama({ logger: log.logger, allowOffline: true }, build);
-      await withTimeout(wllama.loadModel(blobs, params), loadMs, 'llama.cpp (loading the model)');
+      const load = Promise.race([wllama.loadModel(blobs, params), started.failed]);
+      await withTimeout(load, bounds.loadMs, 'llama.cpp (loading the model)');
       return { ok: true, wllama, log };
     } catch (err) {
       void wllama?.exit().catch(() => {});
       return { ok: false, err, trouble: log.trouble() };
+    } finally {
+      started.stop();
     }
   }
+}
+
+/**
+ * The first shard's header, once every shard is known to hold the bytes its tensors need: a file cut
+ * inside its weights is refused here, before llama.cpp loads it (it would load and then fail each
+ * request, saying nothing of the cut).
+ */
+async function readCompleteGguf(blobs: Blob[]): Promise<GgufHeader> {
+  const header = await readGgufHeader(blobs[0] as Blob);
+  checkGgufComplete(header, (blobs[0] as Blob).size);
+  // A split model's other shards are whole GGUF files with small headers of their own.
+  for (const shard of blobs.slice(1)) checkGgufComplete(await readGgufHeader(shard, 1 << 16), shard.size);
+  return header;
 }
 
 /** A start's outcome: the running instance, or the failure with what llama.cpp logged about it. */

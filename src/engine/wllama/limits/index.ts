@@ -1,4 +1,4 @@
-/** The llama.cpp engine's bounds: prompt sizes and first-token timeout, embedding aborts. */
+/** The llama.cpp engine's bounds: prompt sizes and first-token timeout, embedding aborts, a build's start. */
 
 export { embedEach } from './embed-each';
 export {
@@ -11,3 +11,11 @@ export {
   tokenFloor,
   utf8Length,
 } from './prompt-bounds';
+export {
+  checkSimdFiles,
+  STARTED_LINE,
+  WASM_START_MS,
+  type WasmFetch,
+  WasmStartError,
+  watchWasmStart,
+} from './wasm-start';
