@@ -1,13 +1,15 @@
 /**
  * A PDF flate bomb in real Chromium through the real service worker (issue 38 §3.1): the engine
- * worker measures the PDF's streams with the browser's own `DecompressionStream` before pdf.js reads
- * them, so the bomb is a 400 `file_too_large` and the next request is answered; an honest deflated
+ * worker measures the PDF's streams with the browser's own `DecompressionStream`, and with pdf.js's own
+ * decoder re-run (issue 43 item 7), before pdf.js reads them, so the bomb is a 400 `file_too_large`
+ * (an encrypted PDF a 400 `unsupported_file`) and the next request is answered; an honest deflated
  * PDF (its zlib data ending right before `endstream`, as Chromium's inflate wants) still reads.
  */
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDF_STREAM_BUDGETS } from '../../src/core/inputs/pdf-streams';
 import { pdfWithContent } from '../helpers/pdf';
+import { encryptedPdf } from '../helpers/pdf-encrypted';
 import { type AppSession, openApp } from './harness';
 
 let app: AppSession;
@@ -51,10 +53,18 @@ describe('a PDF flate bomb in the browser', () => {
     TEXT.copy(big);
     const honest = b64(pdfWithContent(deflateSync(TEXT), '/FlateDecode'));
     const bomb = b64(pdfWithContent(deflateSync(big, { level: 9 }), '/FlateDecode'));
-    const got = await app.page.evaluate(sendPdfs, [honest, bomb, honest]);
+    // The same bomb with the zlib header CINFO 8, which Chromium's inflate refuses and pdf.js reads
+    // (issue 43 item 7), and inside an RC4-encrypted PDF pdf.js opens with the empty password.
+    const deflated = deflateSync(big, { level: 9 });
+    const cinfo8 = Buffer.concat([Buffer.from([0x88, 0x1c]), deflated.subarray(2)]);
+    const wide = b64(pdfWithContent(cinfo8, '/FlateDecode'));
+    const encrypted = b64(encryptedPdf(deflated, '/FlateDecode'));
+    const got = await app.page.evaluate(sendPdfs, [honest, bomb, wide, encrypted, honest]);
     expect(got).toEqual([
       { status: 200, code: null },
       { status: 400, code: 'file_too_large' },
+      { status: 400, code: 'file_too_large' },
+      { status: 400, code: 'unsupported_file' },
       { status: 200, code: null },
     ]);
   });

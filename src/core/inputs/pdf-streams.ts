@@ -1,18 +1,22 @@
 /**
- * A PDF's compressed streams, measured before pdf.js reads them (issue 38 §3.1). pdf.js inflates a
- * stream synchronously on the thread that calls it, the engine worker every tab shares: a 1 MB flate
- * bomb that inflates to 1 GiB held that thread for seconds and its memory for as long. So every
- * stream is first inflated here with the platform's streaming `DecompressionStream`, a chunk at a
- * time (the loop turns between chunks), counting the bytes that come out and giving up past
- * {@link PDF_STREAM_BUDGETS}. Nothing inflated is kept.
+ * A PDF's compressed streams, measured before pdf.js reads them (issue 38 §3.1, issue 43 item 7).
+ * pdf.js inflates a stream synchronously on the thread that calls it, the engine worker every tab
+ * shares: a 1 MB flate bomb that inflates to 1 GiB held that thread for seconds and its memory for as
+ * long. So every stream pdf.js would inflate is first inflated here both ways pdf.js may (the
+ * platform's `DecompressionStream`, and pdf.js's own lenient decoder: `pdf-stream-measure.ts`), a
+ * slice at a time (the loop turns between slices), counting the bytes that come out and giving up
+ * past {@link PDF_STREAM_BUDGETS}. Nothing inflated is kept, but a layer that a filter chain inflates
+ * again (at most {@link PDF_STREAM_BUDGETS.maxStreamBytes}).
  *
  * Found by the `stream` keyword in the raw bytes, as pdf.js's own repair scan finds them, whatever
- * the xref table or the stream's `/Filter` say; data that inflates to more zlib data (a filter chain
- * of flate after flate) is measured through every layer. Filters that amplify and that this scan
- * does not measure (LZW, RunLength, and the ASCII encodings that can hide a flate layer) are refused.
+ * the xref table or the stream's `/Filter` say, and taken when their first bytes are a zlib header
+ * by pdf.js's rule (any window size). Filters that amplify and that this scan does not measure (LZW,
+ * RunLength, and the ASCII encodings that can hide a flate layer) are refused, as are encrypted PDFs
+ * (pdf.js decrypts, then inflates: the scan would measure ciphertext).
  */
 import { invalidRequest } from '../../common/api-error';
 import { pace } from '../../common/pace';
+import { acceptsFlateHeader, Budget, measureStream, type StreamMeasure } from './pdf-stream-measure';
 
 /** The most one PDF's compressed streams may inflate to, in one place. */
 export const PDF_STREAM_BUDGETS = {
@@ -20,10 +24,16 @@ export const PDF_STREAM_BUDGETS = {
   maxStreamBytes: 32 * 1024 * 1024,
   /** Bytes all the PDF's streams may inflate to together, and compressed bytes read to measure them. */
   maxTotalBytes: 256 * 1024 * 1024,
-  /** Streams that start with a zlib header; a PDF of 500 pages has a few thousand. */
+  /** Streams that start with a zlib header pdf.js accepts; a PDF of 500 pages has a few thousand. */
   maxStreams: 20_000,
   /** Layers of flate in one chain (`[/FlateDecode /FlateDecode …]`). */
   maxLayers: 4,
+  /**
+   * Huffman-table entries pdf.js's decoder fills, all streams together: honest zlib data fills about
+   * one per 15 bytes it inflates (so ~17 Mi for the whole {@link maxTotalBytes}); an over-subscribed
+   * code fills millions from a few bytes, and pdf.js would pay that on one thread.
+   */
+  maxTableEntries: 32 * 1024 * 1024,
 } as const;
 
 /** Filters refused: they amplify and are not measured here (names as written, abbreviations included). */
@@ -37,25 +47,44 @@ const UNMEASURED = new Set([
   'ASCII85Decode',
   'A85',
 ]);
+/** pdf.js's lexer's whitespace (NUL and form feed too, not `\v`), and a character of a name. */
+const WS = '[\\0\\t\\n\\f\\r ]';
+const NAME_CHAR = '[^\\0\\t\\n\\f\\r /[\\]<>()%{}]';
 /**
  * A `/Filter` entry and its value (a name, an array, or a reference), comments allowed between, as
  * pdf.js's lexer reads them. Only after the key: a bare name in binary stream data is no filter.
  */
-const FILTER_ENTRY = /\/Filter(?:\s|%[^\r\n]*)*(\[[^\]]*\]|\/[^\s/[\]<>()%{}]+|\d+\s+\d+\s+R)/g;
-const NAME = /\/([^\s/[\]<>()%{}]+)/g;
-const REFERENCE = /\d+\s+\d+\s+R(?![^\s/[\]<>()%{}])/;
-/** Bytes fed to an inflate at a time. */
-const FEED = 64 * 1024;
+const FILTER_ENTRY = new RegExp(
+  `/Filter(?:${WS}|%[^\\r\\n]*)*(\\[[^\\]]*\\]|/${NAME_CHAR}+|\\d+${WS}+\\d+${WS}+R)`,
+  'g',
+);
+const NAME = new RegExp(`/(${NAME_CHAR}+)`, 'g');
+const REFERENCE = new RegExp(`\\d+${WS}+\\d+${WS}+R(?!${NAME_CHAR})`);
+/**
+ * The key of a security handler's dictionary, wherever it is (a trailer, an xref stream's
+ * dictionary, an incremental update's), `#` escapes decoded; any name that starts so counts.
+ */
+const ENCRYPT = '/Encrypt';
 
 /**
  * Resolves once every compressed stream of `bytes` is measured within {@link PDF_STREAM_BUDGETS};
- * else a 400 (`file_too_large` past a size, `unsupported_file` for a filter intab does not measure).
+ * else a 400 (`file_too_large` past a size, `unsupported_file` for a filter intab does not measure,
+ * or an encrypted PDF).
  *
  * @example
  * await checkPdfStreams(bytes, "'report.pdf'", 'input[0].content[1].file_data');
  */
 export async function checkPdfStreams(bytes: Uint8Array, name: string, param: string | null): Promise<void> {
   const { raw, names } = await readText(bytes);
+  if (names.includes(ENCRYPT)) {
+    // pdf.js decrypts (RC4, AES) with the empty user password, then inflates: the streams this scan
+    // sees are ciphertext, and it does not decrypt.
+    throw invalidRequest(
+      param,
+      `${name} is encrypted (it has an /Encrypt dictionary): intab does not read encrypted PDFs. Send it decrypted, or its text.`,
+      'unsupported_file',
+    );
+  }
   const filter = unmeasuredFilter(names);
   if (filter !== null) {
     throw invalidRequest(
@@ -64,39 +93,44 @@ export async function checkPdfStreams(bytes: Uint8Array, name: string, param: st
       'unsupported_file',
     );
   }
-  const total = new Budget(PDF_STREAM_BUDGETS.maxTotalBytes, () =>
-    tooLarge(
-      param,
-      `${name}'s compressed streams inflate to more than ${mib(PDF_STREAM_BUDGETS.maxTotalBytes)} together`,
-    ),
-  );
+  const measure = budgets(name, param);
   let streams = 0;
   for (let at = raw.indexOf('stream'); at >= 0; at = raw.indexOf('stream', at + 6)) {
     if (raw.startsWith('end', at - 3)) continue;
     const start = dataStart(raw, at + 6);
-    if (start < 0 || !isZlibHeader(bytes[start], bytes[start + 1])) continue;
+    // The header rule is pdf.js's, not zlib's: a window size zlib refuses (CINFO 8) pdf.js inflates.
+    if (start < 0 || !acceptsFlateHeader(bytes[start], bytes[start + 1])) continue;
     if (++streams > PDF_STREAM_BUDGETS.maxStreams) {
       throw tooLarge(param, `${name} has more than ${PDF_STREAM_BUDGETS.maxStreams} compressed streams`);
     }
-    // First the bytes up to the next `endstream` (the stream's data when its zlib data ends there,
-    // as in any honest PDF); if the inflate did not end cleanly, the data may hold that keyword, and
-    // pdf.js (trusting `/Length`) would read past it: measure again with the rest of the file.
-    const end = dataEnd(raw, start);
-    const ending = { clean: false };
-    await drain(layers(fed(bytes, start, end, total), [streamBudget(name, param), total], 1, ending));
-    if (!ending.clean && end < bytes.byteLength) {
-      await drain(layers(fed(bytes, start, bytes.byteLength, total), [streamBudget(name, param), total], 1));
-    }
+    await measureStream(bytes, start, dataEnd(raw, start), measure);
   }
 }
 
-function streamBudget(name: string, param: string | null): Budget {
-  return new Budget(PDF_STREAM_BUDGETS.maxStreamBytes, () =>
-    tooLarge(
-      param,
-      `A compressed stream of ${name} inflates to more than ${mib(PDF_STREAM_BUDGETS.maxStreamBytes)}`,
+function budgets(name: string, param: string | null): StreamMeasure {
+  const { maxStreamBytes, maxTotalBytes, maxTableEntries, maxLayers } = PDF_STREAM_BUDGETS;
+  return {
+    stream: () =>
+      new Budget(maxStreamBytes, () =>
+        tooLarge(param, `A compressed stream of ${name} inflates to more than ${mib(maxStreamBytes)}`),
+      ),
+    total: new Budget(maxTotalBytes, () =>
+      tooLarge(param, `${name}'s compressed streams inflate to more than ${mib(maxTotalBytes)} together`),
     ),
-  );
+    tables: new Budget(maxTableEntries, () =>
+      tooLarge(
+        param,
+        `${name}'s compressed streams make pdf.js fill more than ${maxTableEntries / (1024 * 1024)} Mi Huffman-table entries`,
+      ),
+    ),
+    inexact: () =>
+      invalidRequest(
+        param,
+        `${name} has a compressed stream that copies from before its own start and is then inflated again: intab does not read it. Send its text instead.`,
+        'unsupported_file',
+      ),
+    maxLayers,
+  };
 }
 
 /** Where the next `endstream` starts, less the end of line before it; the file's end if none. */
@@ -156,141 +190,6 @@ function dataStart(raw: string, from: number): number {
   const cr = raw.indexOf('\r', from);
   if (cr >= 0 && (lf < 0 || cr < lf)) return raw.charCodeAt(cr + 1) === 0x0a ? cr + 2 : cr + 1;
   return lf < 0 ? -1 : lf + 1;
-}
-
-/** A zlib header (deflate, window ≤ 32 KiB, check bits right): what pdf.js's FlateStream accepts. */
-function isZlibHeader(cmf: number | undefined, flg: number | undefined): boolean {
-  if (cmf === undefined || flg === undefined) return false;
-  return (cmf & 0x0f) === 8 && cmf >> 4 <= 7 && ((cmf << 8) | flg) % 31 === 0;
-}
-
-/** Counts bytes against a cap; past it, throws the error it was made with. */
-class Budget {
-  private used = 0;
-  constructor(
-    private readonly cap: number,
-    private readonly over: () => Error,
-  ) {}
-  add(n: number): void {
-    this.used += n;
-    if (this.used > this.cap) throw this.over();
-  }
-}
-
-/** The file's bytes from `start` to `end`, a slice at a time, each counted against `total`. */
-async function* fed(
-  bytes: Uint8Array,
-  start: number,
-  end: number,
-  total: Budget,
-): AsyncGenerator<Uint8Array> {
-  for (let at = start; at < end; at += FEED) {
-    const slice = bytes.subarray(at, Math.min(end, at + FEED));
-    total.add(slice.byteLength);
-    yield slice;
-  }
-}
-
-/**
- * `input` inflated, counted against `budgets`; output that is itself zlib data is inflated again
- * (a chain of flate filters), up to {@link PDF_STREAM_BUDGETS.maxLayers} layers.
- */
-async function* layers(
-  input: AsyncIterable<Uint8Array>,
-  budgets: Budget[],
-  depth: number,
-  ending?: { clean: boolean },
-): AsyncGenerator<Uint8Array> {
-  const out = counted(inflate(input, ending), budgets);
-  const first = await out.next();
-  if (first.done) return;
-  const head = first.value;
-  async function* whole(): AsyncGenerator<Uint8Array> {
-    yield head;
-    yield* out;
-  }
-  if (head.byteLength >= 2 && isZlibHeader(head[0], head[1]) && depth < PDF_STREAM_BUDGETS.maxLayers) {
-    yield* layers(whole(), budgets, depth + 1);
-  } else {
-    yield* whole();
-  }
-}
-
-async function* counted(chunks: AsyncIterable<Uint8Array>, budgets: Budget[]): AsyncGenerator<Uint8Array> {
-  for await (const chunk of chunks) {
-    for (const budget of budgets) budget.add(chunk.byteLength);
-    yield chunk;
-  }
-}
-
-/**
- * `input` through one `DecompressionStream('deflate')`. It ends where the zlib data ends (the bytes
- * after it, or corrupt data, error the stream: pdf.js stops there too); stopping early (a budget
- * thrown by the consumer) cancels the stream and stops feeding it. `ending.clean` says whether the
- * zlib data ended within the input.
- */
-async function* inflate(
-  input: AsyncIterable<Uint8Array>,
-  ending?: { clean: boolean },
-): AsyncGenerator<Uint8Array> {
-  const stream = new DecompressionStream('deflate');
-  const writer = stream.writable.getWriter();
-  const reader = stream.readable.getReader();
-  let stopped = false;
-  // An error of the input itself (a budget of the layer that feeds this one) is this layer's error too.
-  let inputError: unknown;
-  const feeding = (async () => {
-    const it = input[Symbol.asyncIterator]();
-    try {
-      while (!stopped) {
-        let next: IteratorResult<Uint8Array>;
-        try {
-          next = await it.next();
-        } catch (err) {
-          inputError = err;
-          await writer.abort(err).catch(() => {});
-          return;
-        }
-        if (next.done) break;
-        await writer.write(next.value as Uint8Array<ArrayBuffer>);
-      }
-      await writer.close();
-    } catch {
-      // The stream ended or errored first: what came out is all there is.
-    } finally {
-      await it.return?.(undefined)?.catch(() => {});
-    }
-  })();
-  try {
-    while (true) {
-      let next: ReadableStreamReadResult<Uint8Array>;
-      try {
-        next = await reader.read();
-        if (next.done && ending) ending.clean = true;
-      } catch {
-        next = { done: true, value: undefined };
-      }
-      if (next.done) {
-        stopped = true;
-        await writer.abort().catch(() => {});
-        await feeding;
-        if (inputError !== undefined) throw inputError;
-        return;
-      }
-      yield next.value;
-    }
-  } finally {
-    stopped = true;
-    await reader.cancel().catch(() => {});
-    await writer.abort().catch(() => {});
-    await feeding;
-  }
-}
-
-async function drain(chunks: AsyncIterable<Uint8Array>): Promise<void> {
-  for await (const _ of chunks) {
-    // Counting is done as the chunks pass: nothing is kept.
-  }
 }
 
 function tooLarge(param: string | null, what: string): Error {
