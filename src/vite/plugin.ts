@@ -158,9 +158,15 @@ function serviceWorkerPlugin(opts: ServiceWorkerOptions, coep: Coep): Plugin {
   const entry = opts.entry ?? defaultEntry();
   const fileName = opts.fileName ?? 'sw.js';
   const app = new AppBuild();
+  // What the app's build wrote itself (its chunks and assets, the engine worker's included), as
+  // against what it copied from `public/`: only the former's hashed names may go unrevisioned.
+  const emitted = new Set<string>();
   return {
     name: 'intab:service-worker',
     ...app.hooks,
+    writeBundle(_output, bundle) {
+      if (this.environment?.name === 'client') for (const name of Object.keys(bundle)) emitted.add(name);
+    },
     configureServer(server) {
       let cached: Promise<string> | null = null;
       server.watcher.on('change', () => {
@@ -197,7 +203,7 @@ function serviceWorkerPlugin(opts: ServiceWorkerOptions, coep: Coep): Plugin {
         writeFileSync(swPath, code.replaceAll(MANIFEST_SLOT, '[]'));
         return;
       }
-      const manifest = precacheManifest(app.outDir, [fileName]);
+      const manifest = precacheManifest(app.outDir, [fileName], emitted);
       writeFileSync(swPath, code.replaceAll(MANIFEST_SLOT, JSON.stringify(manifest.entries)));
       for (const url of manifest.tooBig)
         this.warn(`${url} is over ${MAX_PRECACHED_FILE_BYTES} bytes: not precached`);
