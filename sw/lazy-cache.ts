@@ -21,20 +21,39 @@ const SANDBOX_PATH = `${PYTHON_ASSET_PATH}${SANDBOX_SCRIPT}`;
  * routeLazyAssets(self);
  */
 export function routeLazyAssets(scope: FetchScope, isolation: IsolationMode = false): void {
-  routeFetch(scope, isolation, isLazyRequest, (request) =>
-    lazyAssetKind(new URL(request.url).pathname) === 'hashed' ? cacheFirst(request) : networkFirst(request),
+  const base = basePathOf(scope.location);
+  routeFetch(
+    scope,
+    isolation,
+    (request, origin) => isLazyRequest(request, origin, base),
+    (request) =>
+      lazyAssetKind(new URL(request.url).pathname, base) === 'hashed'
+        ? cacheFirst(request)
+        : networkFirst(request),
   );
 }
 
 /**
- * Whether {@link routeLazyAssets} answers `request`: a same-origin GET of a lazy asset. The sandbox
- * script is answered by routePythonSandbox (with its CSP), and a second respondWith would throw.
+ * Where the build is served: the service worker's own folder (it is built at the build's root),
+ * `/` when the scope does not say.
+ *
+ * @example
+ * basePathOf({ origin: 'https://a.test', href: 'https://a.test/app/sw.js' }); // '/app/'
  */
-export function isLazyRequest(request: Request, origin: string): boolean {
+export function basePathOf(location: { readonly origin: string; readonly href?: string }): string {
+  return location.href ? new URL('./', location.href).pathname : '/';
+}
+
+/**
+ * Whether {@link routeLazyAssets} answers `request`: a same-origin GET of a lazy asset of the build
+ * at `basePath`. The sandbox script is answered by routePythonSandbox (with its CSP), and a second
+ * respondWith would throw.
+ */
+export function isLazyRequest(request: Request, origin: string, basePath = '/'): boolean {
   if (request.method !== 'GET') return false;
   const url = new URL(request.url);
   if (url.origin !== origin || url.pathname === SANDBOX_PATH) return false;
-  return lazyAssetKind(url.pathname) !== null;
+  return lazyAssetKind(url.pathname, basePath) !== null;
 }
 
 /** A hashed file: any cache's copy (the app's precache included), else the network's, kept. */

@@ -31,20 +31,28 @@ export const LAZY_ASSETS: readonly LazyAsset[] = [
 /** {@link LAZY_ASSETS}' globs, for a precache's ignore list (workbox's `globIgnores`). */
 export const LAZY_ASSET_GLOBS: readonly string[] = LAZY_ASSETS.map((a) => a.glob);
 
-/** Hashed names: a cached copy never goes stale. The folder may sit under the app's base path. */
-const HASHED_LAZY = /\/assets\/(?:web-llm|wllama|pdfjs|o200k|web-xgrammar)-[^/]+$/;
-/** Pyodide's files keep their package's names (no hash): revalidated, kept for offline. */
-const PYTHON_ASSET = /\/intab-python\/[^/]+$/;
+/** Hashed names, right inside the build's `assets/`: a cached copy never goes stale. */
+const HASHED_LAZY = /^(?:web-llm|wllama|pdfjs|o200k|web-xgrammar)-[^/]+$/;
+/**
+ * Pyodide's files keep their package's names (no hash): revalidated, kept for offline. They sit at
+ * the origin's root whatever the app's base (the sandbox's `PYTHON_ASSET_PATH`).
+ */
+const PYTHON_ASSET = /^\/intab-python\/[^/]+$/;
 
 /**
  * How a same-origin path is cached: `'hashed'` (cache first), `'unhashed'` (network first, the
- * cached copy offline), or null when it is no lazy asset of intab's.
+ * cached copy offline), or null when it is no lazy asset of intab's. `basePath` is where the build
+ * is served (the service worker's folder, `/` by default): only its own `assets/` folder holds
+ * intab's chunks, so an app path that merely looks like one (`/docs/assets/wllama-notes.txt`) is
+ * left to the app.
  *
  * @example
  * lazyAssetKind('/assets/wllama-DrYk.wasm'); // 'hashed'
+ * lazyAssetKind('/app/assets/wllama-DrYk.wasm', '/app/'); // 'hashed'
  */
-export function lazyAssetKind(pathname: string): 'hashed' | 'unhashed' | null {
-  if (HASHED_LAZY.test(pathname)) return 'hashed';
+export function lazyAssetKind(pathname: string, basePath = '/'): 'hashed' | 'unhashed' | null {
+  const assets = `${basePath}assets/`;
+  if (pathname.startsWith(assets) && HASHED_LAZY.test(pathname.slice(assets.length))) return 'hashed';
   if (PYTHON_ASSET.test(pathname)) return 'unhashed';
   return null;
 }

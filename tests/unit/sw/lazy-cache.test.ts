@@ -9,9 +9,12 @@ import { MemoryCacheStorage } from '../../helpers/cache-storage';
 
 type Listener = (event: { request: Request; respondWith(r: Promise<Response>): void }) => void;
 
-function scope() {
+function scope(href?: string) {
   let listener: Listener | null = null;
-  routeLazyAssets({ location: { origin: 'https://app.test' }, addEventListener: (_t, l) => (listener = l) });
+  routeLazyAssets({
+    location: { origin: 'https://app.test', ...(href ? { href } : {}) },
+    addEventListener: (_t, l) => (listener = l),
+  });
   return (request: Request): Promise<Response> | null => {
     let answer: Promise<Response> | null = null;
     listener?.({ request, respondWith: (r) => (answer = r) });
@@ -88,5 +91,20 @@ describe('routeLazyAssets', () => {
       'pdfjs-a.js',
     ])
       expect(await answer(new Request(`https://app.test/assets/${path}`)), path).toBeInstanceOf(Response);
+  });
+
+  it('takes only the build’s own assets/ folder, at the service worker’s base path, and Pyodide’s root folder', async () => {
+    vi.stubGlobal('caches', new MemoryCacheStorage());
+    vi.stubGlobal('fetch', async () => new Response('x', { headers: { 'content-type': 'text/plain' } }));
+    const root = scope('https://app.test/sw.js');
+    const sub = scope('https://app.test/app/sw.js');
+    // App paths that merely look like intab's: the app's own, never cached forever.
+    for (const answer of [root, sub])
+      for (const path of ['/docs/assets/wllama-notes.txt', '/docs/intab-python/pyodide.mjs'])
+        expect(answer(new Request(`https://app.test${path}`)), path).toBeNull();
+    expect(sub(new Request('https://app.test/assets/pdfjs-Ab12Cd34.js'))).toBeNull();
+    expect(sub(new Request('https://app.test/app/assets/pdfjs-Ab12Cd34.js'))).toBeInstanceOf(Promise);
+    expect(root(new Request('https://app.test/assets/pdfjs-Ab12Cd34.js'))).toBeInstanceOf(Promise);
+    expect(sub(new Request('https://app.test/intab-python/pyodide.mjs'))).toBeInstanceOf(Promise);
   });
 });
