@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { AppBuild, bundleScript } from './app-build.ts';
 import { mcpZodApart } from './mcp-zod-apart.ts';
-import { MAX_PRECACHED_FILE_BYTES, precacheManifest } from './precache-manifest.ts';
+import { lazyAssetSizes, MAX_PRECACHED_FILE_BYTES, precacheManifest } from './precache-manifest.ts';
 import { pythonAssetsPlugin } from './python-assets.ts';
 
 export { LAZY_ASSET_GLOBS, LAZY_ASSETS } from '../common/lazy-assets.ts';
@@ -144,6 +144,9 @@ function bundleServiceWorker(
       'process.env.NODE_ENV': JSON.stringify(outDir ? 'production' : 'development'),
       // intab's default service worker reads it (sw/default-entry.ts); other entries ignore it.
       __INTAB_ISOLATION__: JSON.stringify(coep),
+      // What intab's runtime cache checks a lazy asset's length against (sw/lazy-cache.ts), in
+      // any entry that installs intab; the dev server serves none of them from assets/.
+      ...(outDir ? { __INTAB_LAZY_SIZES__: JSON.stringify(lazyAssetSizes(outDir)) } : {}),
     },
   );
 }

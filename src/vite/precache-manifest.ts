@@ -6,9 +6,9 @@
  * package to work offline.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { LAZY_ASSET_GLOBS } from '../common/lazy-assets.ts';
+import { LAZY_ASSET_GLOBS, lazyAssetKind } from '../common/lazy-assets.ts';
 
 /** One precached file, as workbox-precaching takes it. */
 export interface ManifestEntry {
@@ -86,6 +86,23 @@ export function precacheManifest(
   }
   entries.sort((a, b) => (a.url < b.url ? -1 : 1));
   return { entries, bytes, tooBig };
+}
+
+/**
+ * The byte sizes of the build's hashed lazy assets (`assets/pdfjs-….js`: …), which intab's runtime
+ * cache checks a response against before it keeps it under that name for good.
+ *
+ * @example
+ * lazyAssetSizes('dist'); // { 'assets/pdfjs-CQQcCew4.js': 402113, … }
+ */
+export function lazyAssetSizes(outDir: string): Record<string, number> {
+  const sizes: Record<string, number> = {};
+  const assets = join(outDir, 'assets');
+  if (!existsSync(assets)) return sizes;
+  for (const e of readdirSync(assets, { withFileTypes: true }))
+    if (e.isFile() && lazyAssetKind(`/assets/${e.name}`) === 'hashed')
+      sizes[`assets/${e.name}`] = statSync(join(assets, e.name)).size;
+  return sizes;
 }
 
 function listFiles(dir: string): string[] {

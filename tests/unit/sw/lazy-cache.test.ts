@@ -22,6 +22,9 @@ function scope(href?: string) {
   };
 }
 
+/** A wasm module's first bytes, then some. */
+const WASM = new TextEncoder().encode('\0asm wasm bytes');
+
 const offline = async (): Promise<Response> => {
   throw new TypeError('Failed to fetch');
 };
@@ -34,14 +37,16 @@ describe('routeLazyAssets', () => {
   it('keeps a hashed lazy chunk on first use and serves it offline without the network', async () => {
     const storage = new MemoryCacheStorage();
     vi.stubGlobal('caches', storage);
-    const network = vi.fn(async () => new Response('wasm bytes'));
+    const network = vi.fn(
+      async () => new Response(WASM, { headers: { 'content-type': 'application/wasm' } }),
+    );
     vi.stubGlobal('fetch', network);
     const answer = scope();
     const url = 'https://app.test/assets/wllama-DrYkKwf9.wasm';
-    expect(await (await answer(new Request(url)))?.text()).toBe('wasm bytes');
+    expect(await (await answer(new Request(url)))?.text()).toBe('\0asm wasm bytes');
     expect(storage.paths(LAZY_ASSET_CACHE)).toEqual(['/assets/wllama-DrYkKwf9.wasm']);
     vi.stubGlobal('fetch', offline);
-    expect(await (await answer(new Request(url)))?.text()).toBe('wasm bytes');
+    expect(await (await answer(new Request(url)))?.text()).toBe('\0asm wasm bytes');
     expect(network).toHaveBeenCalledTimes(1);
   });
 
@@ -58,7 +63,11 @@ describe('routeLazyAssets', () => {
     const storage = new MemoryCacheStorage();
     vi.stubGlobal('caches', storage);
     let version = 'v1';
-    vi.stubGlobal('fetch', async () => new Response(version, { headers: { etag: `"${version}"` } }));
+    vi.stubGlobal(
+      'fetch',
+      async () =>
+        new Response(version, { headers: { etag: `"${version}"`, 'content-type': 'application/zip' } }),
+    );
     const answer = scope();
     const url = 'https://app.test/intab-python/python_stdlib.zip';
     expect(await (await answer(new Request(url)))?.text()).toBe('v1');

@@ -23,6 +23,8 @@ async function builtServiceWorker(opts: IntabPluginOptions): Promise<string> {
   // A file the build copies from public/ as it is: no hash in its name.
   mkdirSync(join(root, 'public/assets'), { recursive: true });
   writeFileSync(join(root, 'public/assets/notes.json'), '{"v":1}');
+  // As if it were one of intab's lazy chunks: the service worker learns its length.
+  writeFileSync(join(root, 'public/assets/pdfjs-Ab12Cd34.js'), 'export {};');
   await build({ root, configFile: false, logLevel: 'silent', plugins: intab(opts) });
   return readFileSync(join(root, 'dist/sw.js'), 'utf8');
 }
@@ -34,6 +36,8 @@ describe('intab()’s precache option', () => {
     expect(byDefault).toMatch(/"url":"assets\/index-[^"]+\.js","revision":null/);
     // Issue 43: a public/ file under assets/ is revisioned, so a deploy that changes it refreshes it.
     expect(byDefault).toMatch(/"url":"assets\/notes\.json","revision":"[0-9a-f]{32}"/);
+    // Issue 43: the runtime cache checks a lazy asset's length against the build's.
+    expect(byDefault).toMatch(/"assets\/pdfjs-Ab12Cd34\.js":10\b/);
     expect(byDefault).not.toContain('__WB_MANIFEST');
     const off = await builtServiceWorker({ serviceWorker: { precache: false } });
     expect(off).not.toContain('"url":"index.html"');
