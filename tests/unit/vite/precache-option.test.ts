@@ -39,7 +39,11 @@ describe('intab()’s precache option', () => {
     // Issue 43: the runtime cache checks a lazy asset's length against the build's.
     expect(byDefault).toMatch(/"assets\/pdfjs-Ab12Cd34\.js":10\b/);
     expect(byDefault).not.toContain('__WB_MANIFEST');
-    const off = await builtServiceWorker({ serviceWorker: { precache: false } });
+    const off = await builtServiceWorker({
+      serviceWorker: { precache: false, navigateFallbackDenylist: [/^\/api\//i] },
+    });
+    // Issue 43: the app's denylist reaches intab's service worker, as [source, flags].
+    expect(off).toMatch(/deny:\[\[[`"]\^\\\\\/api\\\\\/[`"],[`"]i[`"]\]\]/);
     expect(off).not.toContain('"url":"index.html"');
     expect(off).not.toContain('__WB_MANIFEST');
   }, 300_000);
