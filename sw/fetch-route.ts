@@ -12,7 +12,8 @@ export interface FetchEventLike {
 
 /** The service worker's scope, as much as the routes use. */
 export interface FetchScope {
-  readonly location: { readonly origin: string };
+  /** `href` is the worker script's URL (where the build sits); a scope without one reads as the root. */
+  readonly location: { readonly origin: string; readonly href?: string };
   addEventListener(type: 'fetch', listener: (event: FetchEventLike) => void): void;
 }
 

@@ -9,7 +9,7 @@ import { isMessage, type PageToSwMessage } from '../src/worker/protocol';
 import { type ClientsLike, EngineLinks } from './engine-links';
 import { forwardToEngine } from './forward';
 import type { IsolationMode } from './isolation';
-import { isLazyRequest, routeLazyAssets } from './lazy-cache';
+import { basePathOf, isLazyRequest, routeLazyAssets } from './lazy-cache';
 import { isSandboxRequest, routePythonSandbox } from './python-sandbox';
 import { SW_TIMING } from './timing';
 
@@ -54,7 +54,8 @@ interface WaitableEvent {
  * is) so Node tests can fake it; `self` in a service worker is one.
  */
 export interface IntabScope {
-  readonly location: { readonly origin: string };
+  /** `href`: the worker script's URL, whose folder is where the build's lazy assets sit. */
+  readonly location: { readonly origin: string; readonly href?: string };
   readonly clients: ClientsLike & { claim(): Promise<void> };
   skipWaiting(): Promise<void>;
   addEventListener(type: 'install' | 'activate', listener: (event: WaitableEvent) => void): void;
@@ -144,8 +145,9 @@ export function installIntab(scope: IntabScope, opts: InstallIntabOptions = {}):
   if (lazy) routeLazyAssets(scope, isolation);
 
   const origin = scope.location.origin;
+  const base = basePathOf(scope.location);
   const serves = (request: Request): boolean =>
-    handles(request) || isSandboxRequest(request, origin) || (lazy && isLazyRequest(request, origin));
+    handles(request) || isSandboxRequest(request, origin) || (lazy && isLazyRequest(request, origin, base));
   return { handles, apiPrefix, rootAliases, serves };
 }
 

@@ -2,8 +2,10 @@
  * The offline shell of intab's own service worker (the one `intab/vite` builds when the app has
  * none): the build's precache manifest (the app's shell and intab's runtime, never the lazy assets
  * of `src/common/lazy-assets.ts`) fetched at install into one cache per manifest, served cache
- * first, with navigations answered by the precached page (the SPA's `index.html` for any other
- * path). Workbox's model, in a few lines, so an app that installs intab needs no workbox package.
+ * first. A navigation to a precached page (a folder's `index.html`) is answered from the cache; any
+ * other goes to the network, and only when the network fails gets the SPA's `index.html` (never a
+ * file's URL or the API: see {@link DEFAULT_NAVIGATE_FALLBACK_DENYLIST}). Workbox's model, in a few
+ * lines, so an app that installs intab needs no workbox package.
  */
 
 import { type IsolationMode, isolate } from './isolation';
@@ -39,7 +41,29 @@ export interface ShellOptions {
    * rest fetched through the worker for the purpose. `false`: the host's headers, untouched.
    */
   isolation: IsolationMode;
+  /**
+   * Navigations never answered with the shell, even offline (workbox's option of the name), matched
+   * against the path and query: e.g. `[/^\/api\//]`, so `/api/logout` always reaches the server or
+   * fails. Added to {@link DEFAULT_NAVIGATE_FALLBACK_DENYLIST}.
+   */
+  navigateFallbackDenylist?: readonly RegExp[];
+  /**
+   * The app's own client-side routes (matched against the path and query), answered with the shell
+   * at once, online too, as workbox's `NavigationRoute` answers every route, even one that
+   * {@link DEFAULT_NAVIGATE_FALLBACK_DENYLIST} takes (a route with a dot in it); the denylist given
+   * above still wins. Default none: every other navigation goes to the network first.
+   */
+  navigateFallbackAllowlist?: readonly RegExp[];
 }
+
+/**
+ * Navigations the shell never answers: a file's URL (a name with an extension other than `.html`:
+ * a link to a GGUF, a PDF, a zip downloads it, or fails offline) and intab's API.
+ */
+export const DEFAULT_NAVIGATE_FALLBACK_DENYLIST: readonly RegExp[] = [
+  /\/[^/?]*\.(?!html?(?:\?|$))[^/.?]+(?:\?|$)/i,
+  /^\/v1\//,
+];
 
 /**
  * Adds the install, activate and fetch listeners. Call after `installIntab(self)`, whose requests
@@ -73,18 +97,42 @@ export function routeOfflineShell(
   scope.addEventListener('fetch', (event) => {
     const { request } = event;
     if (request.method !== 'GET' || skip(request)) return;
-    const url = new URL(request.url);
-    if (url.origin !== scope.location.origin) return;
-    url.hash = '';
-    url.search = '';
+    const asked = new URL(request.url);
+    if (asked.origin !== scope.location.origin) return;
+    const url = new URL(asked.pathname, asked);
+    const navigate = request.mode === 'navigate';
+    // A page of the precache, as workbox finds one: the URL itself, a folder's index.html, a clean URL's .html.
     const key =
       byUrl.get(url.href) ??
-      (request.mode === 'navigate' ? (byUrl.get(new URL('index.html', url).href) ?? fallback) : null);
+      (navigate
+        ? byUrl.get(url.pathname.endsWith('/') ? `${url.href}index.html` : `${url.href}.html`)
+        : undefined);
+    const spa = navigate && fallback && !key ? shellFallback(asked, opts) : 'never';
     if (key) event.respondWith(fromShell(cacheName, key, request).then((r) => isolate(r, isolation)));
+    else if (fallback && spa === 'owned')
+      event.respondWith(fromShell(cacheName, fallback, request).then((r) => isolate(r, isolation)));
+    else if (fallback && spa === 'offline')
+      // The server's answer (the app's API, a file, its own 404); the shell only when there is none.
+      event.respondWith(
+        fetch(request)
+          .catch((err: unknown) => cached(cacheName, fallback, err))
+          .then((r) => isolate(r, isolation)),
+      );
     // A request made `only-if-cached` outside same-origin mode cannot be fetched here.
     else if (isolation !== false && !(request.cache === 'only-if-cached' && request.mode !== 'same-origin'))
       event.respondWith(fetch(request).then((r) => isolate(r, isolation)));
   });
+}
+
+/**
+ * How a navigation outside the precache may get the SPA's page: at once (`owned`, an allowlisted
+ * route), only when the network fails (`offline`), or `never` (denylisted).
+ */
+function shellFallback(url: URL, opts: ShellOptions): 'owned' | 'offline' | 'never' {
+  const path = url.pathname + url.search;
+  if (opts.navigateFallbackDenylist?.some((re) => re.test(path))) return 'never';
+  if (opts.navigateFallbackAllowlist?.some((re) => re.test(path))) return 'owned';
+  return DEFAULT_NAVIGATE_FALLBACK_DENYLIST.some((re) => re.test(path)) ? 'never' : 'offline';
 }
 
 /** Fetches every entry into a fresh cache; one failure fails the install, as the old worker then stays. */
@@ -121,6 +169,13 @@ async function dropOldShells(current: string): Promise<void> {
 async function fromShell(cacheName: string, key: string, request: Request): Promise<Response> {
   const hit = await (await caches.open(cacheName)).match(key);
   return hit ?? fetch(request);
+}
+
+/** The shell's copy of `key`, for a navigation the network failed (`err`, thrown again without one). */
+async function cached(cacheName: string, key: string, err: unknown): Promise<Response> {
+  const hit = await (await caches.open(cacheName)).match(key);
+  if (hit) return hit;
+  throw err;
 }
 
 /** A short revision of the whole manifest (FNV-1a over its URLs and revisions). */

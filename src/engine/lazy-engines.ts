@@ -2,6 +2,7 @@
  * The real engines as the engine worker holds them: listed from start-up, their code (and their
  * libraries) fetched as separate chunks only when one of their models is used.
  */
+import { importLazy } from '../common/lazy-assets';
 import { LazyEngine } from './lazy-engine';
 import type { ModelInfo } from './types';
 import { WEBLLM_CATALOG } from './webllm/webllm-catalog';
@@ -22,7 +23,8 @@ export function lazyWebLLMEngine(opts: WebLLMEngineOptions = {}): LazyEngine {
     name: 'web-llm',
     listing: () => stamp(toModelInfos([...base, ...(opts.models ?? [])]), 'web-llm'),
     create: async () => {
-      const { WebLLMEngine } = await import('./webllm/webllm-engine');
+      // A failed import drops web-llm's kept chunk, so the next try fetches it again.
+      const { WebLLMEngine } = await importLazy('web-llm', () => import('./webllm/webllm-engine'));
       return stamped(new WebLLMEngine(opts), 'web-llm');
     },
   });
@@ -40,7 +42,8 @@ export function lazyWllamaEngine(opts: WllamaEngineOptions = {}) {
     name: 'wllama',
     eager: (opts.models?.length ?? 0) > 0,
     listing: () => (opts.models ?? []).map((spec) => wllamaListing(spec)),
-    create: async () => new (await import('./wllama/wllama-engine')).WllamaEngine(opts),
+    create: async () =>
+      new (await importLazy('wllama', () => import('./wllama/wllama-engine'))).WllamaEngine(opts),
   });
 }
 

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { AppBuild, bundleScript } from './app-build.ts';
 import { mcpZodApart } from './mcp-zod-apart.ts';
-import { MAX_PRECACHED_FILE_BYTES, precacheManifest } from './precache-manifest.ts';
+import { lazyAssetSizes, MAX_PRECACHED_FILE_BYTES, precacheManifest } from './precache-manifest.ts';
 import { pythonAssetsPlugin } from './python-assets.ts';
 
 export { LAZY_ASSET_GLOBS, LAZY_ASSETS } from '../common/lazy-assets.ts';
@@ -57,6 +57,18 @@ export interface ServiceWorkerOptions {
    * `false`: no precache; the app is online-only but for what intab caches on first use.
    */
   precache?: boolean;
+  /**
+   * Navigations intab's own service worker never answers with the app's `index.html`, even offline
+   * (workbox's option), tested against the path and query: e.g. `[/^\/api\//]` for the app's server
+   * routes. Added to the default list: URLs of files (a name with an extension other than `.html`)
+   * and `/v1/`. Other navigations go to the network; the page is the fallback when that fails.
+   */
+  navigateFallbackDenylist?: RegExp[];
+  /**
+   * The app's client-side routes, answered with its `index.html` at once, online too (and even
+   * with a dot in them); `navigateFallbackDenylist` still wins. Default none.
+   */
+  navigateFallbackAllowlist?: RegExp[];
 }
 
 export interface IntabPluginOptions {
@@ -133,7 +145,7 @@ function bundleServiceWorker(
   entry: string,
   fileName: string,
   outDir: string | null,
-  coep: Coep,
+  defines: Readonly<Record<string, string>>,
 ): Promise<string> {
   return bundleScript(
     root,
@@ -142,8 +154,11 @@ function bundleServiceWorker(
     {
       // workbox's modules log verbosely unless they see production.
       'process.env.NODE_ENV': JSON.stringify(outDir ? 'production' : 'development'),
-      // intab's default service worker reads it (sw/default-entry.ts); other entries ignore it.
-      __INTAB_ISOLATION__: JSON.stringify(coep),
+      // intab's default service worker reads its own (sw/default-entry.ts); other entries ignore them.
+      ...defines,
+      // What intab's runtime cache checks a lazy asset's length against (sw/lazy-cache.ts), in
+      // any entry that installs intab; the dev server serves none of them from assets/.
+      ...(outDir ? { __INTAB_LAZY_SIZES__: JSON.stringify(lazyAssetSizes(outDir)) } : {}),
     },
   );
 }
@@ -155,19 +170,33 @@ function bundleServiceWorker(
  * an empty manifest, so the dev server runs the same runtime, minus offline.
  */
 function serviceWorkerPlugin(opts: ServiceWorkerOptions, coep: Coep): Plugin {
+  const defines = {
+    __INTAB_ISOLATION__: JSON.stringify(coep),
+    // RegExps as [source, flags]: a define holds JSON.
+    __INTAB_NAVIGATION__: JSON.stringify({
+      deny: (opts.navigateFallbackDenylist ?? []).map((re) => [re.source, re.flags]),
+      allow: (opts.navigateFallbackAllowlist ?? []).map((re) => [re.source, re.flags]),
+    }),
+  };
   const entry = opts.entry ?? defaultEntry();
   const fileName = opts.fileName ?? 'sw.js';
   const app = new AppBuild();
+  // What the app's build wrote itself (its chunks and assets, the engine worker's included), as
+  // against what it copied from `public/`: only the former's hashed names may go unrevisioned.
+  const emitted = new Set<string>();
   return {
     name: 'intab:service-worker',
     ...app.hooks,
+    writeBundle(_output, bundle) {
+      if (this.environment?.name === 'client') for (const name of Object.keys(bundle)) emitted.add(name);
+    },
     configureServer(server) {
       let cached: Promise<string> | null = null;
       server.watcher.on('change', () => {
         cached = null;
       });
       server.middlewares.use(`/${fileName}`, (_req, res: ServerResponse, next) => {
-        cached ??= bundleServiceWorker(app.root, resolve(app.root, entry), fileName, null, coep).then(
+        cached ??= bundleServiceWorker(app.root, resolve(app.root, entry), fileName, null, defines).then(
           (code) => code.replaceAll(MANIFEST_SLOT, '[]'),
         );
         cached.then(
@@ -186,7 +215,7 @@ function serviceWorkerPlugin(opts: ServiceWorkerOptions, coep: Coep): Plugin {
     async closeBundle() {
       // A service worker for no app (a failed build) helps nobody.
       if (!app.builtClient(this)) return;
-      await bundleServiceWorker(app.root, resolve(app.root, entry), fileName, app.outDir, coep);
+      await bundleServiceWorker(app.root, resolve(app.root, entry), fileName, app.outDir, defines);
       const swPath = resolve(app.outDir, fileName);
       const code = readFileSync(swPath, 'utf8');
       if (!code.includes(MANIFEST_SLOT)) {
@@ -197,7 +226,7 @@ function serviceWorkerPlugin(opts: ServiceWorkerOptions, coep: Coep): Plugin {
         writeFileSync(swPath, code.replaceAll(MANIFEST_SLOT, '[]'));
         return;
       }
-      const manifest = precacheManifest(app.outDir, [fileName]);
+      const manifest = precacheManifest(app.outDir, [fileName], emitted);
       writeFileSync(swPath, code.replaceAll(MANIFEST_SLOT, JSON.stringify(manifest.entries)));
       for (const url of manifest.tooBig)
         this.warn(`${url} is over ${MAX_PRECACHED_FILE_BYTES} bytes: not precached`);

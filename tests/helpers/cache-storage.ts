@@ -20,6 +20,10 @@ class MemoryCache {
   async keys(): Promise<Request[]> {
     return [...this.entries.keys()].map((u) => new Request(u));
   }
+
+  async delete(request: RequestInfo | URL): Promise<boolean> {
+    return this.entries.delete(urlOf(request));
+  }
 }
 
 function urlOf(request: RequestInfo | URL): string {
@@ -46,6 +50,10 @@ export class MemoryCacheStorage {
 
   async keys(): Promise<string[]> {
     return [...this.caches.keys()];
+  }
+
+  async has(name: string): Promise<boolean> {
+    return this.caches.has(name);
   }
 
   async delete(name: string): Promise<boolean> {

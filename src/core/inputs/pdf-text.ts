@@ -6,6 +6,7 @@
  */
 import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { ApiError, clip, invalidRequest } from '../../common/api-error';
+import { importLazy } from '../../common/lazy-assets';
 import { pace } from '../../common/pace';
 import { checkPdfStreams } from './pdf-streams';
 
@@ -30,11 +31,12 @@ let pdfjs: Promise<PdfJs> | null = null;
  * Text extraction is a few ms a page, and each page is its own step (see {@link pdfText}).
  */
 function loadPdfJs(): Promise<PdfJs> {
-  pdfjs ??= (async () => {
+  // A failed load drops pdf.js's kept chunks, so the next PDF fetches them again.
+  pdfjs ??= importLazy('pdfjs', async () => {
     // @ts-expect-error: pdf.js ships no types for its worker module (it only sets globalThis.pdfjsWorker).
     await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
     return import('pdfjs-dist/legacy/build/pdf.mjs');
-  })();
+  });
   pdfjs.catch(() => {
     pdfjs = null;
   });

@@ -1,4 +1,5 @@
 import type { StaticFileChunkingStrategy } from 'openai/resources/vector-stores/vector-stores';
+import { importLazy } from '../../common/lazy-assets';
 import { pace } from '../../common/pace';
 
 /**
@@ -11,10 +12,13 @@ let tokenizer: Promise<O200k> | null = null;
 
 /** o200k_base, imported once, on first use. */
 export function loadTokenizer(): Promise<O200k> {
-  tokenizer ??= import('gpt-tokenizer/encoding/o200k_base').catch((err: unknown) => {
-    tokenizer = null; // a failed chunk load may succeed on the next file
-    throw err;
-  });
+  // A failed chunk load may succeed on the next file: its kept copy is dropped, and so is the promise.
+  tokenizer ??= importLazy('o200k', () => import('gpt-tokenizer/encoding/o200k_base')).catch(
+    (err: unknown) => {
+      tokenizer = null;
+      throw err;
+    },
+  );
   return tokenizer;
 }
 

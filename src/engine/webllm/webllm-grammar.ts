@@ -11,6 +11,7 @@
  */
 import type { ResponseFormat } from '@mlc-ai/web-llm';
 import { ApiError, serviceUnavailable } from '../../common/api-error';
+import { importLazy } from '../../common/lazy-assets';
 import type { FunctionToolSpec, OutputFormatSpec } from '../types';
 
 /** At most this many whitespace characters between JSON tokens: room for a newline and indentation. */
@@ -46,7 +47,8 @@ let loaded: Promise<XGrammarLike> | null = null;
  * const { Grammar } = await loadXGrammar();
  */
 export function loadXGrammar(): Promise<XGrammarLike> {
-  loaded ??= import('@mlc-ai/web-xgrammar').then(
+  // A failed load drops web-xgrammar's kept chunk, so the next grammar fetches it again.
+  loaded ??= importLazy('web-xgrammar', () => import('@mlc-ai/web-xgrammar')).then(
     (mod) => ((globalThis as { xgrammar?: XGrammarLike }).xgrammar ?? mod) as XGrammarLike,
     (err: unknown) => {
       loaded = null;

@@ -9,15 +9,21 @@ import { MemoryCacheStorage } from '../../helpers/cache-storage';
 
 type Listener = (event: { request: Request; respondWith(r: Promise<Response>): void }) => void;
 
-function scope() {
+function scope(href?: string) {
   let listener: Listener | null = null;
-  routeLazyAssets({ location: { origin: 'https://app.test' }, addEventListener: (_t, l) => (listener = l) });
+  routeLazyAssets({
+    location: { origin: 'https://app.test', ...(href ? { href } : {}) },
+    addEventListener: (_t, l) => (listener = l),
+  });
   return (request: Request): Promise<Response> | null => {
     let answer: Promise<Response> | null = null;
     listener?.({ request, respondWith: (r) => (answer = r) });
     return answer;
   };
 }
+
+/** A wasm module's first bytes, then some. */
+const WASM = new TextEncoder().encode('\0asm wasm bytes');
 
 const offline = async (): Promise<Response> => {
   throw new TypeError('Failed to fetch');
@@ -31,14 +37,16 @@ describe('routeLazyAssets', () => {
   it('keeps a hashed lazy chunk on first use and serves it offline without the network', async () => {
     const storage = new MemoryCacheStorage();
     vi.stubGlobal('caches', storage);
-    const network = vi.fn(async () => new Response('wasm bytes'));
+    const network = vi.fn(
+      async () => new Response(WASM, { headers: { 'content-type': 'application/wasm' } }),
+    );
     vi.stubGlobal('fetch', network);
     const answer = scope();
     const url = 'https://app.test/assets/wllama-DrYkKwf9.wasm';
-    expect(await (await answer(new Request(url)))?.text()).toBe('wasm bytes');
+    expect(await (await answer(new Request(url)))?.text()).toBe('\0asm wasm bytes');
     expect(storage.paths(LAZY_ASSET_CACHE)).toEqual(['/assets/wllama-DrYkKwf9.wasm']);
     vi.stubGlobal('fetch', offline);
-    expect(await (await answer(new Request(url)))?.text()).toBe('wasm bytes');
+    expect(await (await answer(new Request(url)))?.text()).toBe('\0asm wasm bytes');
     expect(network).toHaveBeenCalledTimes(1);
   });
 
@@ -55,7 +63,11 @@ describe('routeLazyAssets', () => {
     const storage = new MemoryCacheStorage();
     vi.stubGlobal('caches', storage);
     let version = 'v1';
-    vi.stubGlobal('fetch', async () => new Response(version, { headers: { etag: `"${version}"` } }));
+    vi.stubGlobal(
+      'fetch',
+      async () =>
+        new Response(version, { headers: { etag: `"${version}"`, 'content-type': 'application/zip' } }),
+    );
     const answer = scope();
     const url = 'https://app.test/intab-python/python_stdlib.zip';
     expect(await (await answer(new Request(url)))?.text()).toBe('v1');
@@ -88,5 +100,20 @@ describe('routeLazyAssets', () => {
       'pdfjs-a.js',
     ])
       expect(await answer(new Request(`https://app.test/assets/${path}`)), path).toBeInstanceOf(Response);
+  });
+
+  it('takes only the build’s own assets/ folder, at the service worker’s base path, and Pyodide’s root folder', async () => {
+    vi.stubGlobal('caches', new MemoryCacheStorage());
+    vi.stubGlobal('fetch', async () => new Response('x', { headers: { 'content-type': 'text/plain' } }));
+    const root = scope('https://app.test/sw.js');
+    const sub = scope('https://app.test/app/sw.js');
+    // App paths that merely look like intab's: the app's own, never cached forever.
+    for (const answer of [root, sub])
+      for (const path of ['/docs/assets/wllama-notes.txt', '/docs/intab-python/pyodide.mjs'])
+        expect(answer(new Request(`https://app.test${path}`)), path).toBeNull();
+    expect(sub(new Request('https://app.test/assets/pdfjs-Ab12Cd34.js'))).toBeNull();
+    expect(sub(new Request('https://app.test/app/assets/pdfjs-Ab12Cd34.js'))).toBeInstanceOf(Promise);
+    expect(root(new Request('https://app.test/assets/pdfjs-Ab12Cd34.js'))).toBeInstanceOf(Promise);
+    expect(sub(new Request('https://app.test/intab-python/pyodide.mjs'))).toBeInstanceOf(Promise);
   });
 });

@@ -109,6 +109,70 @@ describe('routeOfflineShell', () => {
   });
 });
 
+describe('routeOfflineShell’s navigations (issue 43)', () => {
+  const failed = async () => {
+    throw new TypeError('Failed to fetch');
+  };
+  async function installed(opts: Partial<ShellOptions> = {}) {
+    vi.stubGlobal('caches', new MemoryCacheStorage());
+    vi.stubGlobal('fetch', async (url: string) => new Response(`body of ${new URL(url).pathname}`));
+    const sw = shell(
+      [
+        { url: 'index.html', revision: 'r1' },
+        { url: 'about.html', revision: 'r1' },
+      ],
+      opts,
+    );
+    await sw.install();
+    return sw;
+  }
+  const server = vi.fn(async (r: Request) => new Response(`server: ${new URL(r.url).pathname}`));
+
+  it('sends a navigation outside the precache to the server while online: the app’s API, a file, a route', async () => {
+    const sw = await installed();
+    vi.stubGlobal('fetch', server);
+    for (const path of ['/api/logout', '/models/tiny.gguf', '/some/route'])
+      expect(await (await sw.answer(navigation(`https://app.test${path}`)))?.text()).toBe(`server: ${path}`);
+    // The precache's own pages stay cache first: the root, a clean URL.
+    server.mockClear();
+    expect(await (await sw.answer(navigation('https://app.test/')))?.text()).toBe('body of /index.html');
+    expect(await (await sw.answer(navigation('https://app.test/about')))?.text()).toBe('body of /about.html');
+    expect(server).not.toHaveBeenCalled();
+  });
+
+  it('answers the shell only when the network fails, and never for a file’s URL or a denylisted one', async () => {
+    const sw = await installed({ navigateFallbackDenylist: [/^\/api\//] });
+    vi.stubGlobal('fetch', failed);
+    expect(await (await sw.answer(navigation('https://app.test/some/route?x=1')))?.text()).toBe(
+      'body of /index.html',
+    );
+    for (const path of ['/models/tiny.gguf', '/docs/report.pdf?dl=1', '/v1/models', '/api/logout'])
+      await expect(sw.answer(navigation(`https://app.test${path}`)), path).rejects.toThrow('Failed to fetch');
+    expect(await (await sw.answer(navigation('https://app.test/guide.html')))?.text()).toBe(
+      'body of /index.html',
+    );
+  });
+
+  it('answers the app’s allowlisted routes with the shell at once, unless the denylist takes them', async () => {
+    const sw = await installed({
+      navigateFallbackAllowlist: [/^\/chat\//, /^\/u\//],
+      navigateFallbackDenylist: [/^\/chat\/export/],
+    });
+    vi.stubGlobal('fetch', server);
+    server.mockClear();
+    expect(await (await sw.answer(navigation('https://app.test/chat/123')))?.text()).toBe(
+      'body of /index.html',
+    );
+    expect(await (await sw.answer(navigation('https://app.test/u/jane.doe')))?.text()).toBe(
+      'body of /index.html',
+    );
+    expect(server).not.toHaveBeenCalled();
+    expect(await (await sw.answer(navigation('https://app.test/chat/export')))?.text()).toBe(
+      'server: /chat/export',
+    );
+  });
+});
+
 describe('isolate', () => {
   it('adds COOP and COEP where the host set none, and keeps what it did set', async () => {
     const plain = isolate(

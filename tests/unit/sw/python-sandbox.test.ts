@@ -75,7 +75,10 @@ describe('routePythonSandbox', () => {
     vi.stubGlobal('caches', new MemoryCacheStorage());
     vi.stubGlobal(
       'fetch',
-      async () => new Response('export const online = 1;', { headers: { etag: '"a"' } }),
+      async () =>
+        new Response('export const online = 1;', {
+          headers: { etag: '"a"', 'content-type': 'text/javascript' },
+        }),
     );
     const answer = scope();
     await answer(new Request('https://app.test/intab-python/sandbox.js'));

@@ -53,9 +53,28 @@ describe('precacheManifest', () => {
       'icon.svg',
       'index.html',
     ]);
-    // Hashed names are their own revision; the others get their content's.
-    expect(entries.find((e) => e.url === 'assets/index-a1.js')?.revision).toBeNull();
+    // Without the bundle's names, every file gets its content's revision.
     expect(entries.find((e) => e.url === 'index.html')?.revision).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('leaves the revision out only for hashed names the bundler wrote, never for a copied public/ file', () => {
+    const out = build({
+      'index.html': '<html>',
+      'assets/index-BjWIp0CS.js': 'page',
+      // Copied from the app's public/assets/: its name stays when a deploy changes it.
+      'assets/notes.json': '{"v":1}',
+      'assets/photo-Original.png': 'png',
+    });
+    const emitted = new Set(['index.html', 'assets/index-BjWIp0CS.js']);
+    const revisions = Object.fromEntries(
+      precacheManifest(out, [], emitted).entries.map((e) => [e.url, e.revision]),
+    );
+    expect(revisions['assets/index-BjWIp0CS.js']).toBeNull();
+    for (const url of ['index.html', 'assets/notes.json', 'assets/photo-Original.png'])
+      expect(revisions[url], url).toMatch(/^[0-9a-f]{32}$/);
+    writeFileSync(join(out, 'assets/notes.json'), '{"v":2}');
+    const next = precacheManifest(out, [], emitted).entries.find((e) => e.url === 'assets/notes.json');
+    expect(next?.revision).not.toBe(revisions['assets/notes.json']);
   });
 
   it('changes an unhashed file’s revision with its content', () => {
