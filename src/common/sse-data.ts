@@ -15,7 +15,11 @@
 export interface SseCaps {
   /** The longest line still waiting for its end, in UTF-16 code units. */
   maxLineChars: number;
-  /** The most characters of `data` one event gathers (each line counts its length and its `\n`). */
+  /**
+   * The most characters one event may span, as sent: every line since the last blank one, each with
+   * its field name and its `\n` (issue 43: counting only the `data` let `data: x` lines, 2 counted of
+   * 8 sent, pull 4× the cap). At most 3 bytes of UTF-8 per character, so the bytes read are bounded too.
+   */
   maxEventChars: number;
   /** The error thrown when a cap is passed. */
   tooLarge: (what: 'line' | 'event', cap: number) => Error;
@@ -111,19 +115,17 @@ export class SseDataParser {
   /** One line: a blank one finishes the event (its data, or null for one without). */
   private line(line: string): string | null {
     if (line === '') {
+      this.eventChars = 0;
       if (this.data.length === 0) return null;
       const event = this.data.join('\n');
       this.data = [];
-      this.eventChars = 0;
       return event;
     }
-    if (line.startsWith('data:')) {
-      const part = line.slice(line.charCodeAt(5) === 32 /* space */ ? 6 : 5);
-      this.eventChars += part.length + 1;
-      const caps = this.caps;
-      if (caps && this.eventChars > caps.maxEventChars) throw caps.tooLarge('event', caps.maxEventChars);
-      this.data.push(part);
-    }
+    // The whole line counts, whatever its field: an event is bounded by what the body spends on it.
+    this.eventChars += line.length + 1;
+    const caps = this.caps;
+    if (caps && this.eventChars > caps.maxEventChars) throw caps.tooLarge('event', caps.maxEventChars);
+    if (line.startsWith('data:')) this.data.push(line.slice(line.charCodeAt(5) === 32 /* space */ ? 6 : 5));
     return null;
   }
 }

@@ -64,11 +64,11 @@ describe('SSE event data', () => {
   it('passes the line cap and the event cap to its error, and only with caps', () => {
     const caps: SseCaps = {
       maxLineChars: 8,
-      maxEventChars: 12,
+      maxEventChars: 24,
       tooLarge: (what, cap) => new Error(`${what} over ${cap}`),
     };
     expect(() => new SseDataParser(caps).push('data: 123456789')).toThrow('line over 8');
-    expect(() => new SseDataParser(caps).push('data: 12345\ndata: 123456\n')).toThrow('event over 12');
+    expect(() => new SseDataParser(caps).push('data: 12345\ndata: 123456\n')).toThrow('event over 24');
     expect(new SseDataParser(caps).push('data: 1234\ndata: 1234\n\n')).toEqual(['1234\n1234']);
     expect(new SseDataParser().push(`data: ${'x'.repeat(100)}\n\n`)).toEqual(['x'.repeat(100)]);
   });

@@ -45,10 +45,12 @@ export const MCP_REQUEST_TIMEOUT_MS = 30_000;
 /**
  * The longest listing a response's MCP servers may take in all: opening each, and every page of its
  * `tools/list` (issue 38 §3.6: 64 pages of just under {@link MCP_REQUEST_TIMEOUT_MS} each held a
- * response for half an hour). Past it the request is a 424 saying the listing timed out. Each call
- * of a run is bounded on its own by {@link MCP_REQUEST_TIMEOUT_MS}.
+ * response for half an hour). Past it the request is a 424 saying the listing timed out. The user
+ * waits this long for a response that has not started, so it is no longer than one exchange may
+ * take (issue 43: 60 s held a slowly paging server's response past a client's 45 s). Each call of a
+ * run is bounded on its own by {@link MCP_REQUEST_TIMEOUT_MS}.
  */
-export const MCP_LIST_DEADLINE_MS = 60_000;
+export const MCP_LIST_DEADLINE_MS = 30_000;
 
 /** The most bytes one answer of an MCP server may carry; a longer body is cut off and the exchange fails. */
 export const MCP_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;

@@ -65,6 +65,21 @@ export async function listMcpServers(
   newId: () => string,
   deadline: McpDeadline = mcpDeadline(),
 ): Promise<McpServer[]> {
+  try {
+    return await listEach(tools, context, connector, signal, newId, deadline);
+  } finally {
+    deadline.stop();
+  }
+}
+
+async function listEach(
+  tools: readonly Tool.Mcp[],
+  context: readonly ResponseItem[],
+  connector: McpConnector,
+  signal: AbortSignal,
+  newId: () => string,
+  deadline: McpDeadline,
+): Promise<McpServer[]> {
   const servers: McpServer[] = [];
   const bounded = AbortSignal.any([signal, deadline.signal]);
   for (const tool of tools) {
@@ -120,6 +135,8 @@ export interface McpDeadline {
   signal: AbortSignal;
   /** A `timeout` failure once the deadline has passed, else null. */
   failure(): McpFailure | null;
+  /** The listing is over: its timer goes. */
+  stop(): void;
 }
 
 /**
@@ -129,17 +146,20 @@ export interface McpDeadline {
  * const servers = await listMcpServers(tools, items, connector, signal, newId, mcpDeadline());
  */
 export function mcpDeadline(ms: number = MCP_LIST_DEADLINE_MS): McpDeadline {
-  const signal = AbortSignal.timeout(ms);
+  // A timer of the page's own clock (not AbortSignal.timeout), cleared once the listing is over.
+  const ac = new AbortController();
+  const timer = setTimeout(() => ac.abort(new DOMException('MCP listing deadline', 'TimeoutError')), ms);
   return {
-    signal,
+    signal: ac.signal,
     failure: () =>
-      signal.aborted
+      ac.signal.aborted
         ? new McpFailure(
             'timeout',
             0,
             `listing the response's MCP servers timed out: it took more than ${Math.round(ms / 1000)} s in all`,
           )
         : null,
+    stop: () => clearTimeout(timer),
   };
 }
 

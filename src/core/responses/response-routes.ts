@@ -174,7 +174,12 @@ export async function countInputTokens(
   parseOrThrow(countSchema, json);
   // Counting must see exactly what create would send the model, so it shares create's preparation;
   // truncation is left out so an oversized input is counted, not refused.
-  const prepared = await prepareCreate({ ...json, truncation: 'auto' }, deps, { fit: false });
+  // The request's signal: a client that goes away stops the MCP listing a count may need.
+  const prepared = await prepareCreate(
+    { ...json, truncation: 'auto' },
+    { ...deps, signal: request.signal },
+    { fit: false },
+  );
   const n = await deps.engine.countTokens(
     prepared.model.id,
     prepared.generate.messages,

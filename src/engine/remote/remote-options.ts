@@ -57,7 +57,7 @@ export const REMOTE_QUOTE_CHARS = 500;
 export const REMOTE_MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** Longest SSE line accepted from upstream (one chunk's JSON). */
 export const REMOTE_MAX_LINE_BYTES = 4 * 1024 * 1024;
-/** Longest SSE event accepted from upstream: all its `data:` lines together (issue 38 §3.8). */
+/** Longest SSE event accepted from upstream: all its lines together, as sent, in characters (issue 38 §3.8, issue 43). */
 export const REMOTE_MAX_EVENT_BYTES = 4 * 1024 * 1024;
 /** Most redirects followed (same origin only). */
 export const REMOTE_MAX_REDIRECTS = 5;

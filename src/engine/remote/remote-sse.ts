@@ -22,7 +22,13 @@ export async function* sseData(
     maxLineChars: REMOTE_MAX_LINE_BYTES,
     // A server sending `data:` lines without the blank line that ends an event is cut off.
     maxEventChars: REMOTE_MAX_EVENT_BYTES,
-    tooLarge: (what, cap) => upstreamError(server, `sent a stream ${what} over ${cap} bytes.`),
+    tooLarge: (what, cap) =>
+      upstreamError(
+        server,
+        what === 'event'
+          ? `sent a stream event over ${cap} characters without the blank line that ends it; the stream was closed.`
+          : `sent a stream line over ${cap} characters; the stream was closed.`,
+      ),
   };
   const read = (reader: ReadableStreamDefaultReader<Uint8Array>) => readWithin(reader, stallMs, server);
   for await (const data of sseEventData(body, { caps, read })) {
