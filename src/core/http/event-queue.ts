@@ -5,7 +5,7 @@
  * `highWater` items are unread. Unbounded, a 100k-token answer sat here whole as event objects
  * whenever the page read slower than it was written: the worker heap per 100k tokens went 30 or
  * 42 MB by how far the page lagged (issue 43). A reader that stops reading altogether is the SSE
- * body's idle bound's to end (it cancels, and the wait ends with the reader).
+ * body's idle bound's to end: it aborts the run, whose wait ends on that abort (run-loop.ts).
  *
  * @example
  * const queue = new EventQueue<StreamEvent>();
