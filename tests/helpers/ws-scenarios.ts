@@ -126,7 +126,11 @@ export async function runScenarios(
   const streamField = await a.turn();
   const afterBad = await create(a, { model, input: 'still here', store: false });
   // A missing previous response.
-  const missing = await create(a, { model, input: 'x', previous_response_id: 'resp_doesnotexist0000' });
+  const missing = await create(a, {
+    model,
+    input: 'x',
+    previous_response_id: `resp_openresponses_missing_${Date.now()}`,
+  });
   // A failed continuation evicts the entry it used.
   const failed = await create(a, {
     model,

@@ -27,3 +27,30 @@ export function newChatCompletionId(): string {
 
 /** The `mcp` tool's items: `mcpl_` listings, `mcp_` calls, `mcpr_` approval requests, `mcpa_` answers. */
 type McpIdPrefix = 'mcpl' | 'mcp' | 'mcpr' | 'mcpa';
+
+/**
+ * The longest id intab takes from a request. Its own ids are 53 characters at most; OpenAI's run a
+ * little longer. The bound keeps a stored key, a lookup and an error's quote of it small.
+ */
+export const MAX_ID_CHARS = 256;
+
+/** What an id may hold after its prefix: letters, digits, `_` and `-`, as OpenAI's ids do. */
+const ID_CHARS = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * Whether `id` is a well-formed id of `prefix` (`resp_…`): the prefix and `_`, then OpenAI's id
+ * characters, at most {@link MAX_ID_CHARS} in all (issue 43: `resp_openresponses_missing_1796…`
+ * was refused for its `_`, where OpenAI looks it up and answers that it does not exist).
+ *
+ * @example
+ * isWellFormedId('resp_openresponses_missing_17', 'resp') // → true
+ * isWellFormedId('resp_a.b', 'resp')                      // → false
+ */
+export function isWellFormedId(id: string, prefix: string): boolean {
+  return (
+    id.length <= MAX_ID_CHARS &&
+    id.length > prefix.length + 1 &&
+    id.startsWith(`${prefix}_`) &&
+    ID_CHARS.test(id.slice(prefix.length + 1))
+  );
+}

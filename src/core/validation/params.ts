@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { type ApiError, clip, invalidRequest } from '../../common/api-error';
+import { MAX_ID_CHARS } from '../http/ids';
 
 type Path = ReadonlyArray<PropertyKey>;
 
@@ -191,8 +192,14 @@ function customMessage(code: string, param: string, value: unknown): string {
     case 'format_name_pattern':
       return `Invalid '${param}': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]{1,64}$'.`;
     default:
-      if (code.startsWith('id_prefix:'))
-        return `Invalid '${param}': '${clip(String(value))}'. Expected an ID that begins with '${code.slice(10)}'.`;
+      if (code.startsWith('id_prefix:')) {
+        const prefix = code.slice(10);
+        const expected = String(value).startsWith(prefix)
+          ? // It has the prefix: saying only "begins with" would name nothing it lacks.
+            `Expected an ID of '${prefix}_' followed by letters, digits, '_' or '-', at most ${MAX_ID_CHARS} characters`
+          : `Expected an ID that begins with '${prefix}'`;
+        return `Invalid '${param}': '${clip(String(value))}'. ${expected}.`;
+      }
       return `Invalid value for '${param}': ${code}`;
   }
 }

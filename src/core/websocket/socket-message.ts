@@ -66,12 +66,14 @@ export function parseSocketMessage(data: unknown): ParsedMessage {
 export interface SocketErrorEvent {
   type: 'error';
   status: number;
-  error: { type: string; code: string; message: string; param: string | null };
+  error: { type: string; code: string | null; message: string; param: string | null };
 }
 
 /**
- * Any failure as the socket's `error` event. Its `code` is always a string (the envelope requires
- * one): an error without a code gives its type.
+ * Any failure as the socket's `error` event. Its `code` is the error's own, as OpenAI sends it over
+ * HTTP, or null for one without (an unmatched `function_call_output`): OpenAI's WebSocket error
+ * payload has a nullable `code`. Open Responses' envelope lists `code` as a string, but filling it
+ * with the type (`"code": "invalid_request_error"`) named a code no OpenAI error has (issue 43).
  *
  * @example
  * socketError(invalidRequest('model', 'Missing model.')) // → { type: 'error', status: 400, error: {…} }
@@ -81,7 +83,7 @@ export function socketError(err: unknown): SocketErrorEvent {
   return {
     type: 'error',
     status: e.status,
-    error: { type: e.type, code: e.code ?? e.type, message: e.message, param: e.param },
+    error: { type: e.type, code: e.code, message: e.message, param: e.param },
   };
 }
 

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { isWellFormedId } from '../../http/ids';
 import { jsonObjectSchema, metadataSchema } from '../../validation/params';
 import { codeInterpreterCallItem } from './tools/code-interpreter-tool';
 import {
@@ -231,7 +232,9 @@ export const createResponseSchema = z.strictObject({
   store: nullish(z.boolean()),
   background: nullish(z.boolean()),
   previous_response_id: nullish(
-    z.string().check(z.regex(/^resp_[A-Za-z0-9]+$/, { message: 'id_prefix:resp' })),
+    // OpenAI's id characters (`_` and `-` too), bounded; a well-formed id that is not stored is
+    // `previous_response_not_found` (history.ts), in WebSocket mode as over HTTP.
+    z.string().check(z.refine((id) => isWellFormedId(id, 'resp'), { message: 'id_prefix:resp' })),
   ),
   conversation: nullish(z.union([z.string(), z.strictObject({ id: z.string() })])),
   include: nullish(z.array(z.enum(INCLUDABLE))),
