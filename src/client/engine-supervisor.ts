@@ -43,6 +43,11 @@ export interface SupervisedEngine {
   run<T>(fn: (api: Comlink.Remote<EngineApi>) => Promise<T>): Promise<T>;
   /** Stops watching (the worker keeps running). */
   stop(): void;
+  /**
+   * Stops watching and terminates the worker (this tab no longer leads): calls running on it, and
+   * every later one, reject with `reason`.
+   */
+  end(reason: Error): void;
 }
 
 /** How to start a worker and what to do around a replacement. */
@@ -167,6 +172,13 @@ export function superviseEngine(opts: SuperviseOptions): SupervisedEngine {
     stop() {
       stopped = true;
       clearTimeout(timer);
+    },
+    end(reason) {
+      stopped = true;
+      clearTimeout(timer);
+      handle?.worker.terminate();
+      handle = null;
+      generation.abort(reason);
     },
   };
 }

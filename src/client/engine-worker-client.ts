@@ -49,9 +49,7 @@ export function startEngineWorker(
   const name = engineWorkerName(options);
   const { worker, url } = start.url
     ? { worker: new Worker(start.url, { type: 'module', name }), url: new URL(start.url, location.href).href }
-    : recordScriptUrl(
-        () => new Worker(new URL('../worker/engine-worker.ts', import.meta.url), { type: 'module', name }),
-      );
+    : recordScriptUrl(() => bundledWorker(name));
   worker.addEventListener('error', (event) => {
     const report = start.onError ?? ((err: Error) => console.error(`[intab] ${err.message}`));
     void describeWorkerFailure(url, event).then(report);
@@ -67,10 +65,46 @@ export function startEngineWorker(
 }
 
 /**
+ * The engine worker's script URL, without starting it: `url` made absolute, else the bundler's name
+ * for its own build of the worker (hashed: it changes with the worker's code and its lazy chunks'
+ * names). Names this tab's build in the leader election (build-takeover.ts).
+ *
+ * @example
+ * engineWorkerUrl(); // 'https://app.test/assets/engine-worker-Bx1.js'
+ */
+export function engineWorkerUrl(url?: string | URL): string {
+  if (url) return new URL(url, location.href).href;
+  const Native = globalThis.Worker;
+  let seen = '';
+  const probe = new Error('intab: engine worker URL probe');
+  // A function, not an arrow: the bundled code calls it with `new`.
+  globalThis.Worker = function (this: unknown, script: string | URL): Worker {
+    seen = new URL(script, location.href).href;
+    throw probe;
+  } as unknown as typeof Worker;
+  try {
+    bundledWorker('');
+  } catch (err) {
+    if (err !== probe) throw err;
+  } finally {
+    globalThis.Worker = Native;
+  }
+  return seen;
+}
+
+/**
+ * The engine worker the app's bundler built: Vite and webpack rewrite this `new Worker(new URL(…))`,
+ * which they must see verbatim, into their build's script. (A `new URL(…)` written anywhere else
+ * would be taken by bundlers for an asset to copy.)
+ */
+function bundledWorker(name: string): Worker {
+  return new Worker(new URL('../worker/engine-worker.ts', import.meta.url), { type: 'module', name });
+}
+
+/**
  * Runs `create` and returns the worker with the URL it was created from. That URL is the bundler's
  * rewrite of the `new URL(…)` inside `create`, and a failed script load never reports it, so the
- * `Worker` constructor is watched for this one synchronous call. (A `new URL(…)` written anywhere
- * else would be taken by bundlers for an asset to copy.)
+ * `Worker` constructor is watched for this one synchronous call.
  */
 function recordScriptUrl(create: () => Worker): { worker: Worker; url: string } {
   const Native = globalThis.Worker;

@@ -8,34 +8,54 @@ import { RUN_LOCK_PREFIX } from '../worker/run-locks';
 
 /** This tab's place in the election. */
 export interface LeaderElection {
-  /** Whether this tab leads now. Once true it stays true for the document's lifetime. */
+  /**
+   * Whether this tab leads now. It leads until its document dies, or until a tab of a newer build
+   * takes the lead over ({@link LeaderElection.takeOver}); it then queues to lead again.
+   */
   readonly isLeader: boolean;
   /** Whether it leads by holding the lock (false where Web Locks are missing: every tab leads). */
   readonly exclusive: boolean;
   /**
-   * Resolves when this tab has become the leader and `onElected` has finished (possibly never,
-   * while another tab leads); rejects if `onElected` failed.
+   * Resolves when this tab has first become the leader and `onElected` has finished (possibly
+   * never, while another tab leads); rejects if `onElected` failed.
    */
   readonly elected: Promise<void>;
+  /**
+   * Takes the lock from the tab that holds it (Web Locks' `steal`), which then runs its
+   * `onDeposed`: a tab of a newer build does not follow a leader running an older build's engine
+   * (issue 43), whose lazy chunks the new deploy no longer has. This tab's place in the queue stays.
+   */
+  takeOver(): void;
+}
+
+/** What a leader does when a tab of a newer build takes the lead over. */
+export interface ElectionOptions {
+  /** This tab no longer leads: stop its engine and stop serving followers. */
+  onDeposed?: () => void;
 }
 
 /**
- * Queues for the leader lock and runs `onElected` once it is granted. The lock is held until the
- * document dies: its callback returns a promise that never settles.
+ * Queues for the leader lock and runs `onElected` each time it is granted. The lock is held until
+ * the document dies, or another tab takes it over: its callback returns a promise that never settles.
  *
  * Without Web Locks (very old browsers), every tab leads its own engine, which is the behaviour
  * before leader election: correct, just wasteful with GPU memory.
  *
  * @example
- * const election = electLeader(navigator.locks, () => startEngineWorker());
+ * const election = electLeader(navigator.locks, () => startEngineWorker(), { onDeposed: () => engine.end() });
  * if (election.isLeader) console.log('this tab runs the engine');
  */
 export function electLeader(
   locks: LockManager | undefined,
   onElected: () => Promise<void> | void,
+  opts: ElectionOptions = {},
 ): LeaderElection {
   let isLeader = false;
   let exclusive = false;
+  /** A request of this tab waits in the lock's queue (a steal does not take its place). */
+  let queued = false;
+  let stealing = false;
+  let first = true;
   let settle: (won: Promise<void>) => void = () => {};
   const elected = new Promise<void>((resolve) => {
     settle = resolve;
@@ -43,24 +63,49 @@ export function electLeader(
   const win = (): void => {
     if (isLeader) return;
     isLeader = true;
-    settle(Promise.resolve().then(onElected));
+    const run = Promise.resolve().then(onElected);
+    if (first) settle(run);
+    else run.catch((err: unknown) => console.error('[intab] could not start the engine:', err));
+    first = false;
   };
-  if (locks) {
-    void locks
-      .request(LEADER_LOCK, () => {
-        exclusive = true;
-        win();
-        return new Promise<never>(() => {});
-      })
-      .catch((err: unknown) => {
-        // A request only fails when the document is being torn down, or where locks are denied
-        // (e.g. an opaque origin); leading alone is then the only way this tab can serve.
-        console.warn('[intab] leader lock unavailable, this tab leads its own engine:', err);
-        win();
-      });
-  } else {
-    queueMicrotask(win);
-  }
+  const deposed = (): void => {
+    isLeader = false;
+    exclusive = false;
+    try {
+      opts.onDeposed?.();
+    } finally {
+      if (!queued) ask(false);
+    }
+  };
+  const ask = (steal: boolean): void => {
+    if (!locks) return;
+    let held = false;
+    if (steal) stealing = true;
+    else queued = true;
+    const granted = (): Promise<never> => {
+      if (steal) stealing = false;
+      else queued = false;
+      held = true;
+      exclusive = true;
+      win();
+      return new Promise<never>(() => {});
+    };
+    const request = steal
+      ? locks.request(LEADER_LOCK, { steal: true }, granted)
+      : locks.request(LEADER_LOCK, granted);
+    void request.catch((err: unknown) => {
+      // A held lock's request fails when another tab steals it: that tab leads now.
+      if (held) return deposed();
+      if (steal) stealing = false;
+      else queued = false;
+      // A request only fails when the document is being torn down, or where locks are denied
+      // (e.g. an opaque origin); leading alone is then the only way this tab can serve.
+      console.warn('[intab] leader lock unavailable, this tab leads its own engine:', err);
+      win();
+    });
+  };
+  if (locks) ask(false);
+  else queueMicrotask(win);
   return {
     get isLeader() {
       return isLeader;
@@ -69,6 +114,9 @@ export function electLeader(
       return exclusive;
     },
     elected,
+    takeOver() {
+      if (!isLeader && !stealing) ask(true);
+    },
   };
 }
 

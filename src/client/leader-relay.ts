@@ -12,7 +12,13 @@ import * as Comlink from 'comlink';
 import { serviceUnavailable, toApiError, toApiErrorData } from '../common/api-error';
 import type { LoadProgress } from '../engine/types';
 import { withDeadline } from '../worker/deadline';
-import { type EngineApi, isMessage, type RelayedCall, type TabMessage } from '../worker/protocol';
+import {
+  type EngineApi,
+  isMessage,
+  type RelayedCall,
+  type TabBuild,
+  type TabMessage,
+} from '../worker/protocol';
 
 /** The part of a BroadcastChannel used here (Node's has the same shape, for unit tests). */
 export interface TabChannel {
@@ -60,28 +66,33 @@ export async function runCall(
 export type CallRunner = (call: RelayedCall, onProgress?: (p: LoadProgress) => void) => Promise<unknown>;
 
 /**
- * Leader side: announces this tab, hands the service worker a port on a relayed
- * `need-port`, and runs followers' calls on the engine worker: `api`'s, or through `run`, which
- * follows the worker across a restart (see engine-supervisor.ts).
+ * Leader side: announces this tab (with its `build`, on `who-leads` too), hands the service worker a
+ * port on a relayed `need-port`, and runs followers' calls on the engine worker: `api`'s, or through
+ * `run`, which follows the worker across a restart (see engine-supervisor.ts). `stop()`: this tab
+ * no longer leads (a tab of a newer build took over), and answers nothing more.
  *
  * @example
  * serveFollowers(channel, { leaderId: crypto.randomUUID(), api: engine.api, handPort: () => broker.handOver() });
  */
 export function serveFollowers(
   channel: TabChannel,
-  opts: { leaderId: string; handPort: () => void } & (
+  opts: { leaderId: string; handPort: () => void; build?: TabBuild } & (
     | { api: Comlink.Remote<EngineApi> }
     | { run: CallRunner }
   ),
-): void {
+): { stop(): void } {
   const run: CallRunner =
     'run' in opts ? opts.run : (call, onProgress) => runCall(opts.api, call, onProgress);
   const post = (message: TabMessage): void => channel.postMessage(message);
   // A follower re-sends a call it has no acceptance for when a leader announces; run each once.
   const seen = new Set<string>();
+  let stopped = false;
+  const announce = (): void => post({ type: 'leader', leaderId: opts.leaderId, ...opts.build });
   channel.addEventListener('message', (event) => {
     const data: unknown = event.data;
+    if (stopped) return;
     if (isMessage<TabMessage>(data, 'need-port')) opts.handPort();
+    else if (isMessage<TabMessage>(data, 'who-leads')) announce();
     else if (isMessage<Extract<TabMessage, { type: 'call' }>>(data, 'call')) {
       const { callId, call } = data;
       if (seen.has(callId)) return;
@@ -97,7 +108,12 @@ export function serveFollowers(
       );
     }
   });
-  post({ type: 'leader', leaderId: opts.leaderId });
+  announce();
+  return {
+    stop() {
+      stopped = true;
+    },
+  };
 }
 
 interface Pending {

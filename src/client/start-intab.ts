@@ -23,8 +23,9 @@ import type {
   WebLLMOptions,
   WllamaOptions,
 } from '../worker/worker-options';
+import { followNewestBuild } from './build-takeover';
 import { type SupervisedEngine, superviseEngine } from './engine-supervisor';
-import { startEngineWorker } from './engine-worker-client';
+import { engineWorkerUrl, startEngineWorker } from './engine-worker-client';
 import { installWebSocket } from './install-web-socket';
 import { electLeader, runLocksReleased } from './leader-election';
 import {
@@ -178,9 +179,19 @@ export function startIntab(opts: StartIntabOptions = {}): IntabClient {
   });
   let settled = false;
   const container = navigator.serviceWorker as ServiceWorkerContainer | undefined;
-  // Runs a microtask or more after this function returns, so `broker` below is set by then.
-  const election = electLeader(navigator.locks, async () => {
+  // The build this tab's engine would run: a tab of a newer one takes the lead over (build-takeover.ts).
+  const build = { build: engineWorkerUrl(opts.workerUrl), since: performance.timeOrigin };
+  let serving: { stop(): void } | null = null;
+  const deposed = (): void => {
+    serving?.stop();
+    serving = null;
+    engine?.end(serviceUnavailable('A tab of a newer build of this app runs the engine now; retry.'));
+    engine = null;
+  };
+  const lead = async (): Promise<void> => {
     await runLocksReleased(navigator.locks, RUN_LOCK_DRAIN_MS);
+    // A tab of a newer build took the lead over while the old runs drained.
+    if (!election.isLeader) return;
     const remote = opts.remote ? (Array.isArray(opts.remote) ? opts.remote : [opts.remote]) : [];
     const options = {
       remote: remote.length > 0 ? { servers: remote.length } : undefined,
@@ -207,10 +218,14 @@ export function startIntab(opts: StartIntabOptions = {}): IntabClient {
     engine = own;
     const run: CallRunner = (call, onProgress) => own.run((api) => runCall(api, call, onProgress));
     const leaderId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-    if (channel) serveFollowers(channel, { leaderId, run, handPort: () => broker?.handOver() });
+    if (channel)
+      serving = serveFollowers(channel, { leaderId, build, run, handPort: () => broker?.handOver() });
     broker?.handOver();
     calls?.leaderChanged(leaderId, run);
-  });
+  };
+  // Runs `lead` a microtask or more after this function returns, so `broker` below is set by then.
+  const election = electLeader(navigator.locks, lead, { onDeposed: deposed });
+  if (channel) followNewestBuild(channel, build, election);
   election.elected.catch((err: unknown) => console.error('[intab] could not start the engine:', err));
   const broker: PortBroker | null = container
     ? brokerPorts(container, {

@@ -148,6 +148,16 @@ export const LEADER_LOCK = 'intab:engine-leader';
 /** The BroadcastChannel on which tabs of the origin talk about the leader (DESIGN §5). */
 export const LEADER_CHANNEL = 'intab:engine';
 
+/**
+ * Which engine a tab would run (issue 43): `build`, its engine worker's script URL (hashed per build:
+ * it names the lazy chunks the worker imports), and `since`, when the tab loaded
+ * (`performance.timeOrigin`). A tab loaded later with another build is of a newer deploy.
+ */
+export interface TabBuild {
+  build: string;
+  since: number;
+}
+
 /** The {@link EngineApi} methods a follower tab calls on the leader's worker through the channel. */
 export type RelayedCall =
   | { method: 'gpuStatus' }
@@ -165,12 +175,14 @@ export type RelayedCall =
  * BroadcastChannel, so a follower never gets a port into the leader's worker: it relays the service
  * worker's `need-port` (the leader then posts a port to the service worker itself), and its own
  * `loadModel`/`gpuStatus` go as `call`s that the leader runs and answers.
- * - `leader`: a tab was elected; `leaderId` is fresh per election.
+ * - `leader`: a tab was elected; `leaderId` is fresh per election, with its {@link TabBuild} (an
+ *   older intab's leader sends none). Sent again on `who-leads`, which a tab asks as it starts.
  * - `need-port`: a follower relays the service worker's `need-port`.
  * - `call` → `accepted` (by which leader), then `progress`* and one `result`.
  */
 export type TabMessage =
-  | { type: 'leader'; leaderId: string }
+  | ({ type: 'leader'; leaderId: string } & Partial<TabBuild>)
+  | { type: 'who-leads' }
   | { type: 'need-port' }
   | { type: 'call'; callId: string; call: RelayedCall }
   | { type: 'accepted'; callId: string; leaderId: string }
