@@ -9,6 +9,7 @@
  */
 
 import { type IsolationMode, isolate } from './isolation';
+import { ShellGenerations, type WindowClients } from './shell-generations';
 
 /** One precached file: its URL relative to the service worker, and a revision unless the name is hashed. */
 export interface ShellEntry {
@@ -22,13 +23,19 @@ export const SHELL_CACHE_PREFIX = 'intab-shell-';
 /** The parts of a service worker's scope this uses (`self` is one; tests fake it). */
 export interface ShellScope {
   readonly location: { readonly origin: string; readonly href: string };
+  /** The open windows, whose build's shell is kept (shell-generations.ts); `self.clients`. */
+  readonly clients?: WindowClients;
   addEventListener(
     type: 'install' | 'activate',
     listener: (event: { waitUntil(p: Promise<unknown>): void }) => void,
   ): void;
   addEventListener(
     type: 'fetch',
-    listener: (event: { request: Request; respondWith(r: Promise<Response>): void }) => void,
+    listener: (event: {
+      request: Request;
+      respondWith(r: Promise<Response>): void;
+      waitUntil?(p: Promise<unknown>): void;
+    }) => void,
   ): void;
 }
 
@@ -89,10 +96,14 @@ export function routeOfflineShell(
   const byUrl = new Map(manifest.map((e) => [new URL(e.url, base).href, keyOf(e)]));
   const cacheName = `${SHELL_CACHE_PREFIX}${revisionOf(manifest)}`;
   const fallback = byUrl.get(new URL('index.html', base).href) ?? null;
+  // The previous build's shell stays while its pages are open: their engine workers import its chunks.
+  const shells =
+    manifest.length > 0 ? new ShellGenerations(cacheName, SHELL_CACHE_PREFIX, base, scope.clients) : null;
 
-  if (manifest.length > 0) {
+  if (shells) {
     scope.addEventListener('install', (event) => event.waitUntil(precache(cacheName, manifest, keyOf, base)));
-    scope.addEventListener('activate', (event) => event.waitUntil(dropOldShells(cacheName)));
+    scope.addEventListener('activate', (event) => event.waitUntil(shells.activate()));
+    scope.addEventListener('fetch', (event) => shells.onFetch(event));
   }
   scope.addEventListener('fetch', (event) => {
     const { request } = event;
@@ -119,8 +130,11 @@ export function routeOfflineShell(
           .then((r) => isolate(r, isolation)),
       );
     // A request made `only-if-cached` outside same-origin mode cannot be fetched here.
-    else if (isolation !== false && !(request.cache === 'only-if-cached' && request.mode !== 'same-origin'))
-      event.respondWith(fetch(request).then((r) => isolate(r, isolation)));
+    else if (
+      (isolation !== false || shells?.mayHoldPrevious()) &&
+      !(request.cache === 'only-if-cached' && request.mode !== 'same-origin')
+    )
+      event.respondWith(orPrevious(shells, url.href, request).then((r) => isolate(r, isolation)));
   });
 }
 
@@ -160,9 +174,13 @@ async function precache(
   );
 }
 
-async function dropOldShells(current: string): Promise<void> {
-  for (const name of await caches.keys())
-    if (name.startsWith(SHELL_CACHE_PREFIX) && name !== current) await caches.delete(name);
+/** A file of the previous build an open page of it still imports (shell-generations.ts), else the network's. */
+async function orPrevious(
+  shells: ShellGenerations | null,
+  href: string,
+  request: Request,
+): Promise<Response> {
+  return (await shells?.previousCopy(href)) ?? fetch(request);
 }
 
 /** The precached copy; the network when it is missing (storage cleared under a live worker). */
