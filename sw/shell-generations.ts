@@ -26,7 +26,8 @@ export interface WindowClients {
 }
 
 /** Where, under the shell's base URL, a shell cache keeps its marks; no file of a build is there. */
-const MARKS = '__intab-shell/';
+export const SHELL_MARKS = '__intab-shell/';
+const MARKS = SHELL_MARKS;
 /** A mark per page of the build still open when the next build activated. */
 const CLIENT_MARK = `${MARKS}client/`;
 /** The order of activation: a shell's number is one more than any other's when it activates. */

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import type { PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHELL_MARKS } from '../../sw/shell-generations';
 import { bytesOf, isLazyPath, watchInstall } from '../helpers/sw-install';
 import { uploadToStore } from './file-search.page';
 import { launchChromium, startPreview, waitForReady } from './harness';
@@ -28,13 +29,15 @@ afterAll(async () => {
 
 describe('intab() alone: the install', () => {
   it('fetches the shell and the runtime, and no lazy asset', async () => {
-    const { requested, cached } = await watchInstall(browser, baseUrl);
+    const { requested, cached, marks } = await watchInstall(browser, baseUrl);
     // The control: the watch sees the service worker's own fetches (the page fetched nothing).
     expect(requested).toContain('/index.html');
     expect(requested.some((p) => /^\/assets\/engine-worker-[^/]+\.js$/.test(p))).toBe(true);
     expect(requested.filter(isLazyPath)).toEqual([]);
     expect(cached.filter(isLazyPath)).toEqual([]);
     expect(new Set(cached)).toEqual(new Set(requested));
+    // A first install numbers its shell and, with no previous build, marks no page.
+    expect(marks).toEqual([`/${SHELL_MARKS}generation`]);
     console.info(`intab() install: ${requested.length} files, ${bytesOf(dist, requested)} bytes`);
   });
 });

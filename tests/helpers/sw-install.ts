@@ -9,12 +9,18 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { expect } from 'vitest';
 import { lazyAssetKind } from '../../src/common/lazy-assets';
+import { SHELL_MARKS } from '../../sw/shell-generations';
 
 export interface InstallWatch {
   /** Same-origin paths requested while the worker installed, the registration's page aside. */
   requested: string[];
-  /** Same-origin paths held in Cache Storage once the worker is active. */
+  /** Same-origin paths held in Cache Storage once the worker is active, the shell's marks aside. */
   cached: string[];
+  /**
+   * The shell's own bookkeeping entries (its generation, the pages of a previous build), which are
+   * not files of the build and were never fetched.
+   */
+  marks: string[];
 }
 
 /**
@@ -47,7 +53,12 @@ export async function watchInstall(
       return paths;
     }, swPath);
     // The page itself and the worker's script are the registration, not the install.
-    return { requested: requested.filter((p) => p !== swPath), cached };
+    const isMark = (p: string) => p.startsWith(`/${SHELL_MARKS}`);
+    return {
+      requested: requested.filter((p) => p !== swPath),
+      cached: cached.filter((p) => !isMark(p)),
+      marks: cached.filter(isMark),
+    };
   } finally {
     await context.close();
   }
