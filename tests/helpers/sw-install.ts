@@ -46,7 +46,15 @@ export async function watchInstall(
     await page.goto(`${baseUrl}${swPath}`);
     const cached = await page.evaluate(async (sw) => {
       await navigator.serviceWorker.register(sw);
-      await navigator.serviceWorker.ready;
+      // `ready` comes while the worker is still activating; its activate step writes the shell's
+      // marks, so the listing waits until that step is over.
+      const worker = (await navigator.serviceWorker.ready).active;
+      if (worker && worker.state !== 'activated')
+        await new Promise<void>((done) => {
+          const check = () => worker.state === 'activated' && done();
+          worker.addEventListener('statechange', check);
+          check();
+        });
       const paths: string[] = [];
       for (const name of await caches.keys())
         for (const req of await (await caches.open(name)).keys()) paths.push(new URL(req.url).pathname);
