@@ -140,8 +140,12 @@ function* buildGrammar(req: GrammarRequest): Build<string> {
   const body: string[] = [];
   if (hasTools) body.push(yield* callsRule(g, req));
   if (req.output.type !== 'text' && !(hasTools && req.forced)) body.push(yield* outputRule(g, req.output));
-  if (hasTools && !req.forced && req.output.type === 'text')
-    body.push(proseRule(g, req.format, req.tools, req.parallel));
+  if (hasTools && !req.forced && req.output.type === 'text') {
+    // An optional think block is the think rule's alone: the reader takes a reply opening with it
+    // (after whitespace) as reasoning, so prose that could open it would leave the calls after it free.
+    const thinkOpen = req.mayThink && !req.mayThink.prefilled ? [req.mayThink.open] : [];
+    body.push(proseRule(g, req.format, req.tools, req.parallel, thinkOpen));
+  }
   const reply = body.length === 1 ? (body[0] as string) : `(${body.join(' | ')})`;
   if (req.thinking) g.fill(root, `${thinkRule(g, req.thinking)} ${reply}`);
   else if (req.mayThink) g.fill(root, `${thinkRule(g, req.mayThink)}? ${reply}`);
