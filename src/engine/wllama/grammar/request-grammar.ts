@@ -163,10 +163,11 @@ function* callsRule(g: GbnfBuilder, req: GrammarRequest): Build<string> {
   const oneRegion = tags.every((t) => isListSchema(t.content));
   const limit = req.maxToolCalls ?? MAX_PARALLEL_CALLS;
   if (!req.parallel || oneRegion || limit <= 1) return call;
-  // Formats whose calls are the whole reply join them with their own separator (Llama's `; `).
-  const joint = req.format.leading?.separator;
-  const sep = joint ? gbnfLiteral(joint) : '"\\n"';
-  return g.add('calls', `${call} (${sep} ${call}){0,${limit - 1}}`);
+  // Calls join as the template joins them: Llama's `; ` (calls as the whole reply), Hermes' newline,
+  // nothing between Ministral's `[TOOL_CALLS]…[TOOL_CALLS]…`.
+  const joint = req.format.leading?.separator ?? req.format.callSeparator ?? '\n';
+  const next = joint === '' ? call : `${gbnfLiteral(joint)} ${call}`;
+  return g.add('calls', `${call} (${next}){0,${limit - 1}}`);
 }
 
 function isListSchema(content: Record<string, unknown>): boolean {
