@@ -40,6 +40,7 @@ export const hermesFormat: ToolFormat = {
   renderResults(results: HistoryResult[]): string {
     return results.map((r) => `<tool_response>\n${r.content}\n</tool_response>`).join('\n');
   },
+  callSeparator: '\n',
   triggers: [OPEN],
   tags(tools: FunctionToolSpec[]): TagSpec[] {
     return tools.map((t) => ({

@@ -29,6 +29,8 @@ export const ministralFormat: ToolFormat = {
   renderResults(results: HistoryResult[]): string {
     return results.map((r) => r.content).join('\n');
   },
+  // The template writes each call as `[TOOL_CALLS]name[ARGS]{…}`, back to back.
+  callSeparator: '',
   triggers: [TOOL_CALLS],
   tags(tools: FunctionToolSpec[]): TagSpec[] {
     return tools.map((t) => ({

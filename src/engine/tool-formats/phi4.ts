@@ -39,6 +39,7 @@ export const phi4Format: ToolFormat = {
   renderResults(results: HistoryResult[]): string {
     return results.map((r) => `<|tool_response|>${r.content}`).join('\n');
   },
+  callSeparator: '\n',
   triggers: [`${FUNCTOOLS}[`, OPEN],
   tags(tools: FunctionToolSpec[]): TagSpec[] {
     // One call per list, as SGLang constrains them: a list of several would need a grammar for the

@@ -66,6 +66,7 @@ export const qwenXmlFormat: ToolFormat = {
     // The template trims each message's content, a tool result's too.
     return results.map((r) => `<tool_response>\n${r.content.trim()}\n</tool_response>`).join('\n');
   },
+  callSeparator: '\n',
   triggers: [OPEN],
   // wllama's GBNF builder reads these (`qwen_xml_parameter`, and the free parameters of a tool whose
   // schema lists none), with the same raw values as web-llm's `structuralTags`.

@@ -58,6 +58,13 @@ export interface ToolFormat {
   /** What may separate consecutive calls beyond whitespace (Llama's `;`); dropped, never prose. */
   readonly between?: RegExp;
   /**
+   * What the template writes between a turn's consecutive calls where each is a tag of its own
+   * (Hermes' and Phi-4's newline; nothing for Ministral 3, whose calls each open with
+   * `[TOOL_CALLS]`): the grammar joins parallel calls with it. Formats whose calls are the whole
+   * reply say theirs in `leading`.
+   */
+  readonly callSeparator?: string;
+  /**
    * Set where calls are the whole reply, never inside prose (Llama 3.x: Meta's parsers read a reply
    * that starts with `{` or `<|python_tag|>` as calls, several joined by `separator`; Mistral v0.3,
    * whose template writes a turn's calls as the whole turn, one `[TOOL_CALLS]` list holding them all:

@@ -38,6 +38,9 @@ export function wllamaCallOpenings(
  * The rule for prose: optional whitespace, then text that departs from every call opening before
  * its end (or ends first). For a `{` trigger the opening is `{`, whitespace, `"name"`, as llama.cpp's
  * Llama 3.x trigger and vLLM's llama3_json parser read it, so a plain JSON answer stays possible.
+ * `others`: openings of the reply's other rules that prose must not take either (the think block a
+ * reply may open with: prose that opened `[THINK]` would cover the block and every call after it,
+ * which the reader then takes as reasoning and calls no grammar held).
  *
  * @example
  * proseRule(g, phi4Format, tools, false); // prose ::= [\t\n\r ]* (…"f" prose-1 …)
@@ -47,9 +50,10 @@ export function proseRule(
   format: ToolFormat,
   tools: FunctionToolSpec[],
   parallel: boolean,
+  others: readonly string[] = [],
 ): string {
   const openings = wllamaCallOpenings(format, tools, parallel);
-  const root = trie(openings.filter((o) => !(format.leading && o === '{')));
+  const root = trie([...openings.filter((o) => !(format.leading && o === '{')), ...others]);
   const special = new Map<string, string>();
   if (format.leading && openings.includes('{')) {
     // `{` then whitespace, then anything but `"name"`.

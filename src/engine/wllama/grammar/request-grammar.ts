@@ -140,8 +140,12 @@ function* buildGrammar(req: GrammarRequest): Build<string> {
   const body: string[] = [];
   if (hasTools) body.push(yield* callsRule(g, req));
   if (req.output.type !== 'text' && !(hasTools && req.forced)) body.push(yield* outputRule(g, req.output));
-  if (hasTools && !req.forced && req.output.type === 'text')
-    body.push(proseRule(g, req.format, req.tools, req.parallel));
+  if (hasTools && !req.forced && req.output.type === 'text') {
+    // An optional think block is the think rule's alone: the reader takes a reply opening with it
+    // (after whitespace) as reasoning, so prose that could open it would leave the calls after it free.
+    const thinkOpen = req.mayThink && !req.mayThink.prefilled ? [req.mayThink.open] : [];
+    body.push(proseRule(g, req.format, req.tools, req.parallel, thinkOpen));
+  }
   const reply = body.length === 1 ? (body[0] as string) : `(${body.join(' | ')})`;
   if (req.thinking) g.fill(root, `${thinkRule(g, req.thinking)} ${reply}`);
   else if (req.mayThink) g.fill(root, `${thinkRule(g, req.mayThink)}? ${reply}`);
@@ -159,10 +163,11 @@ function* callsRule(g: GbnfBuilder, req: GrammarRequest): Build<string> {
   const oneRegion = tags.every((t) => isListSchema(t.content));
   const limit = req.maxToolCalls ?? MAX_PARALLEL_CALLS;
   if (!req.parallel || oneRegion || limit <= 1) return call;
-  // Formats whose calls are the whole reply join them with their own separator (Llama's `; `).
-  const joint = req.format.leading?.separator;
-  const sep = joint ? gbnfLiteral(joint) : '"\\n"';
-  return g.add('calls', `${call} (${sep} ${call}){0,${limit - 1}}`);
+  // Calls join as the template joins them: Llama's `; ` (calls as the whole reply), Hermes' newline,
+  // nothing between Ministral's `[TOOL_CALLS]…[TOOL_CALLS]…`.
+  const joint = req.format.leading?.separator ?? req.format.callSeparator ?? '\n';
+  const next = joint === '' ? call : `${gbnfLiteral(joint)} ${call}`;
+  return g.add('calls', `${call} (${next}){0,${limit - 1}}`);
 }
 
 function isListSchema(content: Record<string, unknown>): boolean {
