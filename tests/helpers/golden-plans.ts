@@ -18,12 +18,16 @@ import { webllmPrompt } from './webllm-prompt';
 const NOW = new Date(Date.UTC(2025, 2, 14, 12));
 
 /**
- * The golden conversations `golden` is checked on (those with tools only, for a tools-only
+ * The golden conversations `golden` is checked on (of `conversations`, those with tools only, for a tools-only
  * template): `alike` as `[name, conversation]`, `differing` as `[name: why, conversation, difference]`
  * for those `differences` names for its model.
  */
-export function goldenCases(golden: NativeGolden, differences: readonly Difference[]) {
-  const cases = Object.entries(CONVERSATIONS).filter(([, c]) => c.tools || !golden.toolsOnly);
+export function goldenCases(
+  golden: NativeGolden,
+  differences: readonly Difference[],
+  conversations: Record<string, GoldenConversation> = CONVERSATIONS,
+) {
+  const cases = Object.entries(conversations).filter(([, c]) => c.tools || !golden.toolsOnly);
   const differs = (name: string) =>
     differences.find((d) => d.model.test(golden.model) && d.conversations.includes(name));
   return {

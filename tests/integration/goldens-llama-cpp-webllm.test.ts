@@ -12,7 +12,12 @@ import { openAiTool } from '../../src/engine/tool-formats/shared';
 import { goldenCases, webllmGoldenPrompt } from '../helpers/golden-plans';
 import { clientMessages, type LlamaRenderer, llamaRenderer } from '../helpers/llama-render';
 import { LLAMA_BUILD_MS } from '../helpers/llama-server';
-import { described, type GoldenConversation } from '../unit/webllm/golden-conversations';
+import {
+  CONVERSATIONS,
+  described,
+  type GoldenConversation,
+  LLAMA_CPP_CONVERSATIONS,
+} from '../unit/webllm/golden-conversations';
 import { DIFFERENCES, NATIVE, type NativeGolden } from '../unit/webllm/golden-families';
 
 /** The date Meta's Llama 3.1 template writes when the caller sets none. */
@@ -35,13 +40,16 @@ async function published(r: LlamaRenderer, golden: NativeGolden, conversation: G
   return date ? prompt.replace(/Today Date: \d\d \w{3} \d{4}/, `Today Date: ${date}`) : prompt;
 }
 
+/** The unit goldens' conversations, and those llama.cpp alone renders as a client's Python would. */
+const ALL_CONVERSATIONS = { ...CONVERSATIONS, ...LLAMA_CPP_CONVERSATIONS };
+
 describe.each(NATIVE)('$model: web-llm’s prompt is llama.cpp’s rendering of the template', (golden) => {
   let r: LlamaRenderer;
   beforeAll(async () => {
     r = await llamaRenderer({ template: golden.template });
   }, LLAMA_BUILD_MS);
   afterAll(() => r?.stop());
-  const { alike, differing } = goldenCases(golden, DIFFERENCES);
+  const { alike, differing } = goldenCases(golden, DIFFERENCES, ALL_CONVERSATIONS);
   it.each(alike)('%s', async (_name, conversation) => {
     expect(await webllmGoldenPrompt(golden, conversation)).toBe(await published(r, golden, conversation));
   });

@@ -18,7 +18,12 @@ import { ggufFacts } from '../../src/engine/wllama/wllama-instance';
 import { goldenCases, wllamaGoldenParams } from '../helpers/golden-plans';
 import { clientMessages, type LlamaRenderer, llamaRenderer } from '../helpers/llama-render';
 import { LLAMA_BUILD_MS } from '../helpers/llama-server';
-import { described, type GoldenConversation } from '../unit/webllm/golden-conversations';
+import {
+  CONVERSATIONS,
+  described,
+  type GoldenConversation,
+  LLAMA_CPP_CONVERSATIONS,
+} from '../unit/webllm/golden-conversations';
 import { NATIVE, type NativeGolden } from '../unit/webllm/golden-families';
 import { WLLAMA_DIFFERENCES, WLLAMA_ONLY } from '../unit/wllama/golden-differences';
 
@@ -82,6 +87,9 @@ function todayToPublished(golden: NativeGolden, prompt: string): string {
   return date ? prompt.replace(/Today Date: \d\d \w{3} \d{4}/, `Today Date: ${date}`) : prompt;
 }
 
+/** The unit goldens' conversations, and those llama.cpp alone renders as a client's Python would. */
+const ALL_CONVERSATIONS = { ...CONVERSATIONS, ...LLAMA_CPP_CONVERSATIONS };
+
 describe.each([...NATIVE, ...WLLAMA_ONLY])(
   '$model: llama.cpp renders intab’s inputs as a client’s',
   (golden) => {
@@ -90,7 +98,7 @@ describe.each([...NATIVE, ...WLLAMA_ONLY])(
       r = await llamaRenderer({ template: golden.template });
     }, LLAMA_BUILD_MS);
     afterAll(() => r?.stop());
-    const { alike, differing } = goldenCases(golden, WLLAMA_DIFFERENCES);
+    const { alike, differing } = goldenCases(golden, WLLAMA_DIFFERENCES, ALL_CONVERSATIONS);
     it.each(alike)('%s', async (_name, conversation) => {
       const expected = await published(r, golden, conversation);
       expect(await intab(r, golden, conversation)).toBe(todayToPublished(golden, expected));

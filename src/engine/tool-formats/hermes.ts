@@ -5,7 +5,7 @@
  */
 import type { FunctionToolSpec } from '../types';
 import { parsedArguments, pyJson } from './json-text';
-import { argumentSchema, openAiTool, wrappedJsonCalls } from './shared';
+import { grammarArguments, openAiTool, wrappedJsonCalls } from './shared';
 import type { HistoryCall, HistoryResult, TagSpec, ToolFormat } from './types';
 
 const OPEN = '<tool_call>';
@@ -46,7 +46,7 @@ export const hermesFormat: ToolFormat = {
     return tools.map((t) => ({
       type: 'tag',
       begin: `${OPEN}\n{"name": ${JSON.stringify(t.name)}, "arguments": `,
-      content: { type: 'json_schema', json_schema: argumentSchema(t) },
+      content: { type: 'json_schema', json_schema: grammarArguments(t) },
       end: `}\n${CLOSE}`,
     }));
   },

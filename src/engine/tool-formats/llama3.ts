@@ -7,7 +7,7 @@
 import type { FunctionToolSpec } from '../types';
 import { jsonEnd, parsedArguments, pyJson, pyJsonIndent } from './json-text';
 import { jsonArgumentsStart } from './partial-call';
-import { argumentSchema, openAiTool, parseCallObjects } from './shared';
+import { grammarArguments, openAiTool, parseCallObjects } from './shared';
 import type { HistoryCall, HistoryResult, TagSpec, ToolFormat } from './types';
 
 const PYTHON_TAG = '<|python_tag|>';
@@ -49,7 +49,7 @@ export const llama3Format: ToolFormat = {
         (t): TagSpec => ({
           type: 'tag',
           begin: `${start}${JSON.stringify(t.name)}, "parameters": `,
-          content: { type: 'json_schema', json_schema: argumentSchema(t) },
+          content: { type: 'json_schema', json_schema: grammarArguments(t) },
           end: '}',
         }),
       ),

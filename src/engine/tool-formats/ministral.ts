@@ -7,7 +7,7 @@
 import type { FunctionToolSpec } from '../types';
 import { argumentsText, jsonEnd, parsedArguments, pyJson } from './json-text';
 import { JsonArguments } from './partial-call';
-import { argumentSchema, openAiTool } from './shared';
+import { grammarArguments, openAiTool } from './shared';
 import type { HistoryCall, HistoryResult, TagSpec, ToolFormat } from './types';
 
 const TOOL_CALLS = '[TOOL_CALLS]';
@@ -36,7 +36,7 @@ export const ministralFormat: ToolFormat = {
     return tools.map((t) => ({
       type: 'tag',
       begin: `${TOOL_CALLS}${t.name}${ARGS}`,
-      content: { type: 'json_schema', json_schema: argumentSchema(t) },
+      content: { type: 'json_schema', json_schema: grammarArguments(t) },
       end: '',
     }));
   },

@@ -11,7 +11,7 @@
 import type { FunctionToolSpec } from '../types';
 import { jsonEnd, parsedArguments, pyJson } from './json-text';
 import { jsonArgumentsStart } from './partial-call';
-import { argumentSchema, functionDefinition, parseCallObjects } from './shared';
+import { functionDefinition, grammarArguments, parseCallObjects } from './shared';
 import type { HistoryCall, HistoryResult, TagSpec, ToolFormat } from './types';
 
 const FUNCTOOLS = 'functools';
@@ -48,7 +48,7 @@ export const phi4Format: ToolFormat = {
     // too, so a model that reaches for its vocabulary's own markers still gets a checked call.
     return tools.flatMap((t): TagSpec[] => {
       const call = `[{"name": ${JSON.stringify(t.name)}, "arguments": `;
-      const content = { type: 'json_schema', json_schema: argumentSchema(t) };
+      const content = { type: 'json_schema', json_schema: grammarArguments(t) };
       return [
         { type: 'tag', begin: `${FUNCTOOLS}${call}`, content, end: '}]' },
         { type: 'tag', begin: `${OPEN}${call}`, content, end: `}]${CLOSE}` },

@@ -13,7 +13,7 @@ import {
 } from './qwen-xml-arguments';
 import { qwenXmlArgumentsStart, scanQwenCall } from './qwen-xml-scan';
 import { jsonType, schemaTypes } from './schema-types';
-import { argumentSchema, closingEnd, openAiTool } from './shared';
+import { closingEnd, grammarArguments, openAiTool } from './shared';
 import type { HistoryCall, HistoryResult, ParsedToolCall, TagSpec, ToolFormat } from './types';
 
 const OPEN = '<tool_call>';
@@ -72,7 +72,7 @@ export const qwenXmlFormat: ToolFormat = {
   // schema lists none), with the same raw values as web-llm's `structuralTags`.
   tags(tools: FunctionToolSpec[]): TagSpec[] {
     return tools.map((t) => {
-      const schema = argumentSchema(t);
+      const schema = grammarArguments(t);
       if (!hasProperties(schema)) return noPropertiesTag(t.name, schema, { type: QWEN_FREE_PARAMETERS });
       // The parameter grammar ends at the last `</parameter>`; the newline after it is the end's.
       return {
@@ -85,7 +85,7 @@ export const qwenXmlFormat: ToolFormat = {
   },
   structuralTags(tools: FunctionToolSpec[]): TagSpec[] {
     return tools.map((t) => {
-      const schema = argumentSchema(t);
+      const schema = grammarArguments(t);
       if (!hasProperties(schema)) return noPropertiesTag(t.name, schema, freeParameters());
       return {
         type: 'tag',

@@ -2,6 +2,7 @@
  * Pieces several formats share: the OpenAI-style tool definition the templates serialize, the
  * schema of a tool's arguments, and parsing `{"name", "arguments"}` objects.
  */
+import { heldSchema } from '../held-schema';
 import type { ChatToolCall, FunctionToolSpec } from '../types';
 import { argumentsText, isRecord, jsonEnd, tryJson } from './json-text';
 import { jsonArgumentsStart } from './partial-call';
@@ -10,6 +11,18 @@ import type { HistoryCall, ParsedToolCall, ToolFormat } from './types';
 /** A tool's argument schema; tools without one take an object with no fixed properties. */
 export function argumentSchema(tool: FunctionToolSpec): Record<string, unknown> {
   return tool.parameters ?? { type: 'object', properties: {} };
+}
+
+/**
+ * The schema a grammar holds a call's arguments to: {@link argumentSchema} with the tool's `strict`
+ * written in (a non-strict tool's objects admit undeclared members), as both engines read it.
+ *
+ * @example
+ * grammarArguments({ name: 'f', parameters: { type: 'object', properties: {} }, strict: false });
+ * // { type: 'object', properties: {}, additionalProperties: true }
+ */
+export function grammarArguments(tool: FunctionToolSpec): Record<string, unknown> {
+  return heldSchema(argumentSchema(tool), tool.strict);
 }
 
 /**
@@ -68,7 +81,7 @@ export function parseCallObjects(
 export function callListSchema(tools: FunctionToolSpec[], parallel: boolean): Record<string, unknown> {
   const calls = tools.map((t) => ({
     type: 'object',
-    properties: { name: { const: t.name }, arguments: argumentSchema(t) },
+    properties: { name: { const: t.name }, arguments: grammarArguments(t) },
     required: ['name', 'arguments'],
     additionalProperties: false,
   }));

@@ -4,6 +4,7 @@
  * and, for models that think first, a free think block before whatever the grammar holds.
  */
 
+import { heldSchema } from '../held-schema';
 import type { FunctionToolSpec, OutputFormatSpec } from '../types';
 import type { ReasoningMarkers } from './model-family';
 import { proseOpening } from './prose-opening';
@@ -131,7 +132,8 @@ export function jsonAfterThinking(
 function jsonSchemaOf(format: OutputFormatSpec): Format {
   return {
     type: 'json_schema',
-    json_schema: format.type === 'json_schema' ? format.schema : { type: 'object' },
+    json_schema:
+      format.type === 'json_schema' ? heldSchema(format.schema, format.strict) : { type: 'object' },
   };
 }
 

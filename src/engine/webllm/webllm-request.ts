@@ -7,6 +7,7 @@ import type {
   ChatCompletionTokenLogprob,
   ResponseFormat,
 } from '@mlc-ai/web-llm';
+import { heldSchema } from '../held-schema';
 import { familyOf, type ModelFamily } from '../tool-formats/model-family';
 import { jsonInstruction, planToolsAndThinking } from '../tool-formats/request-plan';
 import { callOpenings, jsonAfterThinking, toolStructuralTag } from '../tool-formats/structural-tag';
@@ -134,7 +135,8 @@ export function promptMessages(
  * // { type: 'json_object', schema: '{"type":"object"}' }
  */
 export function toResponseFormat(format: OutputFormatSpec): ResponseFormat | undefined {
-  if (format.type === 'json_schema') return { type: 'json_object', schema: JSON.stringify(format.schema) };
+  if (format.type === 'json_schema')
+    return { type: 'json_object', schema: JSON.stringify(heldSchema(format.schema, format.strict)) };
   if (format.type === 'json_object') return { type: 'json_object' };
   return undefined;
 }

@@ -5,7 +5,7 @@
  * message's `tool_calls`); the others get calls and results in the family's native format as text.
  */
 import { invalidRequest } from '../../common/api-error';
-import { pyJson, tryJson } from '../tool-formats/json-text';
+import { parsedArguments, pyJson, tryJson } from '../tool-formats/json-text';
 import { mistralCallId } from '../tool-formats/mistral';
 import type { ModelFamily } from '../tool-formats/model-family';
 import { historyCalls } from '../tool-formats/shared';
@@ -194,8 +194,12 @@ function foldSystem(out: TemplateMessage[]): TemplateMessage[] {
  * string, which llama.cpp can parse (it fails the request on anything else).
  */
 function templateCall(call: ChatToolCall): TemplateCall {
-  const parsed = tryJson(call.function.arguments);
-  const args = parsed === undefined ? JSON.stringify(call.function.arguments) : pyJson(parsed);
+  const text = call.function.arguments;
+  // Numbers as the client wrote them (a JavaScript number would be `1e20` written back as
+  // `100000000000000000000`, an integer to llama.cpp): llama.cpp reads the client's value, and
+  // spells it as it spells the client's own text.
+  const parsed = tryJson(text) === undefined ? undefined : parsedArguments(text);
+  const args = parsed === undefined ? JSON.stringify(text) : pyJson(parsed, 'as written');
   return {
     id: mistralCallId(call.id),
     type: 'function',

@@ -139,3 +139,29 @@ export const CONVERSATIONS: Record<string, GoldenConversation> = {
     tools: true,
   },
 };
+
+/**
+ * Conversations only the goldens against llama.cpp render (tests/integration): `@huggingface/jinja`,
+ * the unit goldens' reference, writes numbers as JavaScript does, where llama.cpp's Jinja (and
+ * Python's) write `1e+20` and `1e-07`. The arguments are the client's text, as it sent them.
+ */
+export const LLAMA_CPP_CONVERSATIONS: Record<string, GoldenConversation> = {
+  'arguments whose numbers JavaScript spells otherwise': {
+    messages: [
+      ASK,
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'call_1',
+            type: 'function',
+            function: { name: 'get_weather', arguments: '{"big": 1e20, "small": 1e-7, "f": 1.0, "n": 1e16}' },
+          },
+        ],
+      },
+      result('call_1', '{"temp": 21}'),
+    ],
+    tools: true,
+  },
+};

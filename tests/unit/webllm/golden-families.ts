@@ -88,6 +88,7 @@ const ENDS_WITH_RESULTS = [
   'prose and a call in one turn',
   'typed arguments, a result that is not JSON',
   'reasoning inside a tool loop',
+  'arguments whose numbers JavaScript spells otherwise',
 ];
 
 export const DIFFERENCES: Difference[] = [

@@ -158,7 +158,7 @@ describe('tool arguments', () => {
         properties: { options: { type: 'object' }, id: { type: 'integer' } },
         required: ['options', 'id'],
       },
-      strict: false,
+      strict: true,
     };
     const g = (await requestGrammarPaced({
       ...base,

@@ -9,7 +9,9 @@
  */
 import { clip, invalidRequest } from '../../../common/api-error';
 import { pace } from '../../../common/pace';
+import { heldSchema } from '../../held-schema';
 import { allowedTools } from '../../tool-formats/request-plan';
+import { grammarArguments } from '../../tool-formats/shared';
 import type { GenerateRequest } from '../../types';
 import { GbnfBuilder } from './gbnf';
 import { GrammarTooComplexError } from './grammar-budget';
@@ -26,23 +28,25 @@ import { checkLlamaGrammarPaced, LlamaGrammarError } from './llama-limits';
 export async function preflightGrammar(
   req: Pick<GenerateRequest, 'tools' | 'toolChoice' | 'format'>,
 ): Promise<void> {
-  const schemas: Array<{ param: string; schema: Record<string, unknown>; open?: boolean }> = [];
+  const schemas: Array<{ param: string; schema: Record<string, unknown> }> = [];
   for (const tool of allowedTools(req.tools, req.toolChoice)) {
     if (tool.parameters)
-      schemas.push({ param: `tools[${req.tools.indexOf(tool)}].parameters`, schema: tool.parameters });
+      schemas.push({ param: `tools[${req.tools.indexOf(tool)}].parameters`, schema: grammarArguments(tool) });
   }
-  if (req.format.type === 'json_schema')
-    schemas.push({ param: 'text.format.schema', schema: req.format.schema, open: !req.format.strict });
+  if (req.format.type === 'json_schema') {
+    const schema = heldSchema(req.format.schema, req.format.strict);
+    schemas.push({ param: 'text.format.schema', schema });
+  }
   if (schemas.length === 0) return;
   const g = new GbnfBuilder();
   const root = g.reserve('root');
   const alternatives: string[] = [];
-  for (const [i, { param, schema, open }] of schemas.entries()) {
+  for (const [i, { param, schema }] of schemas.entries()) {
     try {
       alternatives.push(
         g.add(
           `s${i}-value`,
-          await new JsonSchemaRules(g, schema, `s${i}-`, open).expressionPaced(schema, '', pace),
+          await new JsonSchemaRules(g, schema, `s${i}-`).expressionPaced(schema, '', pace),
         ),
       );
     } catch (err) {

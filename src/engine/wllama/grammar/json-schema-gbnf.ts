@@ -92,7 +92,8 @@ export class JsonSchemaRules implements SchemaContext {
     readonly prefix = '',
     /**
      * Whether an object that does not say `additionalProperties` admits other members, as JSON
-     * Schema says (a non-strict format, `json_object`); strict schemas close every object.
+     * Schema says (`json_object`); otherwise such objects are closed, as strict mode reads them (a
+     * non-strict schema comes with its objects opened in it: held-schema.ts).
      */
     readonly openObjects = false,
     private readonly steps: StepBudget = g.steps,

@@ -7,6 +7,7 @@
 
 import { clip } from '../../../common/api-error';
 import { pace } from '../../../common/pace';
+import { heldSchema } from '../../held-schema';
 import type { ReasoningMarkers } from '../../tool-formats/model-family';
 import { QWEN_FREE_PARAMETERS, qwenValueKind } from '../../tool-formats/qwen-xml-arguments';
 import type { TagSpec, ToolFormat } from '../../tool-formats/types';
@@ -245,9 +246,8 @@ function* schemaRule(
   schema: Record<string, unknown>,
   prefix: string,
   param: string,
-  openObjects = false,
 ): Build<string> {
-  const rules = new JsonSchemaRules(g, schema, prefix, openObjects);
+  const rules = new JsonSchemaRules(g, schema, prefix);
   return yield* guarded({ rules, schema, path: '' }, param);
 }
 
@@ -274,8 +274,8 @@ function* outputRule(g: GbnfBuilder, output: OutputFormatSpec): Build<string> {
     return g.add('answer', yield { rules, schema: { type: 'object' }, path: '' });
   }
   if (output.type !== 'json_schema') return '""';
-  const open = !output.strict;
-  return g.add('answer', yield* schemaRule(g, output.schema, 'answer-', 'text.format.schema', open));
+  const schema = heldSchema(output.schema, output.strict);
+  return g.add('answer', yield* schemaRule(g, schema, 'answer-', 'text.format.schema'));
 }
 
 /**

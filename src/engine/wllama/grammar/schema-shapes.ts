@@ -63,8 +63,9 @@ export function objectRule(ctx: SchemaContext, schema: Record<string, unknown>, 
   const names = Object.keys(props);
   const req = names.filter((n) => required.has(n)).map(kv);
   const opt = names.filter((n) => !required.has(n)).map(kv);
-  // A silent `additionalProperties`: JSON Schema (a non-strict format) leaves the object open; a
-  // strict one closes it, unless it names no property at all, which llama.cpp reads as any object.
+  // A silent `additionalProperties`: JSON Schema (`json_object`; a non-strict schema says `true` in
+  // it, held-schema.ts) leaves the object open; strict mode closes it, unless it names no property
+  // at all, which llama.cpp reads as any object.
   const open = ctx.openObjects || schema.properties === undefined;
   const extra = schema.additionalProperties ?? (open ? true : undefined);
   let tail = '';
