@@ -8,7 +8,12 @@
 import type { ModelFamily } from '../../src/engine/tool-formats';
 import { planChatRequest } from '../../src/engine/webllm/webllm-request';
 import { planWllamaRequest } from '../../src/engine/wllama/wllama-request';
-import { CONVERSATIONS, described, type GoldenConversation } from '../unit/webllm/golden-conversations';
+import {
+  CHOICE_CONVERSATIONS,
+  CONVERSATIONS,
+  type GoldenConversation,
+  goldenTools,
+} from '../unit/webllm/golden-conversations';
 import type { Difference, NativeGolden } from '../unit/webllm/golden-families';
 import { generateRequest } from './generate-request';
 import { request } from './webllm-fakes';
@@ -23,7 +28,9 @@ const NOW = new Date(Date.UTC(2025, 2, 14, 12));
  * for those `differences` names for its model.
  */
 export function goldenCases(golden: NativeGolden, differences: readonly Difference[]) {
-  const cases = Object.entries(CONVERSATIONS).filter(([, c]) => c.tools || !golden.toolsOnly);
+  const cases = Object.entries({ ...CONVERSATIONS, ...CHOICE_CONVERSATIONS }).filter(
+    ([, c]) => c.tools || !golden.toolsOnly,
+  );
   const differs = (name: string) =>
     differences.find((d) => d.model.test(golden.model) && d.conversations.includes(name));
   return {
@@ -44,7 +51,8 @@ export async function webllmGoldenPrompt(
     request({
       model: golden.model,
       messages: conversation.messages,
-      tools: conversation.tools ? [described] : [],
+      tools: goldenTools(conversation),
+      toolChoice: conversation.toolChoice ?? 'auto',
       reasoningEffort: conversation.effort ?? null,
     }),
     { vision: false },
@@ -63,7 +71,8 @@ export async function wllamaGoldenParams(
     generateRequest({
       model: golden.model,
       messages: conversation.messages,
-      tools: conversation.tools ? [described] : [],
+      tools: goldenTools(conversation),
+      toolChoice: conversation.toolChoice ?? 'auto',
       reasoningEffort: conversation.effort ?? null,
     }),
     { family, invalidUtf8: [] },

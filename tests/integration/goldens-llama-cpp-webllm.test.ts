@@ -12,7 +12,7 @@ import { openAiTool } from '../../src/engine/tool-formats/shared';
 import { goldenCases, webllmGoldenPrompt } from '../helpers/golden-plans';
 import { clientMessages, type LlamaRenderer, llamaRenderer } from '../helpers/llama-render';
 import { LLAMA_BUILD_MS } from '../helpers/llama-server';
-import { described, type GoldenConversation } from '../unit/webllm/golden-conversations';
+import { type GoldenConversation, goldenTools } from '../unit/webllm/golden-conversations';
 import { DIFFERENCES, NATIVE, type NativeGolden } from '../unit/webllm/golden-families';
 
 /** The date Meta's Llama 3.1 template writes when the caller sets none. */
@@ -21,7 +21,11 @@ const PUBLISHED_DATE: Record<string, string> = { 'meta-llama-Llama-3.1-8B-Instru
 async function published(r: LlamaRenderer, golden: NativeGolden, conversation: GoldenConversation) {
   const { eos_token: eos, ...extra } = golden.extra ?? {};
   const kwargs = {
-    ...(conversation.tools ? { tools: [openAiTool(described)] } : golden.toolsOnly ? { tools: [] } : {}),
+    ...(conversation.tools
+      ? { tools: goldenTools(conversation).map(openAiTool) }
+      : golden.toolsOnly
+        ? { tools: [] }
+        : {}),
     ...(conversation.effort === 'none' ? { enable_thinking: false } : {}),
     ...extra,
   };

@@ -18,7 +18,7 @@ import { ggufFacts } from '../../src/engine/wllama/wllama-instance';
 import { goldenCases, wllamaGoldenParams } from '../helpers/golden-plans';
 import { clientMessages, type LlamaRenderer, llamaRenderer } from '../helpers/llama-render';
 import { LLAMA_BUILD_MS } from '../helpers/llama-server';
-import { described, type GoldenConversation } from '../unit/webllm/golden-conversations';
+import { type GoldenConversation, goldenTools } from '../unit/webllm/golden-conversations';
 import { NATIVE, type NativeGolden } from '../unit/webllm/golden-families';
 import { WLLAMA_DIFFERENCES, WLLAMA_ONLY } from '../unit/wllama/golden-differences';
 
@@ -39,7 +39,9 @@ function published(
   };
   return r.render({
     messages: clientMessages(conversation.messages, golden.callId),
-    ...(conversation.tools ? { tools: [openAiTool(described)] } : {}),
+    ...(conversation.tools ? { tools: goldenTools(conversation).map(openAiTool) } : {}),
+    // llama.cpp reads the string choices; a named one (OpenAI's object) it takes as `auto`.
+    ...(typeof conversation.toolChoice === 'string' ? { tool_choice: conversation.toolChoice } : {}),
     ...(Object.keys(kwargs).length > 0 ? { chat_template_kwargs: kwargs } : {}),
   });
 }

@@ -9,7 +9,7 @@
  */
 import { clip, invalidRequest } from '../../../common/api-error';
 import { pace } from '../../../common/pace';
-import { allowedTools } from '../../tool-formats/request-plan';
+import { callableTools } from '../../tool-formats/request-plan';
 import type { GenerateRequest } from '../../types';
 import { GbnfBuilder } from './gbnf';
 import { GrammarTooComplexError } from './grammar-budget';
@@ -24,10 +24,10 @@ import { checkLlamaGrammarPaced, LlamaGrammarError } from './llama-limits';
  * await preflightGrammar(req); // before engine.load(req.model)
  */
 export async function preflightGrammar(
-  req: Pick<GenerateRequest, 'tools' | 'toolChoice' | 'format'>,
+  req: Pick<GenerateRequest, 'tools' | 'toolChoice' | 'allowedTools' | 'format'>,
 ): Promise<void> {
   const schemas: Array<{ param: string; schema: Record<string, unknown>; open?: boolean }> = [];
-  for (const tool of allowedTools(req.tools, req.toolChoice)) {
+  for (const tool of callableTools(req)) {
     if (tool.parameters)
       schemas.push({ param: `tools[${req.tools.indexOf(tool)}].parameters`, schema: tool.parameters });
   }
