@@ -47,9 +47,20 @@ export type OutputFormatSpec =
 export interface GenerateRequest {
   model: string;
   messages: ChatMessage[];
-  /** Only the tools the model is allowed to call (allowed_tools already applied). */
+  /**
+   * Every tool the request declares. The prompt shows them all whatever `toolChoice` says, as
+   * llama.cpp does: a prompt that changed with the choice would hide tools the history called and
+   * miss the engines' prefix caches. Which of them a reply may call is the grammar's to hold
+   * (`callableTools` of tool-formats/request-plan.ts).
+   */
   tools: FunctionToolSpec[];
+  /** `none`: no call; a name: a call to that tool; `required`: a call; `auto`: a call or prose. */
   toolChoice: ToolChoiceSpec;
+  /**
+   * `tool_choice: {type: 'allowed_tools'}`: the names of the tools in `tools` a reply may call
+   * (`toolChoice` is then its mode); null or absent: every one.
+   */
+  allowedTools?: string[] | null;
   parallelToolCalls: boolean;
   /** `max_tool_calls`: the most tool calls the reply may make; null or absent = no limit. */
   maxToolCalls?: number | null;
@@ -155,9 +166,9 @@ export interface CountOptions {
   exact?: boolean;
   /**
    * The rest of the request whose prompt is counted (its tool choice, output format and reasoning
-   * effort), which an engine renders into the prompt as a generation does: the tools a choice
-   * leaves, the JSON instruction, a template's `enable_thinking: false`. Absent: `auto`, text and
-   * the default effort. `promptShape(request)` takes it from a `GenerateRequest`.
+   * effort), which an engine renders into the prompt as a generation does: the JSON instruction, a
+   * template's `enable_thinking: false` (every tool shows whatever the choice). Absent: `auto`, text
+   * and the default effort. `promptShape(request)` takes it from a `GenerateRequest`.
    */
   shape?: PromptShape;
 }

@@ -8,7 +8,12 @@
 import type { ModelFamily } from '../../src/engine/tool-formats';
 import { planChatRequest } from '../../src/engine/webllm/webllm-request';
 import { planWllamaRequest } from '../../src/engine/wllama/wllama-request';
-import { CONVERSATIONS, described, type GoldenConversation } from '../unit/webllm/golden-conversations';
+import {
+  CHOICE_CONVERSATIONS,
+  CONVERSATIONS,
+  type GoldenConversation,
+  goldenTools,
+} from '../unit/webllm/golden-conversations';
 import type { Difference, NativeGolden } from '../unit/webllm/golden-families';
 import { generateRequest } from './generate-request';
 import { request } from './webllm-fakes';
@@ -25,7 +30,7 @@ const NOW = new Date(Date.UTC(2025, 2, 14, 12));
 export function goldenCases(
   golden: NativeGolden,
   differences: readonly Difference[],
-  conversations: Record<string, GoldenConversation> = CONVERSATIONS,
+  conversations: Record<string, GoldenConversation> = { ...CONVERSATIONS, ...CHOICE_CONVERSATIONS },
 ) {
   const cases = Object.entries(conversations).filter(([, c]) => c.tools || !golden.toolsOnly);
   const differs = (name: string) =>
@@ -48,7 +53,8 @@ export async function webllmGoldenPrompt(
     request({
       model: golden.model,
       messages: conversation.messages,
-      tools: conversation.tools ? [described] : [],
+      tools: goldenTools(conversation),
+      toolChoice: conversation.toolChoice ?? 'auto',
       reasoningEffort: conversation.effort ?? null,
     }),
     { vision: false },
@@ -67,7 +73,8 @@ export async function wllamaGoldenParams(
     generateRequest({
       model: golden.model,
       messages: conversation.messages,
-      tools: conversation.tools ? [described] : [],
+      tools: goldenTools(conversation),
+      toolChoice: conversation.toolChoice ?? 'auto',
       reasoningEffort: conversation.effort ?? null,
     }),
     { family, invalidUtf8: [] },

@@ -5,6 +5,8 @@
  * max_output_tokens, results shortened to fit, malformed calls, and input token counts.
  */
 import { describe, expect, it } from 'vitest';
+import { callableTools } from '../../src/engine/tool-formats/request-plan';
+import type { GenerateRequest } from '../../src/engine/types';
 import { cpuNow } from '../helpers/cpu-time';
 import { MemoryFileSearch } from '../helpers/file-search-double';
 import { makeRig, readStream } from '../helpers/server';
@@ -65,7 +67,9 @@ describe('file_search in responses.create', () => {
       tools: [TOOL],
       tool_choice: 'none',
     });
-    expect(engine.requests[0]?.tools).toEqual([]);
+    // Shown whatever the choice (issue 44, item 4), and not callable under `none`.
+    expect(engine.requests[0]?.tools.map((t) => t.name)).toEqual(['file_search']);
+    expect(callableTools(engine.requests[0] as GenerateRequest)).toEqual([]);
     await client.responses.create({ model: 'scripted', input: 'hi', tools: [TOOL] });
     expect(engine.requests[1]?.tools.map((t) => t.name)).toEqual(['file_search']);
     expect(engine.requests[1]?.tools[0]?.parameters).toMatchObject({ required: ['queries'] });
@@ -92,8 +96,9 @@ describe('file_search in responses.create', () => {
     expect(one.output.at(-1)?.type).toBe('message');
     expect(one.status).toBe('completed');
     expect(backend.queries).toHaveLength(3);
-    // The pass after the last allowed call is offered no hosted tool.
-    expect(engine.requests.at(-1)?.tools).toEqual([]);
+    // The pass after the last allowed call may call no hosted tool; its prompt still shows it.
+    expect(engine.requests.at(-1)?.tools.map((t) => t.name)).toEqual(['file_search']);
+    expect(callableTools(engine.requests.at(-1) as GenerateRequest)).toEqual([]);
   });
 
   it('stops at the fixed ceiling of engine passes whatever the model asks', async () => {

@@ -13,9 +13,10 @@ import { goldenCases, webllmGoldenPrompt } from '../helpers/golden-plans';
 import { clientMessages, type LlamaRenderer, llamaRenderer } from '../helpers/llama-render';
 import { LLAMA_BUILD_MS } from '../helpers/llama-server';
 import {
+  CHOICE_CONVERSATIONS,
   CONVERSATIONS,
-  described,
   type GoldenConversation,
+  goldenTools,
   LLAMA_CPP_CONVERSATIONS,
 } from '../unit/webllm/golden-conversations';
 import { DIFFERENCES, NATIVE, type NativeGolden } from '../unit/webllm/golden-families';
@@ -26,7 +27,11 @@ const PUBLISHED_DATE: Record<string, string> = { 'meta-llama-Llama-3.1-8B-Instru
 async function published(r: LlamaRenderer, golden: NativeGolden, conversation: GoldenConversation) {
   const { eos_token: eos, ...extra } = golden.extra ?? {};
   const kwargs = {
-    ...(conversation.tools ? { tools: [openAiTool(described)] } : golden.toolsOnly ? { tools: [] } : {}),
+    ...(conversation.tools
+      ? { tools: goldenTools(conversation).map(openAiTool) }
+      : golden.toolsOnly
+        ? { tools: [] }
+        : {}),
     ...(conversation.effort === 'none' ? { enable_thinking: false } : {}),
     ...extra,
   };
@@ -41,7 +46,7 @@ async function published(r: LlamaRenderer, golden: NativeGolden, conversation: G
 }
 
 /** The unit goldens' conversations, and those llama.cpp alone renders as a client's Python would. */
-const ALL_CONVERSATIONS = { ...CONVERSATIONS, ...LLAMA_CPP_CONVERSATIONS };
+const ALL_CONVERSATIONS = { ...CONVERSATIONS, ...CHOICE_CONVERSATIONS, ...LLAMA_CPP_CONVERSATIONS };
 
 describe.each(NATIVE)('$model: web-llm’s prompt is llama.cpp’s rendering of the template', (golden) => {
   let r: LlamaRenderer;

@@ -19,9 +19,10 @@ import { goldenCases, wllamaGoldenParams } from '../helpers/golden-plans';
 import { clientMessages, type LlamaRenderer, llamaRenderer } from '../helpers/llama-render';
 import { LLAMA_BUILD_MS } from '../helpers/llama-server';
 import {
+  CHOICE_CONVERSATIONS,
   CONVERSATIONS,
-  described,
   type GoldenConversation,
+  goldenTools,
   LLAMA_CPP_CONVERSATIONS,
 } from '../unit/webllm/golden-conversations';
 import { NATIVE, type NativeGolden } from '../unit/webllm/golden-families';
@@ -44,7 +45,9 @@ function published(
   };
   return r.render({
     messages: clientMessages(conversation.messages, golden.callId),
-    ...(conversation.tools ? { tools: [openAiTool(described)] } : {}),
+    ...(conversation.tools ? { tools: goldenTools(conversation).map(openAiTool) } : {}),
+    // llama.cpp reads the string choices; a named one (OpenAI's object) it takes as `auto`.
+    ...(typeof conversation.toolChoice === 'string' ? { tool_choice: conversation.toolChoice } : {}),
     ...(Object.keys(kwargs).length > 0 ? { chat_template_kwargs: kwargs } : {}),
   });
 }
@@ -88,7 +91,7 @@ function todayToPublished(golden: NativeGolden, prompt: string): string {
 }
 
 /** The unit goldens' conversations, and those llama.cpp alone renders as a client's Python would. */
-const ALL_CONVERSATIONS = { ...CONVERSATIONS, ...LLAMA_CPP_CONVERSATIONS };
+const ALL_CONVERSATIONS = { ...CONVERSATIONS, ...CHOICE_CONVERSATIONS, ...LLAMA_CPP_CONVERSATIONS };
 
 describe.each([...NATIVE, ...WLLAMA_ONLY])(
   '$model: llama.cpp renders intab’s inputs as a client’s',

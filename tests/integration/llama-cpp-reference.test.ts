@@ -74,6 +74,18 @@ describe('a Hermes GGUF as the converter writes it, on wllama (item 2)', () => {
     expect(await wllamaPrompt(intab, req, facts.family)).toBe(expected);
   });
 
+  it('renders them under `tool_choice: none` as llama.cpp does with the client’s tools (issue 44, item 3)', async () => {
+    const expected = await reference.render({
+      messages: openAiLoop,
+      tools: [openAiTool(weather)],
+      tool_choice: 'none',
+    });
+    expect(expected).toContain('<tool_call>\n{"name": "get_weather"');
+    expect(expected).toContain('<tool_response>\n{"temp": 21}');
+    const req = generateRequest({ model: 'hermes', messages: loop, tools: [weather], toolChoice: 'none' });
+    expect(await wllamaPrompt(intab, req, facts.family)).toBe(expected);
+  });
+
   it('renders a request without tools with the default template, as llama.cpp does', async () => {
     const messages = [{ role: 'user' as const, content: 'Hi' }];
     const expected = await reference.render({ messages });

@@ -1,5 +1,6 @@
 import { invalidRequest } from '../../common/api-error';
 import { pace } from '../../common/pace';
+import { allowedToolNames } from '../../engine/tool-formats/request-plan';
 import type { ChatMessage, Engine, GenerateRequest, ModelInfo, OutputFormatSpec } from '../../engine/types';
 import type { FileContentReader } from '../hosted/contracts';
 import { blobImageReader, type FileFetcher } from '../inputs/input-files';
@@ -78,11 +79,10 @@ export async function prepareChat(
     { ...files, origin },
   );
   requireJsonMention(messages, format, 'chat');
-  const allowed = choice.allowed;
   // Truncation is never automatic here: Chat Completions has no `truncation`, and OpenAI answers an
   // oversized request with this 400.
   // Counted as generated: with the JSON instruction and the template's thinking switch.
-  const promptTokens = await engine.countTokens(model.id, messages, allowed, {
+  const promptTokens = await engine.countTokens(model.id, messages, tools, {
     shape: { toolChoice: choice.choice, format, reasoningEffort: body.reasoning_effort ?? null },
   });
   if (promptTokens > model.contextWindow) {
@@ -105,8 +105,11 @@ export async function prepareChat(
     generate: {
       model: model.id,
       messages,
-      tools: choice.choice === 'none' ? [] : allowed,
+      // Every tool in the prompt whatever the choice (as llama.cpp does): the choice and
+      // `allowed_tools` narrow only what the reply may call.
+      tools,
       toolChoice: choice.choice,
+      allowedTools: allowedToolNames(tools, choice.allowed),
       parallelToolCalls: body.parallel_tool_calls ?? true,
       maxToolCalls: null,
       format,

@@ -2,6 +2,7 @@
  * The engine's GenerateRequest as one `POST /chat/completions` body, in OpenAI's chat shape, which
  * every OpenAI-compatible server reads.
  */
+import { callableTools } from '../tool-formats/request-plan';
 import type { ChatMessage, GenerateRequest } from '../types';
 
 /** The Chat Completions body (the fields intab sends). */
@@ -73,8 +74,9 @@ export function chatBody(req: GenerateRequest, upstreamModel: string): ChatCompl
   if (req.reasoningEffort) body.reasoning_effort = req.reasoningEffort;
   const choice = req.toolChoice;
   const named = typeof choice === 'object' ? choice.name : null;
-  const tools = named ? req.tools.filter((t) => t.name === named) : req.tools;
-  // Sent with `none` too: the template shows the tools the earlier turns called.
+  // Sent with `none` too: the template shows the tools the earlier turns called. `allowed_tools`
+  // narrows the list itself, the one form every server honours.
+  const tools = choice === 'none' ? req.tools : callableTools(req);
   if (tools.length > 0) {
     body.tools = tools.map((t) => ({
       type: 'function',

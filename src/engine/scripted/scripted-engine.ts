@@ -1,6 +1,7 @@
 import { invalidRequest, modelNotFound } from '../../common/api-error';
 import { pace } from '../../common/pace';
 import { unframeToolResult } from '../result-frames';
+import { callableTools } from '../tool-formats/request-plan';
 import type {
   ChatMessage,
   EmbedResult,
@@ -73,8 +74,10 @@ export class ScriptedEngine implements Engine {
     if (modelId !== SCRIPTED_MODEL_ID) throw modelNotFound(modelId);
     if (!req) return;
     if (req.format.type === 'json_schema') await instanceForPaced(req.format.schema, 'text.format.schema');
+    const callable = new Set(callableTools(req));
     for (const [i, tool] of req.tools.entries())
-      if (tool.parameters) await instanceForPaced(tool.parameters, `tools[${i}].parameters`);
+      if (tool.parameters && callable.has(tool))
+        await instanceForPaced(tool.parameters, `tools[${i}].parameters`);
   }
 
   async load(modelId: string): Promise<void> {
@@ -191,18 +194,21 @@ async function planReply(req: GenerateRequest): Promise<ReplyPlan> {
     parts.push({ type: 'reasoning', text: `Thinking about: ${text}` });
   }
   const plan: ReplyPlan = { parts, delayMs, fail: /^\s*!fail\b/.test(text) };
+  // The directives call only what the choice lets the reply call; the prompt shows every tool.
+  const callable = callableTools(req);
+  const offered = { ...req, tools: callable };
 
-  const mcp = nextMcpCall(req, text);
+  const mcp = nextMcpCall(offered, text);
   if (mcp) {
     parts.push({ type: 'tool_call', ...mcp });
     return plan;
   }
-  const code = nextPythonCode(req, text);
+  const code = nextPythonCode(offered, text);
   if (code !== null) {
     parts.push({ type: 'tool_call', name: PYTHON_TOOL, arguments: JSON.stringify({ code }) });
     return plan;
   }
-  const search = nextFileSearch(req, text);
+  const search = nextFileSearch(offered, text);
   if (search !== null) {
     parts.push({
       type: 'tool_call',
@@ -216,13 +222,11 @@ async function planReply(req: GenerateRequest): Promise<ReplyPlan> {
     parts.push({ type: 'text', text: `Tool ${last.name} returned: ${unframeToolResult(last.content)}` });
     return plan;
   }
-  if (last?.role === 'user' && req.tools.length > 0 && req.toolChoice !== 'none') {
-    const named = typeof req.toolChoice === 'object' ? req.toolChoice.name : null;
-    const chosen = named
-      ? req.tools.filter((t) => t.name === named)
-      : req.parallelToolCalls && text.includes('!all-tools')
-        ? req.tools
-        : req.tools.slice(0, 1);
+  if (last?.role === 'user' && callable.length > 0) {
+    const chosen =
+      typeof req.toolChoice !== 'object' && req.parallelToolCalls && text.includes('!all-tools')
+        ? callable
+        : callable.slice(0, 1);
     // parallel_tool_calls:false allows one call; max_tool_calls caps the total.
     const cap = Math.min(req.parallelToolCalls ? chosen.length : 1, req.maxToolCalls ?? chosen.length);
     for (const tool of chosen.slice(0, cap)) {

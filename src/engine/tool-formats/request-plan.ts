@@ -1,13 +1,20 @@
 /**
  * What both real engines decide the same way from a `GenerateRequest` before they build their own
- * request: which tools the model may call, whether a call is forced, whether the family's think
- * block is on, and the system line that asks for JSON.
+ * request: which tools the prompt shows (all of them), which the model may call, whether a call is
+ * forced, whether the family's think block is on, and the system line that asks for JSON.
  */
 import type { FunctionToolSpec, GenerateRequest, OutputFormatSpec, ToolChoiceSpec } from '../types';
 import type { ModelFamily, ReasoningMarkers } from './model-family';
 
 export interface ToolAndThinkingPlan {
-  /** The tools the model may call; empty when it may call none. */
+  /**
+   * The tools the prompt shows: every one the request declares, whatever the choice, as llama.cpp
+   * renders them. The choice changes only what the grammar lets the reply call, so the prompt (and
+   * the engines' prefix caches) stay the same from one choice to the next, and the history's calls
+   * keep their tools (a converted Hermes GGUF renders them only when it is handed tools).
+   */
+  promptTools: FunctionToolSpec[];
+  /** The tools the reply may call (the grammar's, the parser's); empty when it may call none. */
   tools: FunctionToolSpec[];
   /** A call is required from the first token (after any think block): `required` or a named tool. */
   forced: boolean;
@@ -32,15 +39,16 @@ export interface ToolAndThinkingPlan {
  * const { tools, forced, thinking } = planToolsAndThinking(req, family);
  */
 export function planToolsAndThinking(
-  req: Pick<GenerateRequest, 'tools' | 'toolChoice' | 'reasoningEffort'>,
+  req: Pick<GenerateRequest, 'tools' | 'toolChoice' | 'allowedTools' | 'reasoningEffort'>,
   family: ModelFamily,
 ): ToolAndThinkingPlan {
-  const tools = allowedTools(req.tools, req.toolChoice);
+  const tools = callableTools(req);
   const effortOff = req.reasoningEffort === 'none' || req.reasoningEffort === 'minimal';
   const disableThinking = family.canDisableThinking && effortOff;
   const thinking = family.alwaysThinks && !disableThinking ? family.reasoning : null;
   const optional = family.reasoning && !family.alwaysThinks && !family.reasoning.prefilled;
   return {
+    promptTools: req.tools,
     tools,
     forced: tools.length > 0 && req.toolChoice !== 'auto',
     disableThinking,
@@ -50,15 +58,49 @@ export function planToolsAndThinking(
 }
 
 /**
- * The tools the model may call for this choice; empty when it may call none.
+ * The tools the model may call for this choice, of those `allowed` names (null: all); empty when it
+ * may call none.
  *
  * @example
  * allowedTools(tools, { name: 'get_weather' }).map((t) => t.name); // ['get_weather']
  */
-export function allowedTools(tools: FunctionToolSpec[], choice: ToolChoiceSpec): FunctionToolSpec[] {
+export function allowedTools(
+  tools: FunctionToolSpec[],
+  choice: ToolChoiceSpec,
+  allowed: readonly string[] | null = null,
+): FunctionToolSpec[] {
   if (choice === 'none') return [];
   if (typeof choice === 'object') return tools.filter((t) => t.name === choice.name);
-  return tools;
+  if (allowed === null) return tools;
+  const names = new Set(allowed);
+  return tools.filter((t) => names.has(t.name));
+}
+
+/**
+ * The tools a reply to `req` may call: its choice and `allowed_tools` applied to the tools it declares.
+ *
+ * @example
+ * callableTools({ tools, toolChoice: 'none' }); // []
+ */
+export function callableTools(
+  req: Pick<GenerateRequest, 'tools' | 'toolChoice' | 'allowedTools'>,
+): FunctionToolSpec[] {
+  return allowedTools(req.tools, req.toolChoice, req.allowedTools ?? null);
+}
+
+/**
+ * `GenerateRequest.allowedTools` for a request that declares `declared` and lets the reply call
+ * `callable` of them: their names, or null when that is every one.
+ *
+ * @example
+ * allowedToolNames([weather, runCode], [weather]); // ['get_weather']
+ */
+export function allowedToolNames(
+  declared: readonly { name: string }[],
+  callable: readonly { name: string }[],
+): string[] | null {
+  const names = new Set(callable.map((t) => t.name));
+  return declared.every((t) => names.has(t.name)) ? null : [...names];
 }
 
 /**

@@ -4,7 +4,7 @@
  * Each job lives in `./runtime`: loading, generation and embeddings; they take turns at the GPU
  * through the engines' {@link Turns}.
  */
-import { allowedTools } from '../tool-formats/request-plan';
+import { callableTools } from '../tool-formats/request-plan';
 import { Turns } from '../turns';
 import type {
   ChatMessage,
@@ -94,7 +94,7 @@ export class WebLLMEngine implements Engine {
    * offline) a request with a grammar is a 503 here, before any header, never run unbounded.
    */
   private async checkGrammar(req: GenerateRequest): Promise<void> {
-    const tools = allowedTools(req.tools, req.toolChoice);
+    const tools = callableTools(req);
     if (req.format.type === 'text' && tools.length === 0) return;
     await checkSchemas(await this.runtime.xgrammar(), req.format, tools);
   }

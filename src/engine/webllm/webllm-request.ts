@@ -102,8 +102,9 @@ export type PromptRequest = Pick<
 >;
 
 /**
- * The messages web-llm is sent for a request: the tools its choice leaves, in the family's tool
- * section, and the JSON instruction of its format. Generation and token counting both take them
+ * The messages web-llm is sent for a request: every tool it declares, in the family's tool section
+ * (its choice is the grammar's alone, so the prompt and web-llm's KV cache stay the same whatever
+ * the choice), and the JSON instruction of its format. Generation and token counting both take them
  * from here, so a count renders the prompt a generation sends.
  *
  * @example
@@ -114,7 +115,7 @@ export function promptMessages(
   family: ModelFamily,
   opts: { vision: boolean; now?: Date; anyLastTurn?: boolean },
 ): ChatCompletionMessageParam[] {
-  const { tools } = planToolsAndThinking(req, family);
+  const { promptTools: tools } = planToolsAndThinking(req, family);
   const system = req.format.type === 'text' ? [] : [jsonInstruction(req.format, tools.length > 0)];
   return toWebLLMMessages(req.messages, {
     family,

@@ -25,7 +25,7 @@ const DEFAULT_SHAPE: PromptShape = { toolChoice: 'auto', format: { type: 'text' 
 
 /**
  * Counts the tokens of the prompt a generation of `modelId` sends for `messages`, `tools` and the
- * rest of the request (`shape`: the tools its choice leaves, the JSON instruction of its format,
+ * rest of the request (`shape`: every tool whatever its choice, the JSON instruction of its format,
  * the empty think block web-llm pre-fills when its effort turns thinking off). Template markers
  * are estimated per message; text is exact with a tokenizer.
  *

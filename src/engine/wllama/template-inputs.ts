@@ -19,7 +19,7 @@ export interface TemplateInputOptions {
   family: ModelFamily;
   /** Extra system sections (the JSON instruction). */
   system: string[];
-  /** The tools offered (empty for none). */
+  /** The tools the prompt shows: every one the request declares, whatever its choice. */
   tools: FunctionToolSpec[];
   modelId: string;
   /** `enable_thinking=false` for templates that support it (Qwen3, Qwen3.5). */
@@ -89,8 +89,8 @@ export type PromptRequest = Pick<
 >;
 
 /**
- * The template inputs a generation of `req` hands llama.cpp: the tools its choice leaves, the JSON
- * instruction of its format, `enable_thinking: false` for its effort. The generation's plan and
+ * The template inputs a generation of `req` hands llama.cpp: every tool it declares (its choice is
+ * the grammar's alone, as in llama.cpp), the JSON instruction of its format, `enable_thinking: false` for its effort. The generation's plan and
  * token counting both take them from here, so a count renders exactly the generation's prompt.
  * The instruction and the tool section print the schemas (15-70 ms each for an 870 KB one): each
  * gets a turn of its own (`pace`).
@@ -104,7 +104,7 @@ export async function requestTemplateInputs(
   pace: () => Promise<void>,
   opts: { anyLastTurn?: boolean } = {},
 ): Promise<TemplateInputs> {
-  const { tools, disableThinking } = planToolsAndThinking(req, family);
+  const { promptTools: tools, disableThinking } = planToolsAndThinking(req, family);
   await pace();
   const system = req.format.type === 'text' ? [] : [jsonInstruction(req.format, tools.length > 0)];
   await pace();

@@ -2,7 +2,8 @@
  * Issue 33, item 7: web-llm's `countTokens` counted every tool whatever the tool choice, no JSON
  * instruction and no think block pre-filled for effort `none` (215 counted against 15 real with
  * `tool_choice: none`), while `input_tokens` and `truncation: auto` decide on that count. It now
- * counts the messages a generation sends: checked against the body `planChatRequest` builds.
+ * counts the messages a generation sends: checked against the body `planChatRequest` builds. Since
+ * issue 44 (item 4) a generation shows every tool whatever the choice, so `none` counts them too.
  */
 import { describe, expect, it } from 'vitest';
 import type { FunctionToolSpec, GenerateRequest } from '../../../src/engine/types';
@@ -51,13 +52,14 @@ describe('web-llm counts the prompt a generation sends', () => {
     expect(countChatTokens(QWEN3, req.messages, req.tools, chars, promptShape(req))).toBe(sent(req));
   });
 
-  it('tool_choice none counts no tool section', () => {
+  it('tool_choice none counts the tool section every choice shows (issue 44, item 4)', () => {
     const req = generateRequest({ model: QWEN3, messages: [{ role: 'user', content: 'Weather?' }] });
     const none = countChatTokens(QWEN3, req.messages, [weather], chars, {
       ...promptShape(req),
       toolChoice: 'none',
     });
-    expect(none).toBe(countChatTokens(QWEN3, req.messages, [], chars));
+    expect(none).toBe(countChatTokens(QWEN3, req.messages, [weather], chars));
+    expect(none).toBeGreaterThan(countChatTokens(QWEN3, req.messages, [], chars));
   });
 
   it('effort none counts the empty think block web-llm pre-fills', () => {

@@ -130,14 +130,20 @@ describe('WebLLMEngine tool calling', () => {
     );
   });
 
-  it('none: no tool section, no grammar, plain text', async () => {
+  it('none: the tool section stays (as llama.cpp renders it), no grammar, and a call written is text', async () => {
+    // Issue 44, item 4: the prompt is the one every choice gets; only what the reply may call changes.
     const { engine, fake } = setup();
+    await engine.load(LLAMA);
+    const written = '{"name": "get_weather", "parameters": {"city": "Paris"}}';
+    fake().reply = [{ text: written }];
     const chunks = await collect(
       engine.generate(request({ tools: [weather], toolChoice: 'none' }), signal()),
     );
-    expect(text(chunks)).toBe('Hello world');
+    expect(calls(chunks)).toEqual([]);
+    expect(text(chunks)).toBe(written);
+    expect(done(chunks)).toMatchObject({ finishReason: 'stop' });
     expect(fake().requests[0]?.messages.map((m) => m.role)).toEqual(['system', 'user']);
-    expect(fake().requests[0]?.messages[0]?.content).not.toContain('ipython');
+    expect(fake().requests[0]?.messages[0]?.content).toContain('"name": "get_weather"');
     expect(fake().requests[0]).not.toHaveProperty('response_format');
   });
 });

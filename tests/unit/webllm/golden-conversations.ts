@@ -2,15 +2,20 @@
  * The conversations the goldens render through web-llm and through each family's published template:
  * the first five (plain turns, tools, one tool round trip) and the seven of issue 28's review
  * (parallel calls, prose and a call in one turn, a tool loop then another user turn, typed arguments
- * with a non-JSON result, reasoning inside a tool loop, effort `none`, trailing whitespace).
+ * with a non-JSON result, reasoning inside a tool loop, effort `none`, trailing whitespace); and
+ * issue 44's tool choices after a call, which the template renders with every tool declared.
  */
-import type { ChatMessage, FunctionToolSpec } from '../../../src/engine/types';
+import type { ChatMessage, FunctionToolSpec, ToolChoiceSpec } from '../../../src/engine/types';
 import { weather } from './families';
 
 export interface GoldenConversation {
   messages: ChatMessage[];
   /** get_weather is offered. */
   tools: boolean;
+  /** run_code is offered too, after get_weather. */
+  runCode?: boolean;
+  /** The request's `tool_choice` (absent: `auto`); the template renders every tool whatever it is. */
+  toolChoice?: ToolChoiceSpec;
   /** `reasoning.effort`; the template renders with `enable_thinking: false` for 'none'. */
   effort?: 'none';
 }
@@ -165,3 +170,44 @@ export const LLAMA_CPP_CONVERSATIONS: Record<string, GoldenConversation> = {
     tools: true,
   },
 };
+
+/** The second tool of the tool-choice conversations, which the history never called. */
+export const runCode: FunctionToolSpec = {
+  name: 'run_code',
+  description: 'Run Python code.',
+  parameters: {
+    type: 'object',
+    properties: { code: { type: 'string', description: 'The source.' } },
+    required: ['code'],
+  },
+  strict: true,
+};
+
+/** The tools a golden conversation's request declares. */
+export function goldenTools(conversation: GoldenConversation): FunctionToolSpec[] {
+  if (!conversation.tools) return [];
+  return conversation.runCode ? [described, runCode] : [described];
+}
+
+/**
+ * Issue 44, item 4: each choice after a get_weather round trip, both tools declared. llama.cpp
+ * renders every declared tool for every choice (the choice is its grammar's), so a prompt that
+ * dropped them (`none`) or kept only the named one (run_code, never called) differs.
+ */
+export const CHOICE_CONVERSATIONS: Record<string, GoldenConversation> = Object.fromEntries(
+  (
+    [
+      ['tool_choice none after a call', 'none'],
+      ['tool_choice required after a call', 'required'],
+      ['a named tool after another tool’s call', { name: 'run_code' }],
+    ] as const
+  ).map(([name, toolChoice]) => [
+    name,
+    {
+      messages: CONVERSATIONS['tools and tool history']?.messages ?? [],
+      tools: true,
+      runCode: true,
+      toolChoice,
+    },
+  ]),
+);

@@ -89,6 +89,9 @@ const ENDS_WITH_RESULTS = [
   'typed arguments, a result that is not JSON',
   'reasoning inside a tool loop',
   'arguments whose numbers JavaScript spells otherwise',
+  'tool_choice none after a call',
+  'tool_choice required after a call',
+  'a named tool after another tool’s call',
 ];
 
 export const DIFFERENCES: Difference[] = [
@@ -121,7 +124,14 @@ export const DIFFERENCES: Difference[] = [
   },
   {
     model: /^mistral-7b-instruct-v0\.3/i,
-    conversations: ['tools and tool history', 'prose and a call in one turn', 'reasoning inside a tool loop'],
+    conversations: [
+      'tools and tool history',
+      'prose and a call in one turn',
+      'reasoning inside a tool loop',
+      'tool_choice none after a call',
+      'tool_choice required after a call',
+      'a named tool after another tool’s call',
+    ],
     why: 'the template drops the system text once tool results follow; intab keeps it in the last user turn',
     // The template writes the system text only into a user turn that is the last message; mistral_common
     // (Mistral's reference tokenizer, which the template mirrors) prepends it to the last user turn

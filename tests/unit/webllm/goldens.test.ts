@@ -10,16 +10,19 @@
 import { describe, expect, it } from 'vitest';
 import { goldenCases, webllmGoldenPrompt } from '../../helpers/golden-plans';
 import { hfMessages, renderTemplate } from '../../helpers/published-template';
-import { described, type GoldenConversation } from './golden-conversations';
+import { type GoldenConversation, goldenTools } from './golden-conversations';
 import { DIFFERENCES, NATIVE, type NativeGolden } from './golden-families';
 
 function render(golden: NativeGolden, conversation: GoldenConversation): string {
-  const tool = { name: described.name, description: described.description, parameters: described.parameters };
+  const tools = goldenTools(conversation).map((t) => ({
+    type: 'function',
+    function: { name: t.name, description: t.description, parameters: t.parameters },
+  }));
   return renderTemplate(golden.template, {
     messages: hfMessages(conversation.messages, golden.callId, {
       thinkingChunks: golden.thinkingChunks ?? false,
     }),
-    ...(conversation.tools ? { tools: [{ type: 'function', function: tool }] } : {}),
+    ...(conversation.tools ? { tools } : {}),
     ...(conversation.effort === 'none' ? { enable_thinking: false } : {}),
     ...golden.extra,
   });

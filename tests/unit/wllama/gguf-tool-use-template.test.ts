@@ -52,6 +52,22 @@ function render(source: string, vars: Record<string, unknown>): string {
   return new Template(source).render({ bos_token: '', eos_token: '', add_generation_prompt: true, ...vars });
 }
 
+/** The messages with their calls' arguments as objects, as llama.cpp hands them to a template. */
+function objectArguments(messages: unknown[]): unknown[] {
+  return (messages as object[]).map((m) => {
+    const calls = (m as { tool_calls?: Array<{ function: { arguments: string } }> }).tool_calls;
+    return calls
+      ? {
+          ...m,
+          tool_calls: calls.map((c) => ({
+            ...c,
+            function: { ...c.function, arguments: JSON.parse(c.function.arguments) },
+          })),
+        }
+      : m;
+  });
+}
+
 describe('a Hermes GGUF as the converter writes it (item 2)', () => {
   it('loads llama.cpp with a template that writes the tools and past calls when the request has tools', async () => {
     const { engine, fakes } = fakeWllamaEngine({
@@ -67,22 +83,39 @@ describe('a Hermes GGUF as the converter writes it (item 2)', () => {
       chat_template_kwargs?: { tools?: unknown };
     };
     expect(params.chat_template_kwargs?.tools).toBeDefined();
-    const messages = (params.messages as object[]).map((m) => {
-      const calls = (m as { tool_calls?: Array<{ function: { arguments: string } }> }).tool_calls;
-      return calls
-        ? {
-            ...m,
-            tool_calls: calls.map((c) => ({
-              ...c,
-              function: { ...c.function, arguments: JSON.parse(c.function.arguments) },
-            })),
-          }
-        : m;
+    const prompt = render(loaded as string, {
+      messages: objectArguments(params.messages),
+      ...params.chat_template_kwargs,
     });
-    const prompt = render(loaded as string, { messages, ...params.chat_template_kwargs });
     expect(prompt).toContain('Here are the available tools: <tools> {"type": "function"');
     expect(prompt).toContain('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}');
     expect(prompt).toContain('<|im_start|>tool\n<tool_response>\n{"temp": 21}');
+  });
+
+  it('renders the tools, the past call and its result under `none` too (issue 44, item 3), and a call written stays text', async () => {
+    const written = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Rome"}}\n</tool_call>';
+    const { engine, fakes } = fakeWllamaEngine({
+      models: [{ id: 'hermes', files: [new Blob([ggufBytes(converterHermes)])] }],
+      tokens: [written],
+    });
+    const req = generateRequest({ model: 'hermes', messages: loop, tools: [weather], toolChoice: 'none' });
+    const chunks = await runEngine(engine, req);
+    expect(chunks.filter((c) => c.type === 'tool_call')).toEqual([]);
+    expect(chunks.flatMap((c) => (c.type === 'text' ? [c.delta] : [])).join('')).toBe(written);
+    const fake = fakes[0] as FakeWllama;
+    const params = fake.calls[0]?.params as {
+      messages: unknown[];
+      chat_template_kwargs?: Record<string, unknown>;
+    };
+    const prompt = render(fake.loadedWith?.chat_template as string, {
+      messages: objectArguments(params.messages),
+      ...params.chat_template_kwargs,
+    });
+    expect(prompt).toContain('Here are the available tools: <tools> {"type": "function"');
+    expect(prompt).toContain('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}');
+    expect(prompt).toContain('<|im_start|>tool\n<tool_response>\n{"temp": 21}');
+    // Not ChatML's empty assistant turn and bare result.
+    expect(prompt).not.toContain('<|im_start|>assistant\n<|im_end|>');
   });
 
   it('renders the default template (plain ChatML) for a request without tools, as llama.cpp does', () => {

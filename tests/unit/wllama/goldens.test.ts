@@ -12,18 +12,20 @@ import { describe, expect, it } from 'vitest';
 import { familyOf } from '../../../src/engine/tool-formats';
 import { goldenCases, wllamaGoldenParams } from '../../helpers/golden-plans';
 import { asLlamaCppHandsThem, hfMessages, renderTemplate } from '../../helpers/published-template';
-import { described, type GoldenConversation } from '../webllm/golden-conversations';
+import { type GoldenConversation, goldenTools } from '../webllm/golden-conversations';
 import { NATIVE, type NativeGolden } from '../webllm/golden-families';
 import { WLLAMA_DIFFERENCES, WLLAMA_ONLY } from './golden-differences';
 
-const TOOL = { name: described.name, description: described.description, parameters: described.parameters };
-
 function published(golden: NativeGolden, conversation: GoldenConversation): string {
+  const tools = goldenTools(conversation).map((t) => ({
+    type: 'function',
+    function: { name: t.name, description: t.description, parameters: t.parameters },
+  }));
   return renderTemplate(golden.template, {
     messages: hfMessages(conversation.messages, golden.callId, {
       thinkingChunks: golden.thinkingChunks ?? false,
     }),
-    ...(conversation.tools ? { tools: [{ type: 'function', function: TOOL }] } : {}),
+    ...(conversation.tools ? { tools } : {}),
     ...(conversation.effort === 'none' ? { enable_thinking: false } : {}),
     ...golden.extra,
   });

@@ -1,6 +1,7 @@
 import type { FunctionTool, ResponseItem } from 'openai/resources/responses/responses';
 import { invalidRequest } from '../../../common/api-error';
 import { pace } from '../../../common/pace';
+import { allowedToolNames } from '../../../engine/tool-formats/request-plan';
 import {
   type Engine,
   type GenerateRequest,
@@ -154,14 +155,24 @@ export async function prepareCreate(
     signal: deps.signal,
     functionNames: new Set(tools.flatMap((t) => (t.type === 'function' ? [t.name] : []))),
   });
-  const specs = [...toolChoice.allowed.flatMap((t) => (t.type === 'mcp' ? [] : [toSpec(t)])), ...mcp.specs];
+  // The prompt shows every tool whatever the choice (as llama.cpp does); the choice and
+  // `allowed_tools` only narrow what the reply may call.
+  const specs = [...tools.flatMap((t) => (t.type === 'mcp' ? [] : [toSpec(t)])), ...mcp.specs];
+  const callable = new Set([
+    ...toolChoice.allowed.flatMap((t) => (t.type === 'mcp' ? [] : [toSpec(t).name])),
+    ...mcp.callable,
+  ]);
   const choice = mcp.forced ? { name: mcp.forced } : toolChoice.choice;
   await pace();
   const generate: GenerateRequest = {
     model: model.id,
     messages,
-    tools: choice === 'none' ? [] : specs,
+    tools: specs,
     toolChoice: choice,
+    allowedTools: allowedToolNames(
+      specs,
+      [...callable].map((name) => ({ name })),
+    ),
     parallelToolCalls: body.parallel_tool_calls ?? true,
     // max_tool_calls counts built-in tool calls only (the loop applies it); nothing caps function calls but parallel_tool_calls.
     maxToolCalls: null,

@@ -120,26 +120,26 @@ export class LoopState {
 
   /**
    * The request for the next pass. A forced `tool_choice` holds for the first pass only (a forced
-   * call every pass would never end); hosted tools are withdrawn once `max_tool_calls` is spent or
-   * at the last pass; `max_output_tokens` counts what earlier passes wrote.
+   * call every pass would never end); hosted tools can no longer be called once `max_tool_calls` is
+   * spent or at the last pass (the prompt still shows them, as every pass's does: its prefix stays
+   * the engine's cache); `max_output_tokens` counts what earlier passes wrote.
    */
   nextRequest(): GenerateRequest {
     const base = this.prepared.generate;
     const first = this.passes === 0;
-    const hostedOpen = this.hostedOpen;
-    const tools = hostedOpen ? base.tools : base.tools.filter((t) => !this.isHosted(t.name));
+    let allowed = base.allowedTools ?? null;
+    if (!this.hostedOpen)
+      allowed = (allowed ?? base.tools.map((t) => t.name)).filter((name) => !this.isHosted(name));
+    const callable = allowed ?? base.tools.map((t) => t.name);
     let toolChoice = first ? base.toolChoice : 'auto';
-    if (
-      typeof toolChoice === 'object' &&
-      !tools.some((t) => t.name === (toolChoice as { name: string }).name)
-    )
+    if (typeof toolChoice === 'object' && !callable.includes((toolChoice as { name: string }).name))
       toolChoice = 'auto';
-    if (toolChoice === 'required' && tools.length === 0) toolChoice = 'auto';
+    if (toolChoice === 'required' && callable.length === 0) toolChoice = 'auto';
     return {
       ...base,
       messages: this.messages,
-      tools: base.toolChoice === 'none' ? [] : tools,
       toolChoice: base.toolChoice === 'none' ? 'none' : toolChoice,
+      allowedTools: allowed,
       maxOutputTokens: this.outputLeft,
     };
   }

@@ -1,5 +1,6 @@
 import { type ApiError, toApiError } from '../../../common/api-error';
 import { pace } from '../../../common/pace';
+import { callableTools } from '../../../engine/tool-formats/request-plan';
 import type { Engine, EngineChunk, GenerateRequest, LoadProgress } from '../../../engine/types';
 import {
   CitationFilter,
@@ -172,7 +173,7 @@ async function onePass(
   deps: LoopDeps & { mcp: McpRun | null; turns: PythonTurns | null },
   signal: AbortSignal,
 ): Promise<PassOutcome | null> {
-  const offered = new Set(req.tools.map((t) => t.name));
+  const offered = new Set(callableTools(req).map((t) => t.name));
   const outcome: Omit<PassOutcome, 'reason' | 'usage'> = {
     text: '',
     reasoning: '',

@@ -10,7 +10,7 @@
 import { clip, invalidRequest } from '../../../common/api-error';
 import { pace } from '../../../common/pace';
 import { heldSchema } from '../../held-schema';
-import { allowedTools } from '../../tool-formats/request-plan';
+import { callableTools } from '../../tool-formats/request-plan';
 import { grammarArguments } from '../../tool-formats/shared';
 import type { GenerateRequest } from '../../types';
 import { GbnfBuilder } from './gbnf';
@@ -26,10 +26,10 @@ import { checkLlamaGrammarPaced, LlamaGrammarError } from './llama-limits';
  * await preflightGrammar(req); // before engine.load(req.model)
  */
 export async function preflightGrammar(
-  req: Pick<GenerateRequest, 'tools' | 'toolChoice' | 'format'>,
+  req: Pick<GenerateRequest, 'tools' | 'toolChoice' | 'allowedTools' | 'format'>,
 ): Promise<void> {
   const schemas: Array<{ param: string; schema: Record<string, unknown> }> = [];
-  for (const tool of allowedTools(req.tools, req.toolChoice)) {
+  for (const tool of callableTools(req)) {
     if (tool.parameters)
       schemas.push({ param: `tools[${req.tools.indexOf(tool)}].parameters`, schema: grammarArguments(tool) });
   }

@@ -30,11 +30,12 @@ export interface McpPlan {
 /**
  * Plans the request's `mcp` tools: checks its approval responses (400s first, before any network),
  * lists each server once per response chain (a 424 when one cannot be listed), and names the tools
- * the model is offered, `allowed_tools` and `tool_choice` applied. Returns the plan, the specs to
- * offer, and the name a `{type:'mcp', name}` tool choice forces.
+ * the model is shown (each server's own `allowed_tools` applied) and those of them it may call
+ * (`tool_choice` applied too: the prompt shows every tool whatever the choice). Returns the plan,
+ * the specs to show, the names it may call, and the name a `{type:'mcp', name}` tool choice forces.
  *
  * @example
- * const { plan, specs } = await planMcp(mcpRun, toolChoice, items, firstInput, { connector, signal, functionNames });
+ * const { plan, specs, callable } = await planMcp(mcpRun, toolChoice, items, firstInput, { connector, signal, functionNames });
  */
 export async function planMcp(
   mcpRun: readonly Tool.Mcp[],
@@ -42,9 +43,9 @@ export async function planMcp(
   items: readonly ResponseItem[],
   firstInput: number,
   deps: { connector?: McpConnector; signal?: AbortSignal; functionNames: ReadonlySet<string> },
-): Promise<{ plan: McpPlan | null; specs: FunctionToolSpec[]; forced: string | null }> {
+): Promise<{ plan: McpPlan | null; specs: FunctionToolSpec[]; callable: string[]; forced: string | null }> {
   const approved = checkApprovals(items, firstInput, new Set(mcpRun.map((t) => t.server_label)));
-  if (mcpRun.length === 0) return { plan: null, specs: [], forced: null };
+  if (mcpRun.length === 0) return { plan: null, specs: [], callable: [], forced: null };
   if (!deps.connector)
     throw invalidRequest('tools', 'The mcp tool is not available on this endpoint.', 'unsupported_value');
   const signal = deps.signal ?? new AbortController().signal;
@@ -58,9 +59,10 @@ export async function planMcp(
       : toolChoice.allowed.flatMap((t) => (t.type === 'mcp' && t.server_label ? [t.server_label] : [])),
   );
   const specs: FunctionToolSpec[] = [];
+  const callable: string[] = [];
   for (const [name, target] of targets) {
     const only = toolChoice.mcpNames?.get(target.label);
-    if (!allowedLabels.has(target.label) || (only && !only.has(target.info.name))) continue;
+    if (allowedLabels.has(target.label) && !(only && !only.has(target.info.name))) callable.push(name);
     const about = servers.find((s) => s.tool.server_label === target.label)?.tool.server_description;
     const own = target.info.description ?? '';
     specs.push({
@@ -83,7 +85,7 @@ export async function planMcp(
       );
     forced = hit[0];
   }
-  return { plan: { connector: deps.connector, servers, targets, approved }, specs, forced };
+  return { plan: { connector: deps.connector, servers, targets, approved }, specs, callable, forced };
 }
 
 /**
