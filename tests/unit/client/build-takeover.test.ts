@@ -148,7 +148,8 @@ describe('a deposed leader’s engine', () => {
     const handle = {
       api: { ping: async () => ({ protocol: 1 }), loadModel: () => new Promise(() => {}) },
       connect: () => new MessageChannel().port2,
-      worker: { terminate: () => terminated++ },
+      // The supervisor listens for the worker's load errors (its watchdog); none comes here.
+      worker: { terminate: () => terminated++, addEventListener: () => {} },
       url: 'w',
     } as unknown as EngineWorkerHandle;
     const engine = superviseEngine({ start: () => handle, stuckMs: 0 });
