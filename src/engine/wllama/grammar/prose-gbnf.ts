@@ -9,6 +9,7 @@ import { callOpenings } from '../../tool-formats/structural-tag';
 import type { ToolFormat } from '../../tool-formats/types';
 import type { FunctionToolSpec } from '../../types';
 import { type CodeRange, type GbnfBuilder, gbnfClass, gbnfLiteral } from './gbnf';
+import { openingFreeRule } from './opening-free-text';
 
 /** Whitespace a reply may open with before its first word (the parsers trim it). */
 const SPACE: readonly CodeRange[] = [
@@ -53,6 +54,12 @@ export function proseRule(
   others: readonly string[] = [],
 ): string {
   const openings = wllamaCallOpenings(format, tools, parallel);
+  if (!format.leading) {
+    // The reader takes these calls wherever they open, so prose holds no opening anywhere, and
+    // calls after text are the call rule's (see `opening-free-text.ts`).
+    const free = openingFreeRule(g, [...openings, ...others], SPACE);
+    return g.add('prose', `${gbnfClass(SPACE)}* ${free}`);
+  }
   const root = trie([...openings.filter((o) => !(format.leading && o === '{')), ...others]);
   const special = new Map<string, string>();
   if (format.leading && openings.includes('{')) {

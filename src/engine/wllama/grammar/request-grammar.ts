@@ -139,13 +139,16 @@ function* buildGrammar(req: GrammarRequest): Build<string> {
   const g = new GbnfBuilder();
   const root = g.reserve('root');
   const body: string[] = [];
-  if (hasTools) body.push(yield* callsRule(g, req));
+  const callsName = hasTools ? yield* callsRule(g, req) : '';
+  if (hasTools) body.push(callsName);
   if (req.output.type !== 'text' && !(hasTools && req.forced)) body.push(yield* outputRule(g, req.output));
   if (hasTools && !req.forced && req.output.type === 'text') {
     // An optional think block is the think rule's alone: the reader takes a reply opening with it
     // (after whitespace) as reasoning, so prose that could open it would leave the calls after it free.
     const thinkOpen = req.mayThink && !req.mayThink.prefilled ? [req.mayThink.open] : [];
-    body.push(proseRule(g, req.format, req.tools, req.parallel, thinkOpen));
+    const prose = proseRule(g, req.format, req.tools, req.parallel, thinkOpen);
+    // Formats whose calls may follow text: the text, then (the call rule's) calls, as the reader reads it.
+    body.push(req.format.leading ? prose : `${prose} ${callsName}?`);
   }
   const reply = body.length === 1 ? (body[0] as string) : `(${body.join(' | ')})`;
   if (req.thinking) g.fill(root, `${thinkRule(g, req.thinking)} ${reply}`);
