@@ -30,7 +30,11 @@ interface Node {
  * @example
  * openingFreeRule(g, ['<tool_call>\n'], [[0x20, 0x20]]); // 'free' — "a <tool_call>x" matches, "a <tool_call>\n" does not
  */
-export function openingFreeRule(g: GbnfBuilder, words: readonly string[], lead: readonly CodeRange[]): string {
+export function openingFreeRule(
+  g: GbnfBuilder,
+  words: readonly string[],
+  lead: readonly CodeRange[],
+): string {
   const root = automaton(words.filter((w) => w.length > 0));
   const alphabet = [...new Set(words.flatMap((w) => [...w]))].sort();
   const states = [...walk(root)];
@@ -71,8 +75,8 @@ function automaton(words: readonly string[]): Node {
   for (const word of words) {
     let node = root;
     for (const c of word) {
-      let child = node.next.get(c);
-      if (!child) node.next.set(c, (child = fresh()));
+      const child = node.next.get(c) ?? fresh();
+      node.next.set(c, child);
       node = child;
     }
     node.hit = true;
