@@ -168,43 +168,29 @@ describe('Ministral 3 on wllama: llama.cpp samples think-then-calls within the g
 });
 
 /**
- * `tool_choice: auto` on a format whose reader takes a call after text (Hermes' `<tool_call>`):
- * llama.cpp samples intab's grammar with the tag's pieces pushed up, so prose keeps meeting
- * `<tool_call>`. Text then a call must be the call rule's (arguments by the schema), never prose
- * that the reader then takes for a call; every finished reply is one the grammar accepts.
+ * `tool_choice: auto` on the formats whose reader takes a call after text: prose is now an automaton
+ * over the call openings (`opening-free-text.ts`), so llama.cpp itself must load it and sample
+ * within it. (That text then a call is held to the schema is shown on the grammar by an independent
+ * matcher in `tests/unit/wllama/prose-then-call.test.ts`; random weights seldom write the tag.)
  */
-describe('wllama auto: llama.cpp samples text then calls within the grammar (issue 44)', () => {
-  it('every call read, after text or not, has arguments by its schema', async () => {
-    const model = 'Hermes-3-Llama-3.1-8B';
-    const request = generateRequest({ model, tools: TOOLS, toolChoice: 'auto' });
-    const plan = await planWllamaRequest(request, { family: familyOf(model), invalidUtf8: [] });
-    const grammar = plan.params.grammar as string;
-    const pushed: Array<[string, number]> = [
-      ['<', 8],
-      ['tool', 10],
-      ['_call', 10],
-      ['>\n', 8],
-      ['",', 12],
-      ['"}', 12],
-      ['}', 12],
-      ['3', 12],
-    ];
-    const bias: Array<[number, number]> = [];
-    for (const [piece, weight] of pushed) bias.push([await tokenId(piece), weight]);
-    const ajv = new Ajv({ strict: false });
-    const validators = new Map(TOOLS.map((t) => [t.name, ajv.compile(t.parameters ?? {})]));
-    const samples: Sample[] = [];
-    for (let seed = 1; seed <= SEEDS; seed++) samples.push(await sample(plan, seed, bias));
-    for (const s of samples) {
-      const where = `seed ${s.seed}: ${JSON.stringify(s.content)}`;
-      for (const call of callsOf(s.chunks)) {
-        expect(validators.get(call.name), where).toBeDefined();
-        expect(validators.get(call.name)?.(JSON.parse(call.arguments)), where).toBe(true);
+describe('wllama auto: llama.cpp loads and samples the prose automaton (issue 44)', () => {
+  for (const model of ['Hermes-3-Llama-3.1-8B', 'Ministral-3-3B-Reasoning-2512', 'Phi-4-mini-instruct']) {
+    it(`${model}: every reply is read as text or valid calls`, async () => {
+      const request = generateRequest({ model, tools: TOOLS, toolChoice: 'auto' });
+      const plan = await planWllamaRequest(request, { family: familyOf(model), invalidUtf8: [] });
+      const grammar = plan.params.grammar as string;
+      expect(grammar).toContain('free-state');
+      const ajv = new Ajv({ strict: false });
+      const validators = new Map(TOOLS.map((t) => [t.name, ajv.compile(t.parameters ?? {})]));
+      for (let seed = 1; seed <= 4; seed++) {
+        const s = await sample(plan, seed, []);
+        const where = `seed ${seed}: ${JSON.stringify(s.content)}`;
+        expect(s.content.length, where).toBeGreaterThan(0);
+        for (const call of callsOf(s.chunks)) {
+          expect(validators.get(call.name)?.(JSON.parse(call.arguments)), where).toBe(true);
+        }
+        if (s.complete) expect(gbnfMatches(grammar, s.content), where).toBe(true);
       }
-      if (s.complete) expect(gbnfMatches(grammar, s.content), where).toBe(true);
-    }
-    // Prose met the tag: some replies wrote text, then a call the grammar held.
-    const after = samples.filter((s) => textOf(s.chunks).trim() !== '' && callsOf(s.chunks).length > 0);
-    expect(after.length, samples.map((s) => JSON.stringify(s.content)).join('\n')).toBeGreaterThan(0);
-  }, 300_000);
+    }, 120_000);
+  }
 });
