@@ -27,8 +27,8 @@ const asked = Number(hash.get('threads'));
  */
 const directWasm = hash.get('wasm') === 'stock' ? 'stock' : 'simd';
 const SIMD = {
-  wasmPath: new URL('../src/engine/wllama/simd/wllama.wasm', import.meta.url).href,
-  jsPath: new URL('../src/engine/wllama/simd/wllama.js', import.meta.url).href,
+  wasmPath: new URL('../wasm/simd/wllama.wasm', import.meta.url).href,
+  jsPath: new URL('../wasm/simd/wllama.js', import.meta.url).href,
   compat: true,
 };
 const threads = asked > 0 ? asked : defaultThreads();

@@ -16,6 +16,8 @@ export interface WasmBuildSpec {
   glueFixes: { find: string; replace: string }[];
   pthreads: boolean;
 }
+/** The folder of every build's outputs (issue 47): wasm/, one subfolder per build. */
+export declare const WASM_DIR: string;
 export declare const OUT_DIR: string;
 export declare const ST_OUT_DIR: string;
 export declare const PATCHES: string[];

@@ -2,9 +2,9 @@
 /**
  * Builds llama.cpp for the browser WITH ggml's wasm SIMD kernels (issue 34), for the wllama engine,
  * twice ({@link BUILDS}), each as `wllama.wasm` + its emscripten glue `wllama.js` + `manifest.json`:
- * - `src/engine/wllama/simd/`: with pthreads (needs `SharedArrayBuffer`, so a cross-origin isolated
+ * - `wasm/simd/`: with pthreads (needs `SharedArrayBuffer`, so a cross-origin isolated
  *   page), several threads;
- * - `src/engine/wllama/simd-st/` (issue 42): the same kernels without pthreads at all, one thread,
+ * - `wasm/simd-st/` (issue 42): the same kernels without pthreads at all, one thread,
  *   for pages without `SharedArrayBuffer` (WebKit/Safari not isolated), where the threaded glue dies
  *   on its first `new SharedArrayBuffer` and wllama's stock fallback is Memory64, which WebKit lacks.
  *
@@ -49,10 +49,16 @@ import { assertNoSharedMemory, sha256, stripNameSection, syncTree } from './wasm
 export { assertNoSharedMemory, sha256, stripNameSection, syncTree };
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/**
+ * The one folder of build outputs (issue 47): every wasm build intab serves, its emscripten glue and
+ * its manifest, one subfolder per build, out of `src/` (nothing there is hand-written; biome and
+ * tsc never read it). The hand-written loaders in `src/` name these files by URL.
+ */
+export const WASM_DIR = join(ROOT, 'wasm');
 /** Where the threaded build's outputs are committed (the engine worker points wllama there). */
-export const OUT_DIR = join(ROOT, 'src/engine/wllama/simd');
+export const OUT_DIR = join(WASM_DIR, 'simd');
 /** Where the single-threaded build's outputs are committed (issue 42). */
-export const ST_OUT_DIR = join(ROOT, 'src/engine/wllama/simd-st');
+export const ST_OUT_DIR = join(WASM_DIR, 'simd-st');
 /**
  * Our patches over the staged sources, applied in this order (paths relative to the repository root):
  * the glue's fixes for this llama.cpp and emcc, then the Q8_0 register tile for prefill.

@@ -7,7 +7,7 @@
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   assertNoSharedMemory,
@@ -30,6 +30,7 @@ import {
   sha256,
   stripNameSection,
   syncTree,
+  WASM_DIR,
 } from '../../../scripts/build-wasm.mjs';
 
 const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
@@ -65,6 +66,33 @@ describe('the builds', () => {
   it("build against the wllama version intab runs (its JS drives the glue's exports)", () => {
     const installed = JSON.parse(readFileSync('node_modules/@wllama/wllama/package.json', 'utf8')).version;
     expect(SOURCES.find((s) => s.package === '@wllama/wllama')?.version).toBe(installed);
+  });
+});
+
+/** Every file under `dir`, as paths relative to the repository root. */
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)],
+  );
+
+describe('the folder of build outputs, wasm/ (issue 47)', () => {
+  it('holds exactly the builds the script makes, each its outputs and manifest, nothing else', () => {
+    expect(BUILDS.every((b) => relative(WASM_DIR, b.outDir) === b.name)).toBe(true);
+    const expected = BUILDS.flatMap((b) => [...OUTPUTS, 'manifest.json'].map((f) => join(b.outDir, f)));
+    expect(filesUnder(WASM_DIR).sort()).toEqual(expected.sort());
+  });
+
+  it('leaves src/ hand-written: TypeScript and CSS only, so no wasm, glue JS or manifest there', () => {
+    const src = join(WASM_DIR, '../src');
+    const other = filesUnder(src).filter((f) => !/\.(tsx?|css)$/.test(f));
+    expect(other.map((f) => relative(src, f))).toEqual([]);
+  });
+
+  it("is what the engine worker loads: each build's wasm and glue by a URL into wasm/", () => {
+    const worker = readFileSync(join(WASM_DIR, '../src/worker/engine-worker.ts'), 'utf8');
+    for (const b of BUILDS)
+      for (const f of OUTPUTS)
+        expect(worker).toContain(`new URL('../../wasm/${b.name}/${f}', import.meta.url)`);
   });
 });
 
