@@ -22,6 +22,7 @@ export declare const OUT_DIR: string;
 export declare const ST_OUT_DIR: string;
 export declare const PATCHES: string[];
 export declare const ST_PATCHES: string[];
+export declare const PENDING_PATCHES: string[];
 export declare function patchDigests(patches?: string[]): { file: string; sha256: string }[];
 export declare function stripNameSection(wasm: Uint8Array): Buffer;
 export declare const SOURCES: WasmSource[];
