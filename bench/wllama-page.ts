@@ -11,6 +11,11 @@ import { defaultThreads, loadParams } from '../src/engine/wllama/wllama-instance
 export const MODELS = {
   tiny: '/test-models/intab-tiny-random.gguf',
   bench: '/test-models/intab-bench-q8_0.gguf',
+  // The bench model quantized by llama-quantize from F16 (scripts/llama-quantize.mjs, issue 47), for
+  // bench/wllama-quants.mjs; bench/run.mjs copies them in only when that section runs.
+  q4_k_m: '/test-models/intab-bench-q4_k_m.gguf',
+  q4_0: '/test-models/intab-bench-q4_0.gguf',
+  q6_k: '/test-models/intab-bench-q6_k.gguf',
 } as const;
 type ModelName = keyof typeof MODELS;
 const CONTEXT = 8192;

@@ -64,6 +64,21 @@ export const VARIANTS = {
     type: 'q8_0',
     seed: 0x5eed0093,
   },
+  // The bench model's shape and seed in F16 (issue 47): the source llama.cpp's own llama-quantize
+  // makes the quantizations people download from (bench/wllama-quants.mjs), so none is requantized
+  // from Q8_0. Every dimension is a multiple of 256, so no K-quant falls back to another type.
+  'bench-f16': {
+    file: 'intab-bench-f16.gguf',
+    name: 'intab bench random 93M F16 (Llama 3 vocabulary)',
+    embd: 512,
+    layers: 8,
+    heads: 8,
+    headsKv: 8,
+    ff: 1536,
+    ctx: 8192,
+    type: 'f16',
+    seed: 0x5eed0093,
+  },
 };
 
 const LLAMA3_BOS = 128000;
