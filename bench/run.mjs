@@ -10,7 +10,8 @@
  *
  * Options (environment): BENCH_RUNS (default 7), BENCH_TOKENS (default 20000), BENCH_SKIP_BUILD=1 (reuse
  * .tmp/bench-dist), BENCH_NO_MINIFY=1 (for profiling), BENCH_TRACE_DIR=dir (keep the blocks figure's traces), BENCH_WLLAMA_THREADS=N (llama.cpp threads on both sides), BENCH_WLLAMA_WASM=stock (wllama's own wasm on the curve's direct side), BENCH_ONLY=sse,floor,first,concurrent,cold,heap,blocks,bytes,wllama,vector,hosted,remote,mcp,pyodide (a subset, for profiling; the
- * results file then holds only those figures).
+ * results file then holds only those figures); BENCH_ONLY=wllama-quants (not in the default run: Q4_K_M, Q4_0, Q6_K
+ * against native, bench/wllama-quants.mjs).
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { build, preview } from 'vite';
 import { ensureTestModel } from '../scripts/build-test-gguf.mjs';
+import { ensureQuantized, QUANT_TYPES, quantFile } from '../scripts/llama-quantize.mjs';
 import { measureBlocks } from './blocks.mjs';
 import { measureFileSearchTurn, measureIngestInPage, measurePdfText } from './file-search.mjs';
 import { measureMcp } from './mcp.mjs';
@@ -32,6 +34,7 @@ import { measureInt8Scan } from './vector-int8.mjs';
 import { measureVectorFigures } from './vector-scan.mjs';
 import { measureScriptedBytes, measureWllama, scriptBytesPlugin } from './wllama.mjs';
 import { curveResults, curveTable, measureCurve } from './wllama-curve.mjs';
+import { measureQuantsNative, measureQuantsWasm, quantsResults } from './wllama-quants.mjs';
 import { measureSettings } from './wllama-settings.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -198,6 +201,21 @@ async function main() {
       const only = process.env.BENCH_SETTINGS ? process.env.BENCH_SETTINGS.split(',') : null;
       results.wllama_settings = await measureSettings(spage, { runs: CURVE_RUNS, only });
       await spage.context().close();
+    }
+    if (ONLY?.has('wllama-quants')) {
+      // Not in the default run (bench/wllama-quants.mjs): Q4_K_M, Q4_0, Q6_K made by llama-quantize.
+      const paths = {};
+      mkdirSync(resolve(outDir, 'test-models'), { recursive: true });
+      for (const type of QUANT_TYPES) {
+        paths[type] = (await ensureQuantized(type)).path;
+        copyFileSync(paths[type], resolve(outDir, 'test-models', quantFile(type)));
+      }
+      const qpage = await (await browser.newContext({ baseURL: baseUrl })).newPage();
+      await qpage.goto('/bench/wllama.html');
+      const { threads, points } = await measureQuantsWasm(qpage, { types: QUANT_TYPES, runs: CURVE_RUNS });
+      await qpage.context().close();
+      const native = await measureQuantsNative(paths, { threads, runs: CURVE_RUNS });
+      Object.assign(results, quantsResults({ threads, runs: CURVE_RUNS, wasm: points, native }));
     }
     if (runs('vector')) Object.assign(results, await measureVectorFigures({ root, runs: RUNS, stats, log }));
     if (runs('remote')) Object.assign(results, await measureRemote({ runs: RUNS, log, root, stats }));

@@ -11,6 +11,11 @@ import { defaultThreads, loadParams } from '../src/engine/wllama/wllama-instance
 export const MODELS = {
   tiny: '/test-models/intab-tiny-random.gguf',
   bench: '/test-models/intab-bench-q8_0.gguf',
+  // The bench model quantized by llama-quantize from F16 (scripts/llama-quantize.mjs, issue 47), for
+  // bench/wllama-quants.mjs; bench/run.mjs copies them in only when that section runs.
+  q4_k_m: '/test-models/intab-bench-q4_k_m.gguf',
+  q4_0: '/test-models/intab-bench-q4_0.gguf',
+  q6_k: '/test-models/intab-bench-q6_k.gguf',
 } as const;
 type ModelName = keyof typeof MODELS;
 const CONTEXT = 8192;
@@ -27,8 +32,8 @@ const asked = Number(hash.get('threads'));
  */
 const directWasm = hash.get('wasm') === 'stock' ? 'stock' : 'simd';
 const SIMD = {
-  wasmPath: new URL('../src/engine/wllama/simd/wllama.wasm', import.meta.url).href,
-  jsPath: new URL('../src/engine/wllama/simd/wllama.js', import.meta.url).href,
+  wasmPath: new URL('../wasm/simd/wllama.wasm', import.meta.url).href,
+  jsPath: new URL('../wasm/simd/wllama.js', import.meta.url).href,
   compat: true,
 };
 const threads = asked > 0 ? asked : defaultThreads();

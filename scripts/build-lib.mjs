@@ -12,9 +12,10 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
+import { BUILDS, WASM_DIR } from './build-wasm.mjs';
 import { vendorWebLlmTypes } from './web-llm-types.mjs';
 import { isBundled, webXGrammarChunk, writeWebXGrammarNotice } from './web-xgrammar-chunk.mjs';
 
@@ -40,12 +41,15 @@ const WORKER_SOURCE_URL = "new URL('../worker/engine-worker.ts', import.meta.url
 const WORKER_LIB_URL = "new URL('./engine-worker.js', import.meta.url)";
 
 /**
- * intab's SIMD llama.cpp builds (src/engine/wllama/simd/, threaded, issue 34; simd-st/, one thread,
- * issue 42) ship in lib/simd/ and lib/simd-st/, next to the engine worker that names them; the app's
- * bundler emits them from there like wllama's own wasm.
+ * intab's SIMD llama.cpp builds (wasm/simd/, threaded, issue 34; wasm/simd-st/, one thread, issue 42;
+ * the folder of build outputs, issue 47) ship in lib/simd/ and lib/simd-st/, next to the engine worker
+ * that names them; the app's bundler emits them from there like wllama's own wasm. The list is
+ * build-wasm.mjs's own, so a new build cannot be left out of the package.
  */
-const SIMD_DIRS = ['simd', 'simd-st'];
-const simdSourceUrl = (dir) => `new URL('../engine/wllama/${dir}/`;
+const SIMD_DIRS = BUILDS.map((b) => relative(WASM_DIR, b.outDir));
+/** The engine worker's way to the build outputs (src/worker/ → wasm/), as its source names them. */
+const WORKER_TO_WASM = relative(resolve(root, 'src/worker'), WASM_DIR).split('\\').join('/');
+const simdSourceUrl = (dir) => `new URL('${WORKER_TO_WASM}/${dir}/`;
 const simdLibUrl = (dir) => `new URL('./${dir}/`;
 const SIMD_FILES = ['wllama.wasm', 'wllama.js', 'manifest.json'];
 
@@ -100,7 +104,7 @@ await bundle.close();
 writeWebXGrammarNotice({ root, out });
 for (const dir of SIMD_DIRS) {
   mkdirSync(resolve(out, dir), { recursive: true });
-  for (const f of SIMD_FILES) copyFileSync(resolve(root, 'src/engine/wllama', dir, f), resolve(out, dir, f));
+  for (const f of SIMD_FILES) copyFileSync(resolve(WASM_DIR, dir, f), resolve(out, dir, f));
 }
 
 const tsconfig = resolve(root, '.tmp/tsconfig.lib.json');

@@ -16,10 +16,13 @@ export interface WasmBuildSpec {
   glueFixes: { find: string; replace: string }[];
   pthreads: boolean;
 }
+/** The folder of every build's outputs (issue 47): wasm/, one subfolder per build. */
+export declare const WASM_DIR: string;
 export declare const OUT_DIR: string;
 export declare const ST_OUT_DIR: string;
 export declare const PATCHES: string[];
 export declare const ST_PATCHES: string[];
+export declare const PENDING_PATCHES: string[];
 export declare function patchDigests(patches?: string[]): { file: string; sha256: string }[];
 export declare function stripNameSection(wasm: Uint8Array): Buffer;
 export declare const SOURCES: WasmSource[];

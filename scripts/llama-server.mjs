@@ -51,7 +51,7 @@ export const SOURCE_INTEGRITY =
 export const HERMES_TOOL_TEMPLATE = 'models/templates/NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja';
 
 /** CMake flags: a static server only; `LLAMA_USE_PREBUILT_UI=OFF` because its default downloads a web UI. */
-const CMAKE_FLAGS = [
+export const CMAKE_FLAGS = [
   '-G',
   'Ninja',
   '-DCMAKE_BUILD_TYPE=Release',

@@ -15,7 +15,7 @@ import { join } from 'node:path';
  * The hex sha256 of `bytes`, as the manifests record outputs and patches.
  *
  * @example
- * sha256(readFileSync('src/engine/wllama/simd/wllama.wasm'));
+ * sha256(readFileSync('wasm/simd/wllama.wasm'));
  */
 export const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 

@@ -35,6 +35,12 @@ const TINY_SHAPE = {
  * (norms are always f32). Output and input embeddings are tied (no `output.weight`), as in
  * Llama 3.2 1B: the 128k-row embedding is most of the parameters either way.
  */
+/**
+ * The bench model's shape (~93M parameters), shared by its Q8_0 and F16 variants. Spread right after
+ * `file` and `name`, as {@link TINY_SHAPE} is, so the variant's JSON (its build cache key) is unchanged.
+ */
+const BENCH_SHAPE = { embd: 512, layers: 8, heads: 8, headsKv: 8, ff: 1536, ctx: 8192 };
+
 export const VARIANTS = {
   tiny: {
     file: 'intab-tiny-random.gguf',
@@ -55,13 +61,18 @@ export const VARIANTS = {
   bench: {
     file: 'intab-bench-q8_0.gguf',
     name: 'intab bench random 93M Q8_0 (Llama 3 vocabulary)',
-    embd: 512,
-    layers: 8,
-    heads: 8,
-    headsKv: 8,
-    ff: 1536,
-    ctx: 8192,
+    ...BENCH_SHAPE,
     type: 'q8_0',
+    seed: 0x5eed0093,
+  },
+  // The bench model's shape and seed in F16 (issue 47): the source llama.cpp's own llama-quantize
+  // makes the quantizations people download from (bench/wllama-quants.mjs), so none is requantized
+  // from Q8_0. Every dimension is a multiple of 256, so no K-quant falls back to another type.
+  'bench-f16': {
+    file: 'intab-bench-f16.gguf',
+    name: 'intab bench random 93M F16 (Llama 3 vocabulary)',
+    ...BENCH_SHAPE,
+    type: 'f16',
     seed: 0x5eed0093,
   },
 };

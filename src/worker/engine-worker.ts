@@ -40,12 +40,12 @@ const WLLAMA_WASM_URL = new URL('@wllama/wllama/esm/wasm/wllama.wasm', import.me
  * shared memory); the rest, and whatever neither starts, run the stock build above (wasm-build.ts).
  */
 const WLLAMA_SIMD_WASM = {
-  wasmUrl: new URL('../engine/wllama/simd/wllama.wasm', import.meta.url).href,
-  jsUrl: new URL('../engine/wllama/simd/wllama.js', import.meta.url).href,
+  wasmUrl: new URL('../../wasm/simd/wllama.wasm', import.meta.url).href,
+  jsUrl: new URL('../../wasm/simd/wllama.js', import.meta.url).href,
 };
 const WLLAMA_SIMD_ST_WASM = {
-  wasmUrl: new URL('../engine/wllama/simd-st/wllama.wasm', import.meta.url).href,
-  jsUrl: new URL('../engine/wllama/simd-st/wllama.js', import.meta.url).href,
+  wasmUrl: new URL('../../wasm/simd-st/wllama.wasm', import.meta.url).href,
+  jsUrl: new URL('../../wasm/simd-st/wllama.js', import.meta.url).href,
 };
 
 // Self-hosted models, GGUF models and the weight caches come from the page (startIntab({ webllm,

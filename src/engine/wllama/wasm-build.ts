@@ -3,9 +3,9 @@
  * 42). intab ships two builds of its own with ggml's wasm SIMD kernels (made by
  * scripts/build-wasm.mjs): several times faster on quantized weights than @wllama/wllama's stock
  * wasm, which is compiled with ggml's generic C kernels.
- * - `simd` (`src/engine/wllama/simd/`): with pthreads, several threads. Its glue needs
+ * - `simd` (`wasm/simd/`, the folder of build outputs): with pthreads, several threads. Its glue needs
  *   `SharedArrayBuffer`, so only a cross-origin isolated page runs it.
- * - `simd-st` (`src/engine/wllama/simd-st/`): the same kernels without pthreads, always one thread,
+ * - `simd-st` (`wasm/simd-st/`): the same kernels without pthreads, always one thread,
  *   for pages without `SharedArrayBuffer` (WebKit and Safari when not isolated; any browser on a
  *   page without COOP/COEP), where the threaded glue throws a ReferenceError and the stock build,
  *   being Memory64, does not start in WebKit either.

@@ -25,7 +25,7 @@ const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--
  * their manifests by tests/unit/wllama/simd-manifest.test.ts): the home folder they name is
  * emscripten's in-memory file system, not a machine path.
  */
-const SIMD_DIRS = ['src/engine/wllama/simd', 'src/engine/wllama/simd-st'];
+const SIMD_DIRS = ['wasm/simd', 'wasm/simd-st'];
 const generated = new Set(
   SIMD_DIRS.flatMap((dir) =>
     Object.keys(JSON.parse(readFileSync(resolve(root, dir, 'manifest.json'), 'utf8')).outputs).map(

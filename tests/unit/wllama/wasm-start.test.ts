@@ -228,10 +228,7 @@ describe('what the watch relies on', () => {
     );
     expect(wllama).toContain(STARTED_LINE);
     for (const dir of ['simd', 'simd-st']) {
-      const glue = readFileSync(
-        new URL(`../../../src/engine/wllama/${dir}/wllama.js`, import.meta.url),
-        'utf8',
-      );
+      const glue = readFileSync(new URL(`../../../wasm/${dir}/wllama.js`, import.meta.url), 'utf8');
       expect(glue).toContain('failed to asynchronously prepare wasm: ');
       expect(glue).toContain('what = "Aborted(" + what + ")"');
     }
