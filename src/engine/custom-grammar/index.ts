@@ -4,5 +4,11 @@
  * limits.ts.
  */
 export { larkInputPattern } from './lark-regex';
-export { CustomGrammarError, MAX_DEFINITION_CHARS, MAX_INPUT_PATTERN, MAX_LARK_RULES, MAX_REPEAT } from './limits';
+export {
+  CustomGrammarError,
+  MAX_DEFINITION_CHARS,
+  MAX_INPUT_PATTERN,
+  MAX_LARK_RULES,
+  MAX_REPEAT,
+} from './limits';
 export { regexInputPattern } from './regex-definition';

@@ -8,8 +8,14 @@
  * refused by name. Read in one pass over its tokens; group nesting and the rule count are bounded.
  */
 import { clip } from '../../common/api-error';
+import {
+  CustomGrammarError,
+  MAX_DEFINITION_CHARS,
+  MAX_LARK_DEPTH,
+  MAX_LARK_RULES,
+  MAX_REPEAT,
+} from './limits';
 import { checkRegex } from './regex-definition';
-import { CustomGrammarError, MAX_DEFINITION_CHARS, MAX_LARK_DEPTH, MAX_LARK_RULES, MAX_REPEAT } from './limits';
 
 /** A parsed Lark expression. */
 export type LarkExpr =
