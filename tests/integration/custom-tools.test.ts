@@ -175,6 +175,33 @@ describe('custom tool calls on scripted', () => {
     expect(done).toMatchObject({ input: '1+22-3', item_id: (call as { id: string }).id });
   });
 
+  it('keeps the call and its output in a conversation as they were (the docs example)', async () => {
+    const { client } = makeRig();
+    const conversation = await client.conversations.create({});
+    const response = await client.responses.create({
+      model: 'scripted',
+      conversation: conversation.id,
+      input: 'Add 12 and 30.',
+      tools: [larkTool],
+      tool_choice: { type: 'custom', name: 'calc' },
+    });
+    const call = response.output.find((o) => o.type === 'custom_tool_call');
+    expect(call?.input).toMatch(/^[0-9]+(?:[+-][0-9]+)*$/);
+    const next = await client.responses.create({
+      model: 'scripted',
+      conversation: conversation.id,
+      input: [{ type: 'custom_tool_call_output', call_id: call?.call_id as string, output: '42' }],
+      tools: response.tools,
+    });
+    expect(next.output_text).toBe('Tool calc returned: 42');
+    const items = (await client.conversations.items.list(conversation.id, { order: 'asc' })).data;
+    expect(items.find((i) => i.type === 'custom_tool_call')).toEqual(call);
+    expect(items.find((i) => i.type === 'custom_tool_call_output')).toMatchObject({
+      call_id: call?.call_id,
+      output: '42',
+    });
+  });
+
   it('takes a custom call and its output as stateless input, shown to the model as its call and result', async () => {
     const { client } = makeRig();
     const r = await client.responses.create({
