@@ -7,7 +7,7 @@
  * the tool's grammar by an independent matcher (a JavaScript RegExp of the definition).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customInput, customSpec } from '../../src/core/responses/request/tools/custom-tool';
+import { customInput, customSpec } from '../../src/engine/custom-grammar';
 import { familyOf } from '../../src/engine/tool-formats';
 import { ReplyAssembler } from '../../src/engine/webllm/webllm-reply';
 import { planWllamaRequest } from '../../src/engine/wllama/wllama-request';

@@ -5,9 +5,9 @@ import type {
   ChatCompletionTokenLogprob,
 } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
+import { customInput } from '../../engine/custom-grammar';
 import type { EngineChunk, EngineUsage, TokenLogprob } from '../../engine/types';
 import { newId } from '../http/ids';
-import { customInput } from '../responses/request/tools/custom-tool';
 import { StopScanner } from './stop-sequences';
 
 type Delta = ChatCompletionChunk.Choice.Delta;

@@ -7,8 +7,8 @@
  */
 import type { ChatCompletionMessageCustomToolCall } from 'openai/resources/chat/completions';
 import * as z from 'zod/mini';
+import { customArguments, customPattern, customSpec } from '../../engine/custom-grammar';
 import type { ChatToolCall, FunctionToolSpec } from '../../engine/types';
-import { customArguments, customPattern, customSpec } from '../responses/request/tools/custom-tool';
 import { parseOrThrow } from '../validation/params';
 
 const chatCustomToolSchema = z.strictObject({

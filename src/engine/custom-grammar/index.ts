@@ -3,6 +3,14 @@
  * engines hold a custom call's `input` to. One linear converter per syntax, with the bounds of
  * limits.ts.
  */
+export {
+  CUSTOM_INPUT,
+  type CustomFormat,
+  customArguments,
+  customInput,
+  customPattern,
+  customSpec,
+} from './custom-spec';
 export { larkInputPattern } from './lark-regex';
 export {
   CustomGrammarError,

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { customInput, customSpec } from '../../../src/core/responses/request/tools/custom-tool';
+import { customInput, customSpec } from '../../../src/engine/custom-grammar';
 import { familyOf } from '../../../src/engine/tool-formats';
 import type { GenerateRequest } from '../../../src/engine/types';
 import { ReplyAssembler } from '../../../src/engine/webllm/webllm-reply';

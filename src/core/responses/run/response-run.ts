@@ -7,12 +7,12 @@ import type {
   ResponseStreamEvent,
 } from 'openai/resources/responses/responses';
 import type { ApiError } from '../../../common/api-error';
+import { customInput } from '../../../engine/custom-grammar';
 import type { EngineChunk, EngineUsage, FinishReason, TokenLogprob } from '../../../engine/types';
 import type { RunOutput } from '../../hosted';
 import { newId } from '../../http/ids';
 import type { ResponseObject } from '../request/response-object';
 import type { IdPrefix, RunOptions } from '../request/run-options';
-import { customInput } from '../request/tools/custom-tool';
 import { emitCustomToolCall } from './custom-call-events';
 import { emitFunctionCall } from './function-call-events';
 import { OpenReasoning } from './reasoning-events';

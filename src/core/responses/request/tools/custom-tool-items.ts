@@ -10,7 +10,7 @@ import type {
   ResponseItem,
 } from 'openai/resources/responses/responses';
 import * as z from 'zod/mini';
-import { customArguments } from './custom-tool';
+import { customArguments } from '../../../../engine/custom-grammar';
 
 /**
  * The two item schemas, built on create-schema's content parts and caller (passed in: that module

@@ -1,5 +1,6 @@
 import type { CustomTool, FileSearchTool, FunctionTool, Tool } from 'openai/resources/responses/responses';
 import { clip, invalidRequest } from '../../../../common/api-error';
+import { customSpec } from '../../../../engine/custom-grammar';
 import type { FunctionToolSpec, ToolChoiceSpec } from '../../../../engine/types';
 import { parseOrThrow } from '../../../validation/params';
 import { type CreateResponseBody, functionToolSchema } from '../create-schema';
@@ -9,7 +10,7 @@ import {
   PYTHON_SPEC,
   parseCodeInterpreterTool,
 } from './code-interpreter-tool';
-import { checkCustomNames, customSpec, parseCustomTool } from './custom-tool';
+import { checkCustomNames, parseCustomTool } from './custom-tool';
 import { FILE_SEARCH_NAME, FILE_SEARCH_SPEC, hostedNameTaken, parseFileSearchTool } from './hosted-tools';
 import { checkUniqueLabels, parseMcpTool } from './mcp-tools';
 
