@@ -204,7 +204,9 @@ export function gbnfMatches(grammar: string | Map<string, Node>, input: string):
         const out = new Set<number>();
         let frontier = new Set([pos]);
         const seen = new Set<string>();
-        for (let n = 0; frontier.size > 0 && n <= Math.min(node.max, cps.length + 1); n++) {
+        // Past the input's length only empty matches go on, but a nullable item still counts to `min`.
+        const cap = Math.min(node.max, Math.max(node.min, cps.length + 1));
+        for (let n = 0; frontier.size > 0 && n <= cap; n++) {
           if (n >= node.min) for (const p of frontier) out.add(p);
           if (n === node.max) break;
           const next = new Set<number>();

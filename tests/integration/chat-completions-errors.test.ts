@@ -47,10 +47,21 @@ const refused: Case[] = [
     'unsupported_value',
   ],
   [
-    'a custom tool',
-    { ...ok, tools: [{ type: 'custom', custom: { name: 'x' } }] },
-    'tools[0].type',
-    'unsupported_value',
+    'a custom tool whose grammar the subset cannot express',
+    {
+      ...ok,
+      tools: [
+        {
+          type: 'custom',
+          custom: {
+            name: 'x',
+            format: { type: 'grammar', grammar: { syntax: 'lark', definition: 'x: "a"' } },
+          },
+        },
+      ],
+    },
+    'tools[0].custom.format.grammar.definition',
+    'invalid_grammar',
   ],
   ['a bad tool name', { ...ok, tools: [fn('a b')] }, 'tools[0].function.name', 'invalid_value'],
   [

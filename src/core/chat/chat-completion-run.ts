@@ -1,13 +1,16 @@
 import type {
   ChatCompletion,
   ChatCompletionChunk,
-  ChatCompletionMessageFunctionToolCall,
+  ChatCompletionMessageToolCall,
   ChatCompletionTokenLogprob,
 } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
+import { customInput } from '../../engine/custom-grammar';
 import type { EngineChunk, EngineUsage, TokenLogprob } from '../../engine/types';
 import { newId } from '../http/ids';
 import { StopScanner } from './stop-sequences';
+
+type Delta = ChatCompletionChunk.Choice.Delta;
 
 /** How a chat completion is shaped beyond the engine's chunks. */
 export interface ChatRunOptions {
@@ -20,6 +23,8 @@ export interface ChatRunOptions {
   includeUsage: boolean;
   /** Tool calls past this many are dropped (1 with `parallel_tool_calls: false`). */
   maxToolCalls: number;
+  /** The request's custom tools: their calls are `type: 'custom'` with `custom.input`. */
+  customTools?: ReadonlySet<string>;
   stop: string[];
   /** Prompt tokens for usage when a stop sequence ends the run before the engine reports its own. */
   promptTokens: number;
@@ -44,7 +49,7 @@ export class ChatCompletionRun {
   private started = false;
   private text = '';
   private refusal: string | null = null;
-  private readonly toolCalls: ChatCompletionMessageFunctionToolCall[] = [];
+  private readonly toolCalls: ChatCompletionMessageToolCall[] = [];
   private readonly logprobs: ChatCompletionTokenLogprob[] = [];
   /** Logprobs of text the stop scanner still holds, sent with that text. */
   private pendingLogprobs: ChatCompletionTokenLogprob[] = [];
@@ -157,9 +162,25 @@ export class ChatCompletionRun {
     if (this.toolCalls.length >= this.opts.maxToolCalls) return;
     const index = this.toolCalls.length;
     const id = newId('call');
-    this.toolCalls.push({ id, type: 'function', function: { name, arguments: args } });
-    this.send({ tool_calls: [{ index, id, type: 'function', function: { name, arguments: '' } }] });
-    this.send({ tool_calls: [{ index, function: { arguments: args } }] });
+    if (this.opts.customTools?.has(name)) this.customCall(index, id, name, customInput(args));
+    else {
+      this.toolCalls.push({ id, type: 'function', function: { name, arguments: args } });
+      this.send({ tool_calls: [{ index, id, type: 'function', function: { name, arguments: '' } }] });
+      this.send({ tool_calls: [{ index, function: { arguments: args } }] });
+    }
+  }
+
+  /**
+   * A custom call, streamed as a function call is: its id, type and name, then its input (the chunk
+   * types of the `openai` package name only `function`; OpenAI's custom deltas carry `custom`).
+   */
+  private customCall(index: number, id: string, name: string, input: string): void {
+    this.toolCalls.push({ id, type: 'custom', custom: { name, input } });
+    const delta = (custom: object) => ({ tool_calls: [{ index, custom }] }) as unknown as Delta;
+    this.send({
+      tool_calls: [{ index, id, type: 'custom', custom: { name, input: '' } }],
+    } as unknown as Delta);
+    this.send(delta({ input }));
   }
 
   private finish(reason: FinishReason, usage: EngineUsage): void {

@@ -1,6 +1,7 @@
-import { clip, invalidRequest } from '../../common/api-error';
+import { invalidRequest } from '../../common/api-error';
 import type { ChatContentPart, ChatMessage, ChatToolCall } from '../../engine/types';
 import { checkImageUrl, fileText } from '../inputs/input-files';
+import { customCallAsFunction } from './chat-custom-tools';
 import type { ChatMessageParam } from './chat-schema';
 
 export interface ChatMessageOptions {
@@ -97,14 +98,9 @@ function assistantMessage(m: AssistantParam, at: string): Extract<ChatMessage, {
       'unsupported_value',
     );
   }
-  const calls: ChatToolCall[] = (m.tool_calls ?? []).map((c, j) => {
-    if (c.type !== 'function') {
-      throw invalidRequest(
-        `${at}.tool_calls[${j}].type`,
-        `Tool call type '${clip(c.type)}' is not supported by intab: only 'function' tools run locally.`,
-        'unsupported_value',
-      );
-    }
+  const calls: ChatToolCall[] = (m.tool_calls ?? []).map((c) => {
+    // The schema takes function and custom calls only; a custom one is shown as the function call it stands for.
+    if (c.type === 'custom') return customCallAsFunction(c);
     return {
       id: c.id,
       type: 'function',

@@ -1,11 +1,12 @@
 import { clip, invalidRequest } from '../../common/api-error';
 import type { FunctionToolSpec, ToolChoiceSpec } from '../../engine/types';
 import { parseOrThrow } from '../validation/params';
+import { parseChatCustomTool } from './chat-custom-tools';
 import { type ChatCompletionBody, chatFunctionToolSchema } from './chat-schema';
 
 /**
  * Chat Completions' `tools` and `tool_choice`, as the engine's tool specs and choice. Only function
- * tools run locally: custom tools and custom choices are a 400 naming their `type`.
+ * and custom tools run locally (chat-custom-tools.ts).
  */
 
 /**
@@ -17,10 +18,11 @@ import { type ChatCompletionBody, chatFunctionToolSchema } from './chat-schema';
  */
 export function parseChatTools(body: ChatCompletionBody): FunctionToolSpec[] {
   return (body.tools ?? []).map((raw, i) => {
+    if (raw.type === 'custom') return parseChatCustomTool(raw, i);
     if (raw.type !== 'function') {
       refuse(
         `tools[${i}].type`,
-        `Tool type '${clip(raw.type)}' is not supported by intab: only 'function' tools run locally.`,
+        `Tool type '${clip(raw.type)}' is not supported by intab: only 'function' and 'custom' tools run locally.`,
       );
     }
     const { function: f } = parseOrThrow(chatFunctionToolSchema, raw, ['tools', i]);
@@ -66,29 +68,29 @@ export function parseChatToolChoice(
   }
   if (tc.type === 'function')
     return { choice: { name: tc.function.name }, allowed: [find(tc.function.name, 'tool_choice')] };
+  if (tc.type === 'custom')
+    return { choice: { name: tc.custom.name }, allowed: [find(tc.custom.name, 'tool_choice')] };
   if (tc.type === 'allowed_tools') {
     const allowed = tc.allowed_tools.tools.map((ref, i) => {
       const param = `tool_choice.allowed_tools.tools[${i}]`;
-      if (ref.type !== 'function')
+      if (ref.type !== 'function' && ref.type !== 'custom')
         refuse(
           `${param}.type`,
-          `Tool type '${clip(ref.type)}' is not supported by intab: only 'function' tools run locally.`,
+          `Tool type '${clip(ref.type)}' is not supported by intab: only 'function' and 'custom' tools run locally.`,
         );
-      const name = (ref as { function?: { name?: unknown } }).function?.name;
+      const key = ref.type as 'function' | 'custom';
+      const name = (ref as Record<string, { name?: unknown } | undefined>)[key]?.name;
       if (typeof name !== 'string')
         throw invalidRequest(
-          `${param}.function.name`,
-          `Missing required parameter: '${param}.function.name'.`,
+          `${param}.${key}.name`,
+          `Missing required parameter: '${param}.${key}.name'.`,
           'missing_required_parameter',
         );
       return find(name, param);
     });
     return { choice: tc.allowed_tools.mode, allowed };
   }
-  return refuse(
-    'tool_choice.type',
-    "Tool choice type 'custom' is not supported by intab: only function tools run locally.",
-  );
+  return refuse('tool_choice.type', 'This tool choice type is not supported by intab.');
 }
 
 function refuse(param: string, message: string): never {

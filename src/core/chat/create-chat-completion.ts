@@ -52,6 +52,7 @@ export async function createChatCompletion(request: Request, deps: ChatDeps): Pr
     logprobs: prepared.logprobs,
     includeUsage: prepared.stream && prepared.includeUsage,
     maxToolCalls: prepared.maxToolCalls,
+    customTools: prepared.customTools,
     stop: prepared.stop,
     promptTokens: prepared.promptTokens,
   };

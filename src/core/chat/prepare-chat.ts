@@ -7,6 +7,7 @@ import { blobImageReader, type FileFetcher } from '../inputs/input-files';
 import { findModel } from '../validation/find-model';
 import { requireJsonMention } from '../validation/json-mode';
 import { parseOrThrow } from '../validation/params';
+import { chatCustomNames } from './chat-custom-tools';
 import { readChatFiles } from './chat-files';
 import { toEngineMessages } from './chat-messages';
 import { type ChatCompletionBody, chatCompletionSchema } from './chat-schema';
@@ -26,6 +27,8 @@ export interface PreparedChat {
   logprobs: boolean;
   /** Tool calls past this many are dropped (1 with `parallel_tool_calls: false`). */
   maxToolCalls: number;
+  /** The request's custom tools, by name. */
+  customTools: Set<string>;
   /** `stop`: generation ends before the first of these, which is not part of the text. */
   stop: string[];
 }
@@ -101,6 +104,7 @@ export async function prepareChat(
     includeUsage: body.stream_options?.include_usage === true,
     logprobs,
     maxToolCalls: body.parallel_tool_calls === false ? 1 : Number.POSITIVE_INFINITY,
+    customTools: chatCustomNames(body.tools),
     stop: (body.stop ?? []).filter((s) => s !== ''),
     generate: {
       model: model.id,

@@ -6,7 +6,21 @@
  * newId('resp') // → 'resp_3f9a…'
  */
 export function newId(
-  prefix: 'resp' | 'msg' | 'fc' | 'call' | 'rs' | 'conv' | 'cmp' | 'fco' | 'fs' | 'vs' | 'vsfb' | McpIdPrefix,
+  prefix:
+    | 'resp'
+    | 'msg'
+    | 'fc'
+    | 'call'
+    | 'rs'
+    | 'conv'
+    | 'cmp'
+    | 'fco'
+    | 'ctc'
+    | 'ctco'
+    | 'fs'
+    | 'vs'
+    | 'vsfb'
+    | McpIdPrefix,
 ): string {
   const bytes = new Uint8Array(24);
   crypto.getRandomValues(bytes);

@@ -1,6 +1,7 @@
 import { invalidRequest } from '../../common/api-error';
 import { resolveFragment } from '../../common/json-pointer';
 import { pace } from '../../common/pace';
+import { patternExample } from './custom-directive';
 
 /**
  * The most JSON values (objects, arrays, strings, numbers, …) the `scripted` model writes for one
@@ -85,7 +86,7 @@ function instanceSteps(schema: unknown, name: string): Generator<void, unknown, 
     const type = Array.isArray(s.type) ? (s.type.find((t) => t !== 'null') ?? s.type[0]) : s.type;
     switch (type) {
       case 'string':
-        return name || 'string';
+        return (typeof s.pattern === 'string' ? patternExample(s.pattern) : null) ?? (name || 'string');
       case 'number':
       case 'integer':
         return 1;

@@ -12,6 +12,7 @@ import type {
   ModelInfo,
   TokenLogprob,
 } from '../types';
+import { nextCustomCall } from './custom-directive';
 import { nextMcpCall } from './mcp-directive';
 import { argumentPieces, nextPythonCode, PYTHON_TOOL } from './python-directive';
 import { instanceForPaced } from './schema-instance';
@@ -201,6 +202,11 @@ async function planReply(req: GenerateRequest): Promise<ReplyPlan> {
   const mcp = nextMcpCall(offered, text);
   if (mcp) {
     parts.push({ type: 'tool_call', ...mcp });
+    return plan;
+  }
+  const custom = nextCustomCall(offered, text);
+  if (custom) {
+    parts.push({ type: 'tool_call', ...custom });
     return plan;
   }
   const code = nextPythonCode(offered, text);

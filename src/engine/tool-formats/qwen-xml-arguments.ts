@@ -70,7 +70,7 @@ export function freeParameters(): Format {
  */
 export type QwenValueKind =
   | { kind: 'members'; members: string[] }
-  | { kind: 'raw' }
+  | { kind: 'raw'; pattern?: string }
   | { kind: 'json'; python: string[] };
 
 /**
@@ -119,7 +119,11 @@ export function qwenValueKind(spec: unknown, tool: Record<string, unknown>): Qwe
     if (members) return { kind: 'members', members: members.map(templateValue) };
   }
   const types = schemaTypes(resolved);
-  if (types.size === 0 || types.has('string')) return { kind: 'raw' };
+  if (types.size === 0 || types.has('string')) {
+    // A string held to a pattern (a custom tool's grammar) is still raw text, matching it whole.
+    const only = isRecord(resolved) && types.size === 1 && typeof resolved.pattern === 'string';
+    return only ? { kind: 'raw', pattern: resolved.pattern as string } : { kind: 'raw' };
+  }
   const python = [...(types.has('boolean') ? ['True', 'False'] : []), ...(types.has('null') ? ['None'] : [])];
   return { kind: 'json', python };
 }
@@ -135,6 +139,8 @@ function parameter(begin: string, spec: unknown, tool: Record<string, unknown>):
     const bare = value.members.map((v) => JSON.stringify(v));
     return between({ type: 'grammar', grammar: `root ::= ${bare.join(' | ')}` });
   }
+  if (value.kind === 'raw' && value.pattern !== undefined)
+    return between({ type: 'regex', pattern: value.pattern });
   if (value.kind === 'raw') return { type: 'tag', begin, content: { type: 'any_text' }, end: VALUE_END };
   const defs = Object.fromEntries(
     (['$defs', 'definitions'] as const).flatMap((k) => (tool[k] === undefined ? [] : [[k, tool[k]]])),

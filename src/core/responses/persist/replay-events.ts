@@ -106,6 +106,9 @@ function replayItem(run: ResponseRun, item: ResponseOutputItem): void {
     case 'function_call':
       run.push({ type: 'tool_call', name: item.name, arguments: item.arguments });
       return;
+    case 'custom_tool_call':
+      run.customToolCall(item.name, item.input);
+      return;
     case 'file_search_call':
     case 'code_interpreter_call':
       replayHostedItem(run.hostedOutput(), item);
@@ -146,11 +149,14 @@ function replayText(run: ResponseRun, part: ResponseOutputText): void {
 
 /** Hands out the stored items' ids in the order a run asks for them (fresh ones past the end). */
 function storedIds(output: ResponseOutputItem[]): (prefix: IdPrefix) => string {
-  const queues: Record<IdPrefix, string[]> = { msg: [], rs: [], fc: [], call: [], fs: [] };
+  const queues: Record<IdPrefix, string[]> = { msg: [], rs: [], fc: [], call: [], fs: [], ctc: [] };
   for (const item of output) {
     if (item.type === 'message') queues.msg.push(item.id);
     else if (item.type === 'reasoning') queues.rs.push(item.id);
-    else if (item.type === 'function_call') {
+    else if (item.type === 'custom_tool_call') {
+      if (item.id) queues.ctc.push(item.id);
+      queues.call.push(item.call_id);
+    } else if (item.type === 'function_call') {
       if (item.id) queues.fc.push(item.id);
       queues.call.push(item.call_id);
     }

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { isWellFormedId } from '../../http/ids';
 import { jsonObjectSchema, metadataSchema } from '../../validation/params';
 import { codeInterpreterCallItem } from './tools/code-interpreter-tool';
+import { customToolItemSchemas } from './tools/custom-tool-items';
 import {
   mcpApprovalRequestItem,
   mcpApprovalResponseItem,
@@ -110,6 +111,11 @@ const functionCallOutputItem = z.strictObject({
   caller: nullish(callerSchema),
 });
 
+const customItems = customToolItemSchemas(
+  z.discriminatedUnion('type', [inputText, inputImage, inputFile]),
+  callerSchema,
+);
+
 const reasoningItem = z.strictObject({
   type: z.literal('reasoning'),
   id: z.optional(idWithPrefix('rs')),
@@ -167,6 +173,8 @@ export const inputItemSchema = z.pipe(
     mcpApprovalRequestItem,
     mcpApprovalResponseItem,
     codeInterpreterCallItem,
+    customItems.call,
+    customItems.output,
   ]),
 );
 
@@ -187,6 +195,7 @@ export const localToolChoiceSchema = z.union([
   z.enum(['none', 'auto', 'required']),
   z.strictObject({ type: z.literal('function'), name: z.string() }),
   z.strictObject({ type: z.literal('file_search') }),
+  z.strictObject({ type: z.literal('custom'), name: z.string() }),
   z.strictObject({ type: z.literal('mcp'), server_label: z.string(), name: z.nullish(z.string()) }),
   z.strictObject({
     type: z.literal('allowed_tools'),

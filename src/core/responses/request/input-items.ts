@@ -1,4 +1,5 @@
 import type {
+  ResponseCustomToolCall,
   ResponseInputFile,
   ResponseInputImage,
   ResponseInputText,
@@ -14,6 +15,7 @@ import { checkImageUrl } from '../../inputs/input-files';
 import { parseOrThrow } from '../../validation/params';
 import { type ContentPartParam, type InputItemParam, inputItemSchema, isPlainObject } from './create-schema';
 import { unsealReasoning } from './sealed-reasoning';
+import { storedCustomItem } from './tools/custom-tool-items';
 
 type InputPart = ResponseInputText | ResponseInputImage | ResponseInputFile;
 type OutputPart = ResponseOutputText | ResponseOutputRefusal;
@@ -129,6 +131,17 @@ async function toStoredItem(
             : item.output.map((p, j) => withoutNulls(checkedImage(p, `${at}.output[${j}]`, ctx))),
         status: item.status ?? 'completed',
       };
+    }
+    case 'custom_tool_call':
+      refuseProgramCaller(item.caller, at);
+      return storedCustomItem(item as ResponseCustomToolCall, newId);
+    case 'custom_tool_call_output': {
+      refuseProgramCaller(item.caller, at);
+      const output =
+        typeof item.output === 'string'
+          ? item.output
+          : item.output.map((p, j) => withoutNulls(checkedImage(p, `${at}.output[${j}]`, ctx)));
+      return storedCustomItem({ ...item, id: item.id ?? undefined, caller: item.caller, output }, newId);
     }
     case 'reasoning':
       return restoreReasoning({ ...item, id: item.id ?? newId('rs') }, at);

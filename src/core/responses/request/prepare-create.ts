@@ -153,7 +153,9 @@ export async function prepareCreate(
   const mcp = await planMcp(mcpRun, toolChoice, expanded, firstInput, {
     connector: deps.mcp,
     signal: deps.signal,
-    functionNames: new Set(tools.flatMap((t) => (t.type === 'function' ? [t.name] : []))),
+    functionNames: new Set(
+      tools.flatMap((t) => (t.type === 'function' || t.type === 'custom' ? [t.name] : [])),
+    ),
   });
   // The prompt shows every tool whatever the choice (as llama.cpp does); the choice and
   // `allowed_tools` only narrow what the reply may call.
@@ -211,6 +213,7 @@ export async function prepareCreate(
       summary: Boolean(body.reasoning?.summary ?? body.reasoning?.generate_summary),
       encryptedContent: include.has('reasoning.encrypted_content'),
       maxToolCalls: body.parallel_tool_calls === false ? 1 : Number.POSITIVE_INFINITY,
+      customTools: new Set(tools.flatMap((t) => (t.type === 'custom' ? [t.name] : []))),
     },
     hosted: { ...hosted, mcp: mcp.plan, codeInterpreter },
   };

@@ -16,10 +16,12 @@ export interface RunOptions extends ReasoningOptions {
   logprobs: boolean;
   /** Function calls past this many are dropped (1 without parallel tool calls; `max_tool_calls` counts built-in calls only). */
   maxToolCalls?: number | null;
+  /** The names of the request's `custom` tools: their calls come out as `custom_tool_call` items. */
+  customTools?: ReadonlySet<string>;
   now?: () => number;
   /** Where item and call ids come from: fresh ones, or a stored response's own when it is replayed. */
   newId?: (prefix: IdPrefix) => string;
 }
 
 /** The prefixes of the ids a run hands out. */
-export type IdPrefix = 'msg' | 'rs' | 'fc' | 'call' | 'fs';
+export type IdPrefix = 'msg' | 'rs' | 'fc' | 'call' | 'fs' | 'ctc';

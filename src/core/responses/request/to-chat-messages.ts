@@ -4,6 +4,7 @@ import type { ChatContentPart, ChatMessage } from '../../../engine/types';
 import { pastSearchResult } from '../../hosted';
 import { fileText } from '../../inputs/input-files';
 import { pastPythonTurn } from './tools/code-interpreter-tool';
+import { asFunctionItem } from './tools/custom-tool-items';
 import { FILE_SEARCH_NAME } from './tools/hosted-tools';
 import { answeredApprovals } from './tools/mcp-approvals';
 import { McpHistory } from './tools/mcp-history';
@@ -44,7 +45,9 @@ export function toChatMessages(
     reasoning = null;
     return r ? { ...m, reasoning: r } : m;
   };
-  items.forEach((item, index) => {
+  items.forEach((raw, index) => {
+    // A custom call is shown as a call of a function taking one `input`, its output as that call's result.
+    const item = asFunctionItem(raw);
     // History items were accepted before; a problem there names the item, not an input index.
     const at = index >= first ? `input[${index - first}]` : `history[${index}]`;
     switch (item.type) {

@@ -7,11 +7,13 @@ import type {
   ResponseStreamEvent,
 } from 'openai/resources/responses/responses';
 import type { ApiError } from '../../../common/api-error';
+import { customInput } from '../../../engine/custom-grammar';
 import type { EngineChunk, EngineUsage, FinishReason, TokenLogprob } from '../../../engine/types';
 import type { RunOutput } from '../../hosted';
 import { newId } from '../../http/ids';
 import type { ResponseObject } from '../request/response-object';
 import type { IdPrefix, RunOptions } from '../request/run-options';
+import { emitCustomToolCall } from './custom-call-events';
 import { emitFunctionCall } from './function-call-events';
 import { OpenReasoning } from './reasoning-events';
 import { addCitation, type Citing, clone, MentionCites, type OpenPart, toWireLogprob } from './run-parts';
@@ -205,12 +207,24 @@ export class ResponseRun {
     if (this.toolCalls >= (this.opts.maxToolCalls ?? Number.POSITIVE_INFINITY)) return;
     this.toolCalls += 1;
     this.closeAll('completed');
-    emitFunctionCall(
+    const events = [
+      (item: ResponseOutputItem) => this.addItem(item),
+      (e: Record<string, unknown>) => this.send(e),
+    ] as const;
+    if (this.opts.customTools?.has(name))
+      emitCustomToolCall(name, customInput(args), ...events, (p) => this.id(p));
+    else emitFunctionCall(name, args, ...events, (p) => this.id(p));
+  }
+
+  /** A stored `custom_tool_call` replayed: its item and events, as the live run sent them. */
+  customToolCall(name: string, input: string): void {
+    this.closeAll('completed');
+    emitCustomToolCall(
       name,
-      args,
+      input,
       (item) => this.addItem(item),
       (e) => this.send(e),
-      (prefix) => this.id(prefix),
+      (p) => this.id(p),
     );
   }
 

@@ -25,7 +25,7 @@ const JSON_UNSAFE: CodeRange[] = [
  * @example
  * regexToGbnf('^[A-Z]{3}-\\d{2}$'); // '([A-Z]{3} "-" [0-9]{2})'
  */
-export function regexToGbnf(pattern: string): string {
+export function regexToGbnf(pattern: string, raw = false): string {
   // Its grammar is at least a third of its length: past the size budget either way, refused unread.
   if (pattern.length > MAX_GRAMMAR_BYTES) {
     throw new GrammarTooComplexError(
@@ -35,7 +35,7 @@ export function regexToGbnf(pattern: string): string {
   }
   const ast = parseRegex(pattern);
   const options = ast.kind === 'alt' ? ast.options : [ast];
-  const free = `${gbnfClass(JSON_UNSAFE, true)}*`;
+  const free = raw ? '.*' : `${gbnfClass(JSON_UNSAFE, true)}*`;
   const alternatives = options.map((option) => {
     const items = option.kind === 'seq' ? [...option.items] : [option];
     const anchoredStart = items[0]?.kind === 'start';
@@ -48,7 +48,7 @@ export function regexToGbnf(pattern: string): string {
     }
     const parts = [
       anchoredStart ? '' : free,
-      emit({ kind: 'seq', items: body }).text,
+      emit({ kind: 'seq', items: body }, raw).text,
       anchoredEnd ? '' : free,
     ];
     return parts.filter((p) => p !== '').join(' ') || '""';
@@ -64,18 +64,21 @@ function containsAnchor(n: Node): boolean {
   return false;
 }
 
-/** GBNF for `n`, and whether it is one atom (a quantifier may follow it without parentheses). */
-function emit(n: Node): { text: string; atom: boolean } {
+/**
+ * GBNF for `n`, and whether it is one atom (a quantifier may follow it without parentheses).
+ * `raw`: the text as it is (a Qwen3.5 XML parameter value), nothing escaped.
+ */
+function emit(n: Node, raw: boolean): { text: string; atom: boolean } {
   switch (n.kind) {
     case 'alt':
-      return { text: `(${n.options.map((o) => emit(o).text).join(' | ')})`, atom: true };
+      return { text: `(${n.options.map((o) => emit(o, raw).text).join(' | ')})`, atom: true };
     case 'seq': {
       if (n.items.length === 0) return { text: '""', atom: false };
-      if (n.items.length === 1) return emit(n.items[0] as Node);
-      return { text: n.items.map((i) => emit(i).text).join(' '), atom: false };
+      if (n.items.length === 1) return emit(n.items[0] as Node, raw);
+      return { text: n.items.map((i) => emit(i, raw).text).join(' '), atom: false };
     }
     case 'repeat': {
-      const inner = emit(n.node);
+      const inner = emit(n.node, raw);
       // An empty group repeated is still empty (and llama.cpp refuses a quantifier on `""`).
       if (inner.text === '""') return inner;
       const atom = inner.atom ? inner.text : `(${inner.text})`;
@@ -88,12 +91,13 @@ function emit(n: Node): { text: string; atom: boolean } {
       return { text, atom: false };
     }
     case 'char':
-      return { text: jsonChar(n.ch), atom: true };
+      return { text: raw ? gbnfLiteral(n.ch) : jsonChar(n.ch), atom: true };
     case 'class': {
-      const text = classExpr(n.ranges, n.negate);
+      const text = raw ? gbnfClass(n.ranges, n.negate) : classExpr(n.ranges, n.negate);
       return { text, atom: text.startsWith('[') || text.startsWith('(') };
     }
     case 'any':
+      if (raw) return { text: gbnfClass([[0x0a, 0x0a]], true), atom: true };
       // `.` matches anything but line terminators: inside a JSON string, anything that needs no
       // escape, or an escaped quote or backslash.
       return {

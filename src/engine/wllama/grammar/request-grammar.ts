@@ -17,6 +17,7 @@ import { GrammarTooComplexError } from './grammar-budget';
 import { JsonSchemaRules, UnsupportedSchemaError } from './json-schema-gbnf';
 import { checkLlamaGrammarPaced, LlamaGrammarError } from './llama-limits';
 import { proseRule } from './prose-gbnf';
+import { regexToGbnf, UnsupportedPatternError } from './regex-gbnf';
 import { freeParametersRule, rawValueRule } from './xml-value-gbnf';
 
 export interface GrammarRequest {
@@ -224,7 +225,8 @@ function* xmlParameters(
   for (const [i, name] of Object.keys(props).entries()) {
     const kind = qwenValueKind(props[name], schema);
     let value: string;
-    if (kind.kind === 'raw') value = rawValueRule(g);
+    if (kind.kind === 'raw' && kind.pattern !== undefined) value = rawPattern(kind.pattern, param);
+    else if (kind.kind === 'raw') value = rawValueRule(g);
     else if (kind.kind === 'members' && kind.members.length > 0)
       value = `(${kind.members.map((m) => gbnfLiteral(m)).join(' | ')})`;
     else {
@@ -242,6 +244,17 @@ function* xmlParameters(
     items.push(required.has(name) ? `${sep}${one}` : `(${sep}${one})?`);
   }
   return items.length === 0 ? '""' : items.join(' ');
+}
+
+/** A raw value held to a pattern, as it is written (nothing escaped); what it cannot hold is a 400. */
+function rawPattern(pattern: string, param: string): string {
+  try {
+    return regexToGbnf(pattern, true);
+  } catch (err) {
+    if (err instanceof UnsupportedPatternError || err instanceof GrammarTooComplexError)
+      throw new GrammarError(param, err.message);
+    throw err;
+  }
 }
 
 function* schemaRule(

@@ -1,5 +1,6 @@
-import type { FileSearchTool, FunctionTool, Tool } from 'openai/resources/responses/responses';
+import type { CustomTool, FileSearchTool, FunctionTool, Tool } from 'openai/resources/responses/responses';
 import { clip, invalidRequest } from '../../../../common/api-error';
+import { customSpec } from '../../../../engine/custom-grammar';
 import type { FunctionToolSpec, ToolChoiceSpec } from '../../../../engine/types';
 import { parseOrThrow } from '../../../validation/params';
 import { type CreateResponseBody, functionToolSchema } from '../create-schema';
@@ -9,11 +10,12 @@ import {
   PYTHON_SPEC,
   parseCodeInterpreterTool,
 } from './code-interpreter-tool';
+import { checkCustomNames, parseCustomTool } from './custom-tool';
 import { FILE_SEARCH_NAME, FILE_SEARCH_SPEC, hostedNameTaken, parseFileSearchTool } from './hosted-tools';
 import { checkUniqueLabels, parseMcpTool } from './mcp-tools';
 
 /** The tools a request may carry: function tools, and the hosted tools that run locally. */
-export type RequestTool = FunctionTool | FileSearchTool | Tool.Mcp | CodeInterpreterTool;
+export type RequestTool = FunctionTool | FileSearchTool | Tool.Mcp | CodeInterpreterTool | CustomTool;
 
 /** The request's tools as echoed (secrets redacted), and its `mcp` entries as the run uses them. */
 export interface ParsedTools {
@@ -51,10 +53,11 @@ export function parseTools(body: CreateResponseBody, origin: string | null = nul
         );
       return parseCodeInterpreterTool(raw, i);
     }
+    if (raw.type === 'custom') return parseCustomTool(raw, i);
     if (raw.type !== 'function') {
       throw invalidRequest(
         `tools[${i}].type`,
-        `Tool type '${clip(raw.type)}' is not supported by intab: only 'function', 'file_search', 'mcp' and 'code_interpreter' tools run locally.`,
+        `Tool type '${clip(raw.type)}' is not supported by intab: only 'function', 'custom', 'file_search', 'mcp' and 'code_interpreter' tools run locally.`,
         'unsupported_value',
       );
     }
@@ -69,6 +72,7 @@ export function parseTools(body: CreateResponseBody, origin: string | null = nul
     if (clash >= 0) throw hostedNameTaken(PYTHON_NAME, clash);
   }
   checkUniqueLabels(tools);
+  checkCustomNames(tools);
   return { tools, mcpRun };
 }
 
@@ -150,7 +154,12 @@ export function parseToolChoice(body: CreateResponseBody, tools: RequestTool[]):
       forcedMcp: { label: ref.server_label, name },
     };
   }
-  if (tc.type === 'function' || tc.type === 'file_search' || tc.type === 'code_interpreter') {
+  if (
+    tc.type === 'function' ||
+    tc.type === 'custom' ||
+    tc.type === 'file_search' ||
+    tc.type === 'code_interpreter'
+  ) {
     const tool = findTool(tools, tc as { type: string; name?: string });
     if (!tool)
       throw invalidRequest(
@@ -196,17 +205,22 @@ function findTool(tools: RequestTool[], ref: ToolRef): RequestTool | undefined {
   if (ref.type === 'file_search') return tools.find((t) => t.type === 'file_search');
   if (ref.type === 'mcp') return tools.find((t) => t.type === 'mcp' && t.server_label === ref.server_label);
   if (ref.type === 'code_interpreter') return tools.find((t) => t.type === 'code_interpreter');
-  return tools.find((t) => ref.type === 'function' && t.type === 'function' && t.name === ref.name);
+  return tools.find(
+    (t) => (t.type === 'function' || t.type === 'custom') && t.type === ref.type && t.name === ref.name,
+  );
 }
 
 /** The name the model calls `t` by (an `mcp` tool is never forced through here). */
 function specName(t: RequestTool): string {
   if (t.type === 'code_interpreter') return PYTHON_NAME;
-  return t.type === 'function' ? t.name : FILE_SEARCH_NAME;
+  return t.type === 'function' || t.type === 'custom' ? t.name : FILE_SEARCH_NAME;
 }
 
 /** @example toSpec(tool) // → { name, description, parameters, strict } (an `mcp` server's tools come from its listing) */
-export function toSpec(t: FunctionTool | FileSearchTool | CodeInterpreterTool): FunctionToolSpec {
+export function toSpec(
+  t: FunctionTool | FileSearchTool | CodeInterpreterTool | CustomTool,
+): FunctionToolSpec {
+  if (t.type === 'custom') return customSpec(t);
   if (t.type === 'file_search') return FILE_SEARCH_SPEC;
   if (t.type === 'code_interpreter') return PYTHON_SPEC;
   return { name: t.name, description: t.description ?? null, parameters: t.parameters, strict: t.strict };
