@@ -187,6 +187,9 @@ export const localToolChoiceSchema = z.union([
   z.enum(['none', 'auto', 'required']),
   z.strictObject({ type: z.literal('function'), name: z.string() }),
   z.strictObject({ type: z.literal('file_search') }),
+  // ToolChoiceShell and ToolChoiceApplyPatch: the client tools of issue 45.
+  z.strictObject({ type: z.literal('shell') }),
+  z.strictObject({ type: z.literal('apply_patch') }),
   z.strictObject({ type: z.literal('mcp'), server_label: z.string(), name: z.nullish(z.string()) }),
   z.strictObject({
     type: z.literal('allowed_tools'),

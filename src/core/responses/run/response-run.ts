@@ -12,6 +12,7 @@ import type { RunOutput } from '../../hosted';
 import { newId } from '../../http/ids';
 import type { ResponseObject } from '../request/response-object';
 import type { IdPrefix, RunOptions } from '../request/run-options';
+import { clientCallItem, emitClientCall } from './client-call-events';
 import { emitFunctionCall } from './function-call-events';
 import { OpenReasoning } from './reasoning-events';
 import { addCitation, type Citing, clone, MentionCites, type OpenPart, toWireLogprob } from './run-parts';
@@ -205,6 +206,17 @@ export class ResponseRun {
     if (this.toolCalls >= (this.opts.maxToolCalls ?? Number.POSITIVE_INFINITY)) return;
     this.toolCalls += 1;
     this.closeAll('completed');
+    const client = this.opts.clientCalls?.get(name);
+    if (client) {
+      // A client tool's call (issue 45) is its typed item (`shell_call`, `apply_patch_call`, …).
+      const item = clientCallItem(client, args, (prefix) => this.id(prefix));
+      emitClientCall(
+        item,
+        (i) => this.addItem(i),
+        (e) => this.send(e),
+      );
+      return;
+    }
     emitFunctionCall(
       name,
       args,

@@ -4,6 +4,15 @@ import type { FunctionToolSpec, ToolChoiceSpec } from '../../../../engine/types'
 import { parseOrThrow } from '../../../validation/params';
 import { type CreateResponseBody, functionToolSchema } from '../create-schema';
 import {
+  checkClientNames,
+  clientChoiceName,
+  findClientTool,
+  isClientToolType,
+  parseClientToolAt,
+} from './client-tools/client-tool-options';
+import type { ClientTool } from './client-tools/client-tool-parse';
+import { clientSpecs } from './client-tools/client-tool-specs';
+import {
   type CodeInterpreterTool,
   PYTHON_NAME,
   PYTHON_SPEC,
@@ -13,7 +22,7 @@ import { FILE_SEARCH_NAME, FILE_SEARCH_SPEC, hostedNameTaken, parseFileSearchToo
 import { checkUniqueLabels, parseMcpTool } from './mcp-tools';
 
 /** The tools a request may carry: function tools, and the hosted tools that run locally. */
-export type RequestTool = FunctionTool | FileSearchTool | Tool.Mcp | CodeInterpreterTool;
+export type RequestTool = FunctionTool | FileSearchTool | Tool.Mcp | CodeInterpreterTool | ClientTool;
 
 /** The request's tools as echoed (secrets redacted), and its `mcp` entries as the run uses them. */
 export interface ParsedTools {
@@ -51,10 +60,12 @@ export function parseTools(body: CreateResponseBody, origin: string | null = nul
         );
       return parseCodeInterpreterTool(raw, i);
     }
+    // shell (local), apply_patch, local_shell, namespace, client tool_search (issue 45).
+    if (isClientToolType(raw.type)) return parseClientToolAt(body.tools ?? [], i);
     if (raw.type !== 'function') {
       throw invalidRequest(
         `tools[${i}].type`,
-        `Tool type '${clip(raw.type)}' is not supported by intab: only 'function', 'file_search', 'mcp' and 'code_interpreter' tools run locally.`,
+        `Tool type '${clip(raw.type)}' is not supported by intab: only 'function', 'file_search', 'mcp' and 'code_interpreter' tools run locally, and 'shell' (local), 'apply_patch', 'local_shell', 'namespace' and 'tool_search' (client) tools run in your application.`,
         'unsupported_value',
       );
     }
@@ -68,6 +79,7 @@ export function parseTools(body: CreateResponseBody, origin: string | null = nul
     const clash = tools.findIndex((t) => t.type === 'function' && t.name === PYTHON_NAME);
     if (clash >= 0) throw hostedNameTaken(PYTHON_NAME, clash);
   }
+  checkClientNames(tools as { type: string; name?: string }[]);
   checkUniqueLabels(tools);
   return { tools, mcpRun };
 }
@@ -150,7 +162,13 @@ export function parseToolChoice(body: CreateResponseBody, tools: RequestTool[]):
       forcedMcp: { label: ref.server_label, name },
     };
   }
-  if (tc.type === 'function' || tc.type === 'file_search' || tc.type === 'code_interpreter') {
+  if (
+    tc.type === 'function' ||
+    tc.type === 'file_search' ||
+    tc.type === 'code_interpreter' ||
+    tc.type === 'shell' ||
+    tc.type === 'apply_patch'
+  ) {
     const tool = findTool(tools, tc as { type: string; name?: string });
     if (!tool)
       throw invalidRequest(
@@ -158,7 +176,7 @@ export function parseToolChoice(body: CreateResponseBody, tools: RequestTool[]):
         `Tool choice '${clip((tc as { name?: string }).name ?? tc.type)}' not found in 'tools' parameter.`,
         'invalid_value',
       );
-    return { choice: { name: specName(tool) }, allowed: [tool] };
+    return { choice: { name: specName(tool, tc as ToolRef) }, allowed: [tool] };
   }
   if (tc.type === 'allowed_tools') {
     const spec = tc as { mode: 'auto' | 'required'; tools: ToolRef[] };
@@ -183,7 +201,7 @@ export function parseToolChoice(body: CreateResponseBody, tools: RequestTool[]):
   );
 }
 
-type ToolRef = { type: string; name?: string | null; server_label?: string };
+type ToolRef = { type: string; name?: string | null; server_label?: string; namespace?: string | null };
 
 /** An `allowed_tools` entry for a server: its named tool joins the set, a nameless one allows all. */
 function addMcpName(names: Map<string, Set<string> | null>, label: string, name: string | null): void {
@@ -196,13 +214,25 @@ function findTool(tools: RequestTool[], ref: ToolRef): RequestTool | undefined {
   if (ref.type === 'file_search') return tools.find((t) => t.type === 'file_search');
   if (ref.type === 'mcp') return tools.find((t) => t.type === 'mcp' && t.server_label === ref.server_label);
   if (ref.type === 'code_interpreter') return tools.find((t) => t.type === 'code_interpreter');
-  return tools.find((t) => ref.type === 'function' && t.type === 'function' && t.name === ref.name);
+  const fn = tools.find((t) => ref.type === 'function' && t.type === 'function' && t.name === ref.name);
+  return fn ?? findClientTool(tools, ref);
 }
 
 /** The name the model calls `t` by (an `mcp` tool is never forced through here). */
-function specName(t: RequestTool): string {
+function specName(t: RequestTool, ref: ToolRef): string {
   if (t.type === 'code_interpreter') return PYTHON_NAME;
+  if (t.type !== 'function' && t.type !== 'file_search' && t.type !== 'mcp') return clientChoiceName(t, ref);
   return t.type === 'function' ? t.name : FILE_SEARCH_NAME;
+}
+
+/**
+ * The functions the model is shown for `t`: one for most tools, one per function of a namespace.
+ *
+ * @example toSpecs({ type: 'apply_patch' }) // → [{ name: 'apply_patch', … }]
+ */
+export function toSpecs(t: Exclude<RequestTool, Tool.Mcp>): FunctionToolSpec[] {
+  if (t.type === 'function' || t.type === 'file_search' || t.type === 'code_interpreter') return [toSpec(t)];
+  return clientSpecs(t);
 }
 
 /** @example toSpec(tool) // → { name, description, parameters, strict } (an `mcp` server's tools come from its listing) */
