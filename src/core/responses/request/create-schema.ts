@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { isWellFormedId } from '../../http/ids';
 import { jsonObjectSchema, metadataSchema } from '../../validation/params';
+import { clientInputItems } from './tools/client-tools/client-items';
 import { codeInterpreterCallItem } from './tools/code-interpreter-tool';
 import {
   mcpApprovalRequestItem,
@@ -167,6 +168,7 @@ export const inputItemSchema = z.pipe(
     mcpApprovalRequestItem,
     mcpApprovalResponseItem,
     codeInterpreterCallItem,
+    ...clientInputItems,
   ]),
 );
 

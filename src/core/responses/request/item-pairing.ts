@@ -1,5 +1,6 @@
 import type { ResponseItem } from 'openai/resources/responses/responses';
 import { clip, invalidRequest } from '../../../common/api-error';
+import { asFunctionHistory } from './tools/client-tools/client-history';
 
 /**
  * The rules OpenAI checks across the items of a request, each a 400 on `input`: every tool output
@@ -20,7 +21,9 @@ import { clip, invalidRequest } from '../../../common/api-error';
 export function checkToolPairing(items: readonly ResponseItem[]): void {
   const calls = new Set<string>();
   const waiting = new WaitingCalls();
-  for (const item of items) {
+  for (const raw of items) {
+    // Client tools' calls and outputs (issue 45) pair as the function calls the model met.
+    const item = asFunctionHistory(raw) ?? raw;
     if (item.type === 'function_call') {
       calls.add(item.call_id);
       waiting.add(item.call_id, item.name);

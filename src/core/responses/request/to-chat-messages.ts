@@ -3,6 +3,7 @@ import { clip, invalidRequest } from '../../../common/api-error';
 import type { ChatContentPart, ChatMessage } from '../../../engine/types';
 import { pastSearchResult } from '../../hosted';
 import { fileText } from '../../inputs/input-files';
+import { asFunctionHistory } from './tools/client-tools/client-history';
 import { pastPythonTurn } from './tools/code-interpreter-tool';
 import { FILE_SEARCH_NAME } from './tools/hosted-tools';
 import { answeredApprovals } from './tools/mcp-approvals';
@@ -44,7 +45,9 @@ export function toChatMessages(
     reasoning = null;
     return r ? { ...m, reasoning: r } : m;
   };
-  items.forEach((item, index) => {
+  items.forEach((raw, index) => {
+    // Client tools' calls and outputs (issue 45) as the function calls and results the model met.
+    const item = asFunctionHistory(raw) ?? raw;
     // History items were accepted before; a problem there names the item, not an input index.
     const at = index >= first ? `input[${index - first}]` : `history[${index}]`;
     switch (item.type) {
