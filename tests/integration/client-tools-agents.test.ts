@@ -20,10 +20,18 @@ import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { BASE, makeRig } from '../helpers/server';
 
-/** Points the SDK at a fresh rig; returns the bodies it POSTed. */
+/** The bodies the SDK POSTed in the current test. */
+const bodies: Record<string, unknown>[] = [];
+
+/**
+ * Points the SDK at one rig for the file (its model provider keeps the first default client it
+ * is given), and forgets the bodies of the test before.
+ */
 function useRig(): Record<string, unknown>[] {
+  bodies.length = 0;
+  if (rigged) return bodies;
+  rigged = true;
   const { server } = makeRig();
-  const bodies: Record<string, unknown>[] = [];
   const fetch = async (input: string | URL | Request, init?: RequestInit) => {
     const req = new Request(input, init);
     if (req.method === 'POST') bodies.push(await req.clone().json());
@@ -34,6 +42,8 @@ function useRig(): Record<string, unknown>[] {
   setTracingDisabled(true);
   return bodies;
 }
+
+let rigged = false;
 
 describe('OpenAI Agents SDK client tools', () => {
   it('shellTool: the agent runs the commands intab asked for and reads their output back', async () => {
