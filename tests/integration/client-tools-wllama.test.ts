@@ -51,7 +51,7 @@ async function forced(seed: number, tools: unknown[], toolChoice: unknown) {
     tools,
     tool_choice: toolChoice,
   } as never);
-  const grammar = (fake.calls[0]?.params as { grammar: string }).grammar;
+  const grammar = (fake.calls[0]?.params as { grammar?: string } | undefined)?.grammar ?? '';
   expect(gbnfMatches(grammar, fake.written[0] as string)).toBe(true);
   expect(r.error).toBeNull();
   expect(r.output.length).toBeGreaterThan(0);
