@@ -102,7 +102,7 @@ describe('client tools on wllama: forced calls from random weights are well-form
       const { output } = await forced(seed, [{ type: 'local_shell' }], choice);
       for (const item of output) {
         expect(item.type).toBe('local_shell_call');
-        const action = (item as { action: Record<string, unknown> }).action;
+        const action = (item as unknown as { action: Record<string, unknown> }).action;
         expect(action.type).toBe('exec');
         expect((action.command as string[]).length).toBeGreaterThan(0);
         expect(Object.values(action.env as object).every(isText)).toBe(true);
