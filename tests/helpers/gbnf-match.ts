@@ -9,6 +9,8 @@
  * expect(gbnfMatches(grammar, '{"a": 1}')).toBe(true);
  */
 
+export type GbnfNode = Node;
+
 type Node =
   | { k: 'lit'; s: string }
   | { k: 'cls'; ranges: [number, number][]; neg: boolean }

@@ -104,7 +104,8 @@ describe('openai 7 create fields, accepted and echoed', () => {
       { type: 'function_call_output', name: 'other', namespace: 'tools', output: 'B' },
     ];
     const r = await client.responses.create({ model: 'scripted', input });
-    expect(r.output_text).toBe('Tool other returned: B');
+    // A namespaced call is shown to the model as `namespace.name` (issue 45), its output too.
+    expect(r.output_text).toBe('Tool tools.other returned: B');
 
     const items = await client.responses.inputItems.list(r.id, { order: 'asc' });
     expect(items.data.slice(1)).toMatchObject([

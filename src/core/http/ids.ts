@@ -20,7 +20,8 @@ export function newId(
     | 'fs'
     | 'vs'
     | 'vsfb'
-    | McpIdPrefix,
+    | McpIdPrefix
+    | ClientIdPrefix,
 ): string {
   const bytes = new Uint8Array(24);
   crypto.getRandomValues(bytes);
@@ -41,6 +42,9 @@ export function newChatCompletionId(): string {
 
 /** The `mcp` tool's items: `mcpl_` listings, `mcp_` calls, `mcpr_` approval requests, `mcpa_` answers. */
 type McpIdPrefix = 'mcpl' | 'mcp' | 'mcpr' | 'mcpa';
+
+/** The client tools' items (issue 45): shell, apply_patch, local_shell and tool_search calls, and outputs sent without an id. */
+type ClientIdPrefix = 'sh' | 'sho' | 'apc' | 'apco' | 'lsh' | 'lsho' | 'tsc' | 'tso';
 
 /**
  * The longest id intab takes from a request. Its own ids are 53 characters at most; OpenAI's run a

@@ -12,6 +12,7 @@ import type {
   ModelInfo,
   TokenLogprob,
 } from '../types';
+import { nextClientCall } from './client-tool-directive';
 import { nextCustomCall } from './custom-directive';
 import { nextMcpCall } from './mcp-directive';
 import { argumentPieces, nextPythonCode, PYTHON_TOOL } from './python-directive';
@@ -212,6 +213,11 @@ async function planReply(req: GenerateRequest): Promise<ReplyPlan> {
   const code = nextPythonCode(offered, text);
   if (code !== null) {
     parts.push({ type: 'tool_call', name: PYTHON_TOOL, arguments: JSON.stringify({ code }) });
+    return plan;
+  }
+  const client = nextClientCall(offered, text);
+  if (client) {
+    parts.push({ type: 'tool_call', ...client });
     return plan;
   }
   const search = nextFileSearch(offered, text);

@@ -10,6 +10,7 @@ import { type McpItem, replayHostedItem, replayMcpItem } from '../../hosted';
 import { newId } from '../../http/ids';
 import type { ResponseObject } from '../request/response-object';
 import type { IdPrefix } from '../request/run-options';
+import { asClientCallItem, emitClientCall } from '../run/client-call-events';
 import { ResponseRun, type StreamEvent } from '../run/response-run';
 
 /**
@@ -93,6 +94,13 @@ export function terminalEvent(response: ResponseObject, sequenceNumber: number):
 }
 
 function replayItem(run: ResponseRun, item: ResponseOutputItem): void {
+  const client = asClientCallItem(item);
+  if (client) {
+    // Client tools' calls (issue 45) go out as stored: their ids and namespace are in the item.
+    const out = run.hostedOutput();
+    emitClientCall(client, out.addItem, out.send);
+    return;
+  }
   switch (item.type) {
     case 'reasoning':
       run.push({ type: 'reasoning', delta: item.content?.map((c) => c.text).join('') ?? '' });
@@ -149,7 +157,18 @@ function replayText(run: ResponseRun, part: ResponseOutputText): void {
 
 /** Hands out the stored items' ids in the order a run asks for them (fresh ones past the end). */
 function storedIds(output: ResponseOutputItem[]): (prefix: IdPrefix) => string {
-  const queues: Record<IdPrefix, string[]> = { msg: [], rs: [], fc: [], call: [], fs: [], ctc: [] };
+  const queues: Record<IdPrefix, string[]> = {
+    msg: [],
+    rs: [],
+    fc: [],
+    call: [],
+    fs: [],
+    sh: [],
+    apc: [],
+    lsh: [],
+    tsc: [],
+    ctc: [],
+  };
   for (const item of output) {
     if (item.type === 'message') queues.msg.push(item.id);
     else if (item.type === 'reasoning') queues.rs.push(item.id);

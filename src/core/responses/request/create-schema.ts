@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { isWellFormedId } from '../../http/ids';
 import { jsonObjectSchema, metadataSchema } from '../../validation/params';
+import { clientInputItems } from './tools/client-tools/client-items';
 import { codeInterpreterCallItem } from './tools/code-interpreter-tool';
 import { customToolItemSchemas } from './tools/custom-tool-items';
 import {
@@ -175,6 +176,7 @@ export const inputItemSchema = z.pipe(
     codeInterpreterCallItem,
     customItems.call,
     customItems.output,
+    ...clientInputItems,
   ]),
 );
 
@@ -196,6 +198,9 @@ export const localToolChoiceSchema = z.union([
   z.strictObject({ type: z.literal('function'), name: z.string() }),
   z.strictObject({ type: z.literal('file_search') }),
   z.strictObject({ type: z.literal('custom'), name: z.string() }),
+  // ToolChoiceShell and ToolChoiceApplyPatch: the client tools of issue 45.
+  z.strictObject({ type: z.literal('shell') }),
+  z.strictObject({ type: z.literal('apply_patch') }),
   z.strictObject({ type: z.literal('mcp'), server_label: z.string(), name: z.nullish(z.string()) }),
   z.strictObject({
     type: z.literal('allowed_tools'),

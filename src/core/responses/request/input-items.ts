@@ -15,6 +15,7 @@ import { checkImageUrl } from '../../inputs/input-files';
 import { parseOrThrow } from '../../validation/params';
 import { type ContentPartParam, type InputItemParam, inputItemSchema, isPlainObject } from './create-schema';
 import { unsealReasoning } from './sealed-reasoning';
+import { storedClientItem } from './tools/client-tools/client-items';
 import { storedCustomItem } from './tools/custom-tool-items';
 
 type InputPart = ResponseInputText | ResponseInputImage | ResponseInputFile;
@@ -161,6 +162,16 @@ async function toStoredItem(
         approve: item.approve,
         ...(item.reason != null && { reason: item.reason }),
       } as ResponseItem;
+    case 'shell_call':
+    case 'shell_call_output':
+    case 'apply_patch_call':
+    case 'apply_patch_call_output':
+    case 'local_shell_call':
+    case 'local_shell_call_output':
+    case 'tool_search_call':
+    case 'tool_search_output':
+      refuseProgramCaller((item as { caller?: { type: string } | null }).caller, at);
+      return storedClientItem(item);
     case 'item_reference': {
       const found = await resolve(item.id);
       if (!found) throw notFound(`Item with id '${clip(item.id)}' not found.`, `${at}.id`);

@@ -1,5 +1,6 @@
 import type { ResponseItem } from 'openai/resources/responses/responses';
 import { clip, invalidRequest } from '../../../common/api-error';
+import { asFunctionHistory } from './tools/client-tools/client-history';
 import { asFunctionItem } from './tools/custom-tool-items';
 
 /**
@@ -22,8 +23,8 @@ export function checkToolPairing(items: readonly ResponseItem[]): void {
   const calls = new Set<string>();
   const waiting = new WaitingCalls();
   for (const raw of items) {
-    // A custom call and its output pair as the function items they stand for.
-    const item = asFunctionItem(raw);
+    // Custom and client tools' calls and outputs (issue 45) pair as the function calls the model met.
+    const item = asFunctionHistory(raw) ?? asFunctionItem(raw);
     if (item.type === 'function_call') {
       calls.add(item.call_id);
       waiting.add(item.call_id, item.name);

@@ -27,10 +27,11 @@ import { checkLocalOptions } from './local-options';
 import type { RunOptions } from './run-options';
 import { expandCompactions } from './sealed-compaction';
 import { toChatMessages } from './to-chat-messages';
+import { clientCallMap } from './tools/client-tools/client-tool-specs';
 import { type CodeInterpreterPlan, planCodeInterpreter } from './tools/code-interpreter-tool';
 import { type HostedPlan, planHosted } from './tools/hosted-tools';
 import { planMcp } from './tools/mcp-plan';
-import { parseToolChoice, parseTools, type RequestTool, toSpec } from './tools/tool-options';
+import { parseToolChoice, parseTools, type RequestTool, toSpecs } from './tools/tool-options';
 
 /** Everything a validated create request needs to run. */
 export interface PreparedCreate {
@@ -159,9 +160,9 @@ export async function prepareCreate(
   });
   // The prompt shows every tool whatever the choice (as llama.cpp does); the choice and
   // `allowed_tools` only narrow what the reply may call.
-  const specs = [...tools.flatMap((t) => (t.type === 'mcp' ? [] : [toSpec(t)])), ...mcp.specs];
+  const specs = [...tools.flatMap((t) => (t.type === 'mcp' ? [] : toSpecs(t))), ...mcp.specs];
   const callable = new Set([
-    ...toolChoice.allowed.flatMap((t) => (t.type === 'mcp' ? [] : [toSpec(t).name])),
+    ...toolChoice.allowed.flatMap((t) => (t.type === 'mcp' ? [] : toSpecs(t).map((s) => s.name))),
     ...mcp.callable,
   ]);
   const choice = mcp.forced ? { name: mcp.forced } : toolChoice.choice;
@@ -214,6 +215,7 @@ export async function prepareCreate(
       encryptedContent: include.has('reasoning.encrypted_content'),
       maxToolCalls: body.parallel_tool_calls === false ? 1 : Number.POSITIVE_INFINITY,
       customTools: new Set(tools.flatMap((t) => (t.type === 'custom' ? [t.name] : []))),
+      clientCalls: clientCallMap(tools),
     },
     hosted: { ...hosted, mcp: mcp.plan, codeInterpreter },
   };

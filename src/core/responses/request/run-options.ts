@@ -1,3 +1,5 @@
+import type { ClientCall } from './tools/client-tools/client-tool-specs';
+
 /**
  * How a run builds its output, as preparation decides it from the request (`include`, `reasoning`,
  * `parallel_tool_calls`): part of the prepared value the run stage receives.
@@ -21,7 +23,9 @@ export interface RunOptions extends ReasoningOptions {
   now?: () => number;
   /** Where item and call ids come from: fresh ones, or a stored response's own when it is replayed. */
   newId?: (prefix: IdPrefix) => string;
+  /** The model-facing names of client tools (issue 45): their calls become typed items, not `function_call`. */
+  clientCalls?: ReadonlyMap<string, ClientCall>;
 }
 
 /** The prefixes of the ids a run hands out. */
-export type IdPrefix = 'msg' | 'rs' | 'fc' | 'call' | 'fs' | 'ctc';
+export type IdPrefix = 'msg' | 'rs' | 'fc' | 'call' | 'fs' | 'ctc' | 'sh' | 'apc' | 'lsh' | 'tsc';

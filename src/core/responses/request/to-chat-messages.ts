@@ -3,6 +3,7 @@ import { clip, invalidRequest } from '../../../common/api-error';
 import type { ChatContentPart, ChatMessage } from '../../../engine/types';
 import { pastSearchResult } from '../../hosted';
 import { fileText } from '../../inputs/input-files';
+import { asFunctionHistory } from './tools/client-tools/client-history';
 import { pastPythonTurn } from './tools/code-interpreter-tool';
 import { asFunctionItem } from './tools/custom-tool-items';
 import { FILE_SEARCH_NAME } from './tools/hosted-tools';
@@ -46,8 +47,8 @@ export function toChatMessages(
     return r ? { ...m, reasoning: r } : m;
   };
   items.forEach((raw, index) => {
-    // A custom call is shown as a call of a function taking one `input`, its output as that call's result.
-    const item = asFunctionItem(raw);
+    // Custom and client tools' calls and outputs (issue 45) as the function calls and results the model met.
+    const item = asFunctionHistory(raw) ?? asFunctionItem(raw);
     // History items were accepted before; a problem there names the item, not an input index.
     const at = index >= first ? `input[${index - first}]` : `history[${index}]`;
     switch (item.type) {

@@ -7,16 +7,15 @@ import type {
   ResponseStreamEvent,
 } from 'openai/resources/responses/responses';
 import type { ApiError } from '../../../common/api-error';
-import { customInput } from '../../../engine/custom-grammar';
 import type { EngineChunk, EngineUsage, FinishReason, TokenLogprob } from '../../../engine/types';
 import type { RunOutput } from '../../hosted';
 import { newId } from '../../http/ids';
 import type { ResponseObject } from '../request/response-object';
 import type { IdPrefix, RunOptions } from '../request/run-options';
 import { emitCustomToolCall } from './custom-call-events';
-import { emitFunctionCall } from './function-call-events';
 import { OpenReasoning } from './reasoning-events';
 import { addCitation, type Citing, clone, MentionCites, type OpenPart, toWireLogprob } from './run-parts';
+import { emitToolCall } from './tool-call-items';
 
 /** Events without their sequence number; the run numbers them as it emits them. */
 type Unnumbered<E> = E extends unknown ? Omit<E, 'sequence_number'> : never;
@@ -207,13 +206,14 @@ export class ResponseRun {
     if (this.toolCalls >= (this.opts.maxToolCalls ?? Number.POSITIVE_INFINITY)) return;
     this.toolCalls += 1;
     this.closeAll('completed');
-    const events = [
-      (item: ResponseOutputItem) => this.addItem(item),
-      (e: Record<string, unknown>) => this.send(e),
-    ] as const;
-    if (this.opts.customTools?.has(name))
-      emitCustomToolCall(name, customInput(args), ...events, (p) => this.id(p));
-    else emitFunctionCall(name, args, ...events, (p) => this.id(p));
+    emitToolCall(
+      this.opts,
+      name,
+      args,
+      (item) => this.addItem(item),
+      (e) => this.send(e),
+      (p) => this.id(p),
+    );
   }
 
   /** A stored `custom_tool_call` replayed: its item and events, as the live run sent them. */

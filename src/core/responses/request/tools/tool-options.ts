@@ -5,6 +5,15 @@ import type { FunctionToolSpec, ToolChoiceSpec } from '../../../../engine/types'
 import { parseOrThrow } from '../../../validation/params';
 import { type CreateResponseBody, functionToolSchema } from '../create-schema';
 import {
+  checkClientNames,
+  clientChoiceName,
+  findClientTool,
+  isClientToolType,
+  parseClientToolAt,
+} from './client-tools/client-tool-options';
+import type { ClientTool } from './client-tools/client-tool-parse';
+import { clientSpecs } from './client-tools/client-tool-specs';
+import {
   type CodeInterpreterTool,
   PYTHON_NAME,
   PYTHON_SPEC,
@@ -15,7 +24,13 @@ import { FILE_SEARCH_NAME, FILE_SEARCH_SPEC, hostedNameTaken, parseFileSearchToo
 import { checkUniqueLabels, parseMcpTool } from './mcp-tools';
 
 /** The tools a request may carry: function tools, and the hosted tools that run locally. */
-export type RequestTool = FunctionTool | FileSearchTool | Tool.Mcp | CodeInterpreterTool | CustomTool;
+export type RequestTool =
+  | FunctionTool
+  | FileSearchTool
+  | Tool.Mcp
+  | CodeInterpreterTool
+  | CustomTool
+  | ClientTool;
 
 /** The request's tools as echoed (secrets redacted), and its `mcp` entries as the run uses them. */
 export interface ParsedTools {
@@ -54,10 +69,12 @@ export function parseTools(body: CreateResponseBody, origin: string | null = nul
       return parseCodeInterpreterTool(raw, i);
     }
     if (raw.type === 'custom') return parseCustomTool(raw, i);
+    // shell (local), apply_patch, local_shell, namespace, client tool_search (issue 45).
+    if (isClientToolType(raw.type)) return parseClientToolAt(body.tools ?? [], i);
     if (raw.type !== 'function') {
       throw invalidRequest(
         `tools[${i}].type`,
-        `Tool type '${clip(raw.type)}' is not supported by intab: only 'function', 'custom', 'file_search', 'mcp' and 'code_interpreter' tools run locally.`,
+        `Tool type '${clip(raw.type)}' is not supported by intab: only 'function', 'custom', 'file_search', 'mcp' and 'code_interpreter' tools run locally, and 'shell' (local), 'apply_patch', 'local_shell', 'namespace' and 'tool_search' (client) tools run in your application.`,
         'unsupported_value',
       );
     }
@@ -71,6 +88,7 @@ export function parseTools(body: CreateResponseBody, origin: string | null = nul
     const clash = tools.findIndex((t) => t.type === 'function' && t.name === PYTHON_NAME);
     if (clash >= 0) throw hostedNameTaken(PYTHON_NAME, clash);
   }
+  checkClientNames(tools as { type: string; name?: string }[]);
   checkUniqueLabels(tools);
   checkCustomNames(tools);
   return { tools, mcpRun };
@@ -158,7 +176,9 @@ export function parseToolChoice(body: CreateResponseBody, tools: RequestTool[]):
     tc.type === 'function' ||
     tc.type === 'custom' ||
     tc.type === 'file_search' ||
-    tc.type === 'code_interpreter'
+    tc.type === 'code_interpreter' ||
+    tc.type === 'shell' ||
+    tc.type === 'apply_patch'
   ) {
     const tool = findTool(tools, tc as { type: string; name?: string });
     if (!tool)
@@ -167,7 +187,7 @@ export function parseToolChoice(body: CreateResponseBody, tools: RequestTool[]):
         `Tool choice '${clip((tc as { name?: string }).name ?? tc.type)}' not found in 'tools' parameter.`,
         'invalid_value',
       );
-    return { choice: { name: specName(tool) }, allowed: [tool] };
+    return { choice: { name: specName(tool, tc as ToolRef) }, allowed: [tool] };
   }
   if (tc.type === 'allowed_tools') {
     const spec = tc as { mode: 'auto' | 'required'; tools: ToolRef[] };
@@ -192,7 +212,7 @@ export function parseToolChoice(body: CreateResponseBody, tools: RequestTool[]):
   );
 }
 
-type ToolRef = { type: string; name?: string | null; server_label?: string };
+type ToolRef = { type: string; name?: string | null; server_label?: string; namespace?: string | null };
 
 /** An `allowed_tools` entry for a server: its named tool joins the set, a nameless one allows all. */
 function addMcpName(names: Map<string, Set<string> | null>, label: string, name: string | null): void {
@@ -205,15 +225,34 @@ function findTool(tools: RequestTool[], ref: ToolRef): RequestTool | undefined {
   if (ref.type === 'file_search') return tools.find((t) => t.type === 'file_search');
   if (ref.type === 'mcp') return tools.find((t) => t.type === 'mcp' && t.server_label === ref.server_label);
   if (ref.type === 'code_interpreter') return tools.find((t) => t.type === 'code_interpreter');
-  return tools.find(
+  const own = tools.find(
     (t) => (t.type === 'function' || t.type === 'custom') && t.type === ref.type && t.name === ref.name,
   );
+  return own ?? findClientTool(tools, ref);
 }
 
 /** The name the model calls `t` by (an `mcp` tool is never forced through here). */
-function specName(t: RequestTool): string {
+function specName(t: RequestTool, ref: ToolRef): string {
   if (t.type === 'code_interpreter') return PYTHON_NAME;
-  return t.type === 'function' || t.type === 'custom' ? t.name : FILE_SEARCH_NAME;
+  if (t.type === 'function' || t.type === 'custom') return t.name;
+  if (t.type !== 'file_search' && t.type !== 'mcp') return clientChoiceName(t, ref);
+  return FILE_SEARCH_NAME;
+}
+
+/**
+ * The functions the model is shown for `t`: one for most tools, one per function of a namespace.
+ *
+ * @example toSpecs({ type: 'apply_patch' }) // → [{ name: 'apply_patch', … }]
+ */
+export function toSpecs(t: Exclude<RequestTool, Tool.Mcp>): FunctionToolSpec[] {
+  if (
+    t.type === 'function' ||
+    t.type === 'custom' ||
+    t.type === 'file_search' ||
+    t.type === 'code_interpreter'
+  )
+    return [toSpec(t)];
+  return clientSpecs(t);
 }
 
 /** @example toSpec(tool) // → { name, description, parameters, strict } (an `mcp` server's tools come from its listing) */
