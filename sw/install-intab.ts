@@ -12,16 +12,24 @@ import type { IsolationMode } from './isolation';
 import { basePathOf, isLazyRequest, routeLazyAssets } from './lazy-cache';
 import { isSandboxRequest, routePythonSandbox } from './python-sandbox';
 import { SW_TIMING } from './timing';
+import { routeUpdates, type UpdateMode } from './updates';
 
 export interface InstallIntabOptions {
   /** The API's path prefix; `/v1/` as OpenAI's. */
   apiPrefix?: string;
   /**
-   * Take over at once (`skipWaiting()` on install, `clients.claim()` on activate), so the very first
-   * load and a Shift+reload are controlled without a second reload. Default true; turn it off when
-   * the app manages its own updates (it must then claim clients itself before `intab.ready`).
+   * Claim the pages (`clients.claim()` on activate, and on a Shift+reload's request), so the very
+   * first load is controlled without a second reload, and run intab's update flow (`updates`).
+   * Default true; turn it off when the app manages its own updates (it must then claim clients
+   * itself before `intab.ready`).
    */
   claim?: boolean;
+  /**
+   * How a new build takes over pages of the previous one (sw/updates.ts): `'prompt'` (default)
+   * waits until a page calls `intab.applyUpdate()` (or runs `startIntab({ autoUpdate: true })`), or
+   * until the old build's last tab closes; `'auto'` takes over as soon as it is installed.
+   */
+  updates?: UpdateMode;
   /**
    * Also answer intab's routes without `/v1` (`/responses`, `/chat/completions`, `/embeddings`,
    * `/models`, `/conversations`, `/intab`), for OpenAI-compatible clients whose `baseURL` is the
@@ -113,10 +121,7 @@ export function installIntab(scope: IntabScope, opts: InstallIntabOptions = {}):
     return url.pathname.startsWith(apiPrefix) || (rootAliases && isRootAlias(url.pathname));
   };
 
-  if (opts.claim !== false) {
-    scope.addEventListener('install', () => void scope.skipWaiting());
-    scope.addEventListener('activate', (event) => event.waitUntil(scope.clients.claim()));
-  }
+  if (opts.claim !== false) routeUpdates(scope, opts.updates ?? 'prompt');
 
   scope.addEventListener('message', (event) => {
     const port = event.ports[0];

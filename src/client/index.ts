@@ -13,3 +13,4 @@ export type { GpuStatus } from '../worker/protocol';
 export type { ServerOptions, StoreOptions, WebLLMOptions } from '../worker/worker-options';
 export { type InstallWebSocketOptions, installWebSocket } from './install-web-socket';
 export { type IntabClient, type StartIntabOptions, startIntab } from './start-intab';
+export type { IntabUpdate, IntabUpdates } from './updates';

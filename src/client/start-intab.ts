@@ -38,9 +38,10 @@ import {
 } from './leader-relay';
 import { brokerPorts, type PortBroker } from './port-broker';
 import { waitForControl, waitForModels } from './readiness';
+import { type IntabUpdates, watchUpdates } from './updates';
 
-/** The handle a page gets from {@link startIntab}. */
-export interface IntabClient {
+/** The handle a page gets from {@link startIntab}; `onUpdate`/`applyUpdate`: updates.ts. */
+export interface IntabClient extends IntabUpdates {
   /** Resolves when the page is controlled and fetch('/v1/models') answers 200 through the SW. Rejects after a bound with a clear error. */
   ready: Promise<void>;
   /** Loads a model in the engine worker (the leading tab's, wherever that is), forwarding progress. */
@@ -147,6 +148,12 @@ export interface StartIntabOptions {
    * intab (see {@link installWebSocket}); every other URL keeps the browser's own WebSocket.
    */
   webSocket?: boolean;
+  /**
+   * Reload every open page into a new build as soon as it is installed (vite-plugin-pwa's
+   * `registerType: 'autoUpdate'`), instead of waiting for {@link IntabClient.applyUpdate}.
+   * Default false: a page hears `onUpdate` and picks its moment (an unsent message, a generation).
+   */
+  autoUpdate?: boolean;
 }
 
 let started: IntabClient | undefined;
@@ -235,13 +242,17 @@ export function startIntab(opts: StartIntabOptions = {}): IntabClient {
       })
     : null;
 
-  const ready = Promise.race([startServiceWorker(opts, container), engineFailure]);
+  const updates = watchUpdates({ autoUpdate: opts.autoUpdate });
+  const ready = Promise.race([startServiceWorker(opts, container, updates), engineFailure]);
   const done = () => {
     settled = true;
   };
   ready.then(done, done);
   // Callers that never await `ready` still see why intab did not start, without an unhandled rejection.
-  ready.catch((err: unknown) => console.error('[intab] not ready:', err));
+  ready.catch((err: unknown) => {
+    console.error('[intab] not ready:', err);
+    updates.fail(err);
+  });
   if (opts.webSocket) installWebSocket({ ready, scope: opts.scope });
 
   /** Runs `call` here when this tab leads, else in the leader's tab. */
@@ -258,6 +269,7 @@ export function startIntab(opts: StartIntabOptions = {}): IntabClient {
   };
 
   started = {
+    ...updates.api,
     ready,
     async loadModel(modelId, onProgress) {
       await route({ method: 'loadModel', modelId, progress: Boolean(onProgress) }, onProgress);
@@ -298,6 +310,7 @@ function openTabChannel(): (TabChannel & BroadcastChannel) | null {
 async function startServiceWorker(
   opts: StartIntabOptions,
   container: ServiceWorkerContainer | undefined,
+  updates: ReturnType<typeof watchUpdates>,
 ): Promise<void> {
   const deadline = Date.now() + (opts.readyTimeoutMs ?? 30_000);
   if (!container) {
@@ -316,6 +329,7 @@ async function startServiceWorker(
     );
   });
   if (!registration) throw new Error(`intab's service worker (${swUrl}) could not be registered.`);
+  updates.attach({ wb, registration, container });
   await waitForControl(container, registration, deadline);
   await waitForModels(new URL(scope, location.href), deadline);
 }

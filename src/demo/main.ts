@@ -8,6 +8,7 @@ import { createCatalogPanel, outsideCatalog } from './catalog-panel';
 import { ChatSession } from './chat-session';
 import { createChatView } from './chat-view';
 import { byId, el, errorMessage } from './dom';
+import { createFilesPanel } from './files/files-panel';
 import { showGpuStatus } from './gpu-status';
 import { createHints } from './hints';
 import { createToolsForm } from './hosted';
@@ -50,15 +51,6 @@ const client = new OpenAI({
   maxRetries: 0,
 });
 
-/**
- * The vector stores a chat turn searches with `file_search`: the origin's ready ones (made from the
- * console or by an app on this origin), the newest ten. None: the turn offers no tool.
- */
-async function searchableStores(): Promise<string[]> {
-  const page = await client.vectorStores.list({ limit: 10 });
-  return page.data.filter((s) => s.status === 'completed').map((s) => s.id);
-}
-
 const runtimeStatus = el('p', {
   className: 'status',
   text: 'Runtime: starting…',
@@ -74,6 +66,8 @@ const picker = createModelPicker(intab, {
 // The catalog's models (web-llm's builds, curated GGUFs) are chosen in their own panel, by family.
 const catalog = createCatalogPanel(intab, client, picker);
 const tools = createToolsForm();
+// file_search runs only on the store the visitor picks there, never on every store of the origin.
+const files = createFilesPanel(client, () => void storage.refresh());
 // The handlers only run after a click, by which time `session` exists.
 const chat = createChatView({
   // A finished turn is stored (completed, cancelled or failed): the storage panel shows it at once.
@@ -87,7 +81,7 @@ const session = new ChatSession(
   chat,
   () => picker.model,
   (model) => (model === TEST_MODEL_ID ? 48 : undefined),
-  searchableStores,
+  async () => files.pickedStores(),
   () => tools.current(),
 );
 const storage = createStoragePanel();
@@ -109,6 +103,7 @@ byId('app').replaceChildren(
       ]),
       tools.root,
       chat.root,
+      files.root,
       el('div', { className: 'panel' }, [catalog.root]),
     ]),
     el('aside', { className: 'side-column' }, [
@@ -144,6 +139,7 @@ intab.ready.then(
     runtimeStatus.classList.add('is-ok');
     chat.setReady(true);
     void storage.refresh();
+    void files.refresh();
     try {
       // `ready` waits for web-llm's model list (bounded), so one look finds every model there is.
       picker.setModels(outsideCatalog(await listModelIds(client)));

@@ -1,7 +1,7 @@
 /**
  * Issue 22, security point 1, on the demo page (`/`): tool output is text, never HTML. A file whose
  * name and text are markup (`<img src=x onerror=…>`) is uploaded into a vector store; a chat turn
- * then searches it (`!file_search` on `scripted`), and the demo shows the `file_search_call` (its
+ * then searches it (`!file_search` on `scripted`, the store picked in the Files panel), and the demo shows the `file_search_call` (its
  * queries, each result's file name and excerpt), an answer quoting the file, and the cited file's
  * name. The markup must show as text: no element it describes appears, no handler runs.
  */
@@ -36,6 +36,12 @@ describe('the demo shows file_search output as text', () => {
     const uploaded = await page.evaluate(uploadToStore, [{ name: NAME, text: TEXT }]);
     expect(uploaded.batchStatus).toBe('completed');
     expect(Object.keys(uploaded.fileIds)).toEqual([NAME]);
+    // The demo searches only the store picked in its Files panel (issue 46).
+    await page.getByTestId('files-refresh').click();
+    await page
+      .locator(`[data-testid="chat-store"] option[value="${uploaded.vectorStoreId}"]`)
+      .waitFor({ state: 'attached' });
+    await page.getByTestId('chat-store').selectOption(uploaded.vectorStoreId);
 
     const before = await page.evaluate(tagCounts, null);
     const chatBefore = await page.evaluate(tagCounts, MESSAGES);

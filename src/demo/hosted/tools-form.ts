@@ -25,7 +25,7 @@ export interface ToolsForm {
 const checkbox = (id: string, text: string, checked: boolean): [HTMLInputElement, HTMLElement] => {
   const box = el('input', { attrs: { id, type: 'checkbox', 'data-testid': id } });
   box.checked = checked;
-  return [box, el('label', { className: 'tools__check' }, [box, ` ${text}`])];
+  return [box, el('label', { className: 'tools__check' }, [box, el('span', { text })])];
 };
 
 /**
@@ -45,15 +45,14 @@ export function createToolsForm(): ToolsForm {
     },
   });
   const [approval, approvalLabel] = checkbox('mcp-approval', 'Ask me before each MCP call', true);
-  const root = el('section', { className: 'panel picker', attrs: { 'aria-labelledby': 'tools-title' } }, [
-    el('h2', { className: 'picker__status', text: 'Tools', attrs: { id: 'tools-title' } }),
+  const root = el('section', { className: 'panel tools', attrs: { 'aria-labelledby': 'tools-title' } }, [
+    el('h2', { text: 'Tools', attrs: { id: 'tools-title' } }),
     el('p', {
-      className: 'picker__status',
-      text: 'file_search is on while this origin has ready vector stores. Try !python print(1) or !mcp demo <tool> {…} with the scripted model.',
+      text: 'Try !python print(1) or !mcp demo <tool> {…} with the scripted model. file_search: pick a vector store in Files & vector stores.',
     }),
     pythonLabel,
     el('label', {
-      className: 'picker__label',
+      className: 'tools__label',
       text: `MCP server URL (label "${DEMO_MCP_LABEL}"; it must allow this origin by CORS)`,
       attrs: { for: 'mcp-url' },
     }),
