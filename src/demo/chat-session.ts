@@ -6,6 +6,7 @@ import OpenAI from 'openai';
 import type { ChatView } from './chat-view';
 import { errorMessage } from './dom';
 import { citedFiles, type HostedTools, hostedItemView } from './hosted';
+import { rememberResponse } from './stored/chat-restore';
 
 type ResponseStream = ReturnType<OpenAI['responses']['stream']>;
 type TurnInput = string | OpenAI.Responses.ResponseInputItem[];
@@ -34,6 +35,32 @@ function annotationsOf(
   return output.flatMap((o) =>
     o.type === 'message' ? o.content.flatMap((c) => (c.type === 'output_text' ? c.annotations : [])) : [],
   );
+}
+
+/**
+ * The muted line under a reply, in plain words rather than the API's (`incomplete:
+ * max_output_tokens`, `1 tokens`).
+ *
+ * @example
+ * replyNote({ status: 'completed', tokens: 1, seconds: '0.4' }); // "1 token in 0.4 s"
+ * replyNote({ status: 'incomplete', reason: 'max_output_tokens', tokens: 48, seconds: '2.0' });
+ * // "Cut off at the length limit (48 tokens) in 2.0 s"
+ */
+export function replyNote(end: {
+  status: 'completed' | 'incomplete';
+  reason?: string | null;
+  tokens?: number;
+  seconds: string;
+}): string {
+  const count = end.tokens === undefined ? '' : `${end.tokens} ${end.tokens === 1 ? 'token' : 'tokens'}`;
+  if (end.status === 'completed') return count ? `${count} in ${end.seconds} s` : `${end.seconds} s`;
+  const why =
+    end.reason === 'max_output_tokens'
+      ? 'Cut off at the length limit'
+      : end.reason === 'content_filter'
+        ? 'Stopped by the content filter'
+        : 'Ended early';
+  return `${why}${count ? ` (${count})` : ''} in ${end.seconds} s`;
 }
 
 /**
@@ -133,18 +160,24 @@ export class ChatSession {
           case 'response.completed': {
             // Only a completed response becomes the memory: a stopped or failed turn is left out.
             this.#previousResponseId = event.response.id;
+            // An id only: after a reload the chat is read back from intab's store (stored/chat-restore.ts).
+            rememberResponse(event.response.id);
             reply.setSources(citedFiles(annotationsOf(event.response.output)));
-            const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
             const tokens = event.response.usage?.output_tokens;
-            note = tokens === undefined ? `${seconds} s` : `${tokens} tokens · ${seconds} s`;
+            note = replyNote({ status: 'completed', tokens, seconds: secondsSince(startedAt) });
             break;
           }
           case 'response.incomplete':
-            note = `incomplete: ${event.response.incomplete_details?.reason ?? 'unknown reason'}`;
+            note = replyNote({
+              status: 'incomplete',
+              reason: event.response.incomplete_details?.reason,
+              tokens: event.response.usage?.output_tokens,
+              seconds: secondsSince(startedAt),
+            });
             break;
           case 'response.failed': {
             const error = event.response.error;
-            fail(`Response failed${error ? ` (${error.code}): ${error.message}` : ''}`);
+            fail(`The model could not answer${error ? `: ${error.message} (${error.code})` : '.'}`);
             break;
           }
           case 'error':
@@ -153,11 +186,11 @@ export class ChatSession {
         }
       }
     } catch (err) {
-      if (err instanceof OpenAI.APIUserAbortError) note = 'stopped';
+      if (err instanceof OpenAI.APIUserAbortError) note = 'Stopped';
       else fail(describeError(err));
     } finally {
       // A failed turn with no text drops its empty bubble, so the error line reads as the reply.
-      reply.finish(note ?? (failed ? 'failed' : undefined), failed);
+      reply.finish(note ?? (failed ? 'Failed' : undefined), failed);
       if (this.#stream === stream) this.#stream = null;
       this.view.setBusy(false);
     }
@@ -168,11 +201,22 @@ export class ChatSession {
     this.#stream?.abort();
   }
 
+  /** Continues a chat read back from the store: the next turn's `previous_response_id`. */
+  continueFrom(responseId: string): void {
+    this.#previousResponseId = responseId;
+    rememberResponse(responseId);
+  }
+
   /** Forgets the conversation: the next turn starts without `previous_response_id`. */
   reset(): void {
     this.stop();
     this.#previousResponseId = null;
+    rememberResponse(null);
     this.view.clear();
     this.view.addNotice('New chat: earlier messages are forgotten.');
   }
+}
+
+function secondsSince(startedAt: number): string {
+  return ((performance.now() - startedAt) / 1000).toFixed(1);
 }

@@ -8,13 +8,13 @@ import { createCatalogPanel, outsideCatalog } from './catalog-panel';
 import { ChatSession } from './chat-session';
 import { createChatView } from './chat-view';
 import { byId, el, errorMessage } from './dom';
-import { createFilesPanel } from './files/files-panel';
+import { createFilesPanel } from './files';
 import { showGpuStatus } from './gpu-status';
 import { createHints } from './hints';
 import { createToolsForm } from './hosted';
 import { createModelPicker, listModelIds } from './model-picker';
 import { createRemoteForm } from './remote-form';
-import { createStoragePanel } from './storage-panel';
+import { createStoragePanel, rememberedResponse, restoreChat } from './stored';
 import { estimatedDownloadBytes } from './webllm-progress';
 import './style.css';
 
@@ -84,7 +84,16 @@ const session = new ChatSession(
   async () => files.pickedStores(),
   () => tools.current(),
 );
-const storage = createStoragePanel();
+const storage = createStoragePanel(client, (id) => void openChat(id));
+
+/** Shows the stored chat that ends with response `id` and continues it (a reload, or Open in the storage panel). */
+async function openChat(id: string): Promise<void> {
+  try {
+    if (await restoreChat(client, chat, id)) session.continueFrom(id);
+  } catch (err) {
+    chat.addError(`Could not restore the chat: ${errorMessage(err)}`);
+  }
+}
 
 byId('app').replaceChildren(
   el('header', { className: 'masthead' }, [
@@ -140,6 +149,9 @@ intab.ready.then(
     chat.setReady(true);
     void storage.refresh();
     void files.refresh();
+    // The chat of the last visit, read back from the store.
+    const last = rememberedResponse();
+    if (last) void openChat(last);
     try {
       // `ready` waits for web-llm's model list (bounded), so one look finds every model there is.
       picker.setModels(outsideCatalog(await listModelIds(client)));

@@ -61,7 +61,8 @@ export function createReplyBubble(
         item.remove();
         return;
       }
-      if (!body.textContent) body.append(el('span', { className: 'msg__empty', text: '(no text)' }));
+      if (!body.textContent)
+        body.append(el('span', { className: 'msg__empty', text: 'The model sent no text.' }));
       if (note) follow(() => item.append(el('span', { className: 'msg__meta', text: note })));
     },
   };

@@ -51,7 +51,8 @@ describe('demo page', () => {
     expect(await lastReply()).toBe('You said: hello there');
     await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(before + 1);
     // Newest first: the reply just streamed, stored completed.
-    expect(await rows.first().locator('.storage-detail').textContent()).toBe('completed · scripted');
+    // Dated, in plain words (issue 46): "<date> · answered · scripted".
+    expect(await rows.first().locator('.storage-detail').textContent()).toMatch(/20\d\d.* · answered · scripted$/);
   });
 
   it('remembers the conversation, and New chat forgets it', async () => {
