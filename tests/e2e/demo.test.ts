@@ -52,7 +52,9 @@ describe('demo page', () => {
     await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(before + 1);
     // Newest first: the reply just streamed, stored completed.
     // Dated, in plain words (issue 46): "<date> · answered · scripted".
-    expect(await rows.first().locator('.storage-detail').textContent()).toMatch(/20\d\d.* · answered · scripted$/);
+    expect(await rows.first().locator('.storage-detail').textContent()).toMatch(
+      /20\d\d.* · answered · scripted$/,
+    );
   });
 
   it('remembers the conversation, and New chat forgets it', async () => {
