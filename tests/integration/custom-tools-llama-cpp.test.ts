@@ -7,7 +7,7 @@
  * the tool's grammar by an independent matcher (a JavaScript RegExp of the definition).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customInput, customSpec } from '../../src/engine/custom-grammar';
+import { customInput, customSpec, loadCustomGrammars } from '../../src/engine/custom-grammar';
 import { familyOf } from '../../src/engine/tool-formats';
 import { ReplyAssembler } from '../../src/engine/webllm/webllm-reply';
 import { planWllamaRequest } from '../../src/engine/wllama/wllama-request';
@@ -42,6 +42,7 @@ const TOOLS = [
 
 let server: LlamaServer;
 beforeAll(async () => {
+  await loadCustomGrammars();
   server = await startLlamaServer();
 }, LLAMA_BUILD_MS);
 afterAll(() => server?.stop());

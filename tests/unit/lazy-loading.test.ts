@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../src/common/api-error';
+import { preloaded } from '../../src/common/lazy-module';
 import { lazyModule, lazyRoutes } from '../../src/core/http/lazy-module';
 import { hasFileParts } from '../../src/core/inputs/has-file-parts';
 import { createResponsesServer } from '../../src/core/server';
@@ -8,6 +9,21 @@ import { MemoryStore } from '../../src/store';
 import { lazyPythonRunner } from '../../src/worker/lazy-python';
 
 describe('lazyModule (issue 36: code a request needs, loaded on first use)', () => {
+  it('preloaded: synchronous code reads the module only after a load, and a failed load is tried again', async () => {
+    const load = vi
+      .fn<() => Promise<{ convert: (s: string) => string }>>()
+      .mockRejectedValueOnce(new TypeError('Failed to fetch dynamically imported module'))
+      .mockResolvedValue({ convert: (s) => s.toUpperCase() });
+    const grammars = preloaded('custom tool grammar', load);
+    expect(() => grammars.get()).toThrow(/used before it was loaded/);
+    expect(((await grammars.load().catch((e: unknown) => e)) as ApiError).status).toBe(503);
+    expect(() => grammars.get()).toThrow(/used before it was loaded/);
+    await grammars.load();
+    expect(grammars.get().convert('sql')).toBe('SQL');
+    await grammars.load();
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
   it('loads once and hands every caller the same module', async () => {
     const load = vi.fn(async () => ({ answer: 42 }));
     const mod = lazyModule('test', load);

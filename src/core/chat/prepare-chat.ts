@@ -1,5 +1,6 @@
 import { invalidRequest } from '../../common/api-error';
 import { pace } from '../../common/pace';
+import { loadCustomGrammarsFor } from '../../engine/custom-grammar';
 import { allowedToolNames } from '../../engine/tool-formats/request-plan';
 import type { ChatMessage, Engine, GenerateRequest, ModelInfo, OutputFormatSpec } from '../../engine/types';
 import type { FileContentReader } from '../hosted/contracts';
@@ -52,6 +53,8 @@ export async function prepareChat(
   await pace();
   const model = findModel(engine, body.model);
   checkChatOptions(body);
+  // Custom tools' grammar converters are a chunk of their own, loaded before the parse needs them.
+  await loadCustomGrammarsFor(body.tools);
   const tools = parseChatTools(body);
   const choice = parseChatToolChoice(body, tools);
   const format = toFormat(body);

@@ -2,13 +2,13 @@
  * A `custom` tool (issue 45) as the engines see it: a function with one required string parameter
  * `input` whose `pattern` is the tool's converted grammar, so every family shows, constrains and
  * parses it as it does any function; and the call's `input` read back from its arguments. Shared by
- * the Responses API and Chat Completions.
+ * the Responses API and Chat Completions. The converters are loaded before the parse
+ * (load-converters.ts).
  */
 import { clip, invalidRequest } from '../../common/api-error';
 import type { FunctionToolSpec } from '../types';
-import { larkInputPattern } from './lark-regex';
 import { CustomGrammarError } from './limits';
-import { regexInputPattern } from './regex-definition';
+import { converters } from './load-converters';
 
 /** The one parameter a custom tool's call writes its input into. */
 export const CUSTOM_INPUT = 'input';
@@ -28,9 +28,10 @@ export type CustomFormat =
 export function customPattern(format: CustomFormat | null | undefined, param: string): string | null {
   if (!format || format.type === 'text') return null;
   try {
+    const convert = converters();
     return format.syntax === 'regex'
-      ? regexInputPattern(format.definition)
-      : larkInputPattern(format.definition);
+      ? convert.regexInputPattern(format.definition)
+      : convert.larkInputPattern(format.definition);
   } catch (err) {
     if (err instanceof CustomGrammarError)
       throw invalidRequest(

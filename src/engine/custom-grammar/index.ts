@@ -1,7 +1,8 @@
 /**
  * `custom` tool grammars (issue 45): a `regex` or `lark` definition as the whole-input pattern the
  * engines hold a custom call's `input` to. One linear converter per syntax, with the bounds of
- * limits.ts.
+ * limits.ts, in a chunk of their own (converters.ts) that the first request declaring a custom tool
+ * loads.
  */
 export {
   CUSTOM_INPUT,
@@ -11,7 +12,6 @@ export {
   customPattern,
   customSpec,
 } from './custom-spec';
-export { larkInputPattern } from './lark-regex';
 export {
   CustomGrammarError,
   MAX_DEFINITION_CHARS,
@@ -19,4 +19,4 @@ export {
   MAX_LARK_RULES,
   MAX_REPEAT,
 } from './limits';
-export { regexInputPattern } from './regex-definition';
+export { converters, loadCustomGrammars, loadCustomGrammarsFor } from './load-converters';

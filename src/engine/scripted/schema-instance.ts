@@ -1,7 +1,7 @@
 import { invalidRequest } from '../../common/api-error';
 import { resolveFragment } from '../../common/json-pointer';
 import { pace } from '../../common/pace';
-import { patternExample } from './custom-directive';
+import { patternExample } from './pattern-example';
 
 /**
  * The most JSON values (objects, arrays, strings, numbers, …) the `scripted` model writes for one

@@ -1,4 +1,5 @@
 import { invalidRequest, modelNotFound } from '../../common/api-error';
+import { lazyModule } from '../../common/lazy-module';
 import { pace } from '../../common/pace';
 import { unframeToolResult } from '../result-frames';
 import { callableTools } from '../tool-formats/request-plan';
@@ -16,9 +17,16 @@ import { nextClientCall } from './client-tool-directive';
 import { nextCustomCall } from './custom-directive';
 import { nextMcpCall } from './mcp-directive';
 import { argumentPieces, nextPythonCode, PYTHON_TOOL } from './python-directive';
-import { instanceForPaced } from './schema-instance';
 import { embedScripted } from './scripted-embedding';
 import { countScriptedTokens } from './token-count';
+
+/**
+ * The schema-instance writer (with its regex reader for `pattern`s), a chunk of its own: only a
+ * request with a schema (a tool's parameters, a `json_schema` format) loads it.
+ */
+const schemaInstance = lazyModule('scripted model', () => import('./schema-instance'));
+const instanceForPaced = async (schema: unknown, param: string): Promise<unknown> =>
+  (await schemaInstance()).instanceForPaced(schema, param);
 
 /** The scripted model's id, always listed and served without WebGPU. */
 export const SCRIPTED_MODEL_ID = 'scripted';

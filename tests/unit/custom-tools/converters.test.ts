@@ -10,12 +10,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   CustomGrammarError,
-  larkInputPattern,
   MAX_DEFINITION_CHARS,
   MAX_INPUT_PATTERN,
   MAX_LARK_RULES,
-  regexInputPattern,
 } from '../../../src/engine/custom-grammar';
+import { larkInputPattern, regexInputPattern } from '../../../src/engine/custom-grammar/converters';
 import { regexToGbnf } from '../../../src/engine/wllama/grammar/regex-gbnf';
 import { gbnfMatches, parseGbnf } from '../../helpers/gbnf-match';
 import { larkArb, larkRegExp, larkSample, larkText } from '../../helpers/lark-arbitraries';

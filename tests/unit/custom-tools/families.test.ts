@@ -6,8 +6,8 @@
  * back unchanged. JSON families write the input JSON-escaped, Qwen3.5 raw between its tags.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { customInput, customSpec } from '../../../src/engine/custom-grammar';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { customInput, customSpec, loadCustomGrammars } from '../../../src/engine/custom-grammar';
 import { familyOf } from '../../../src/engine/tool-formats';
 import type { GenerateRequest } from '../../../src/engine/types';
 import { ReplyAssembler } from '../../../src/engine/webllm/webllm-reply';
@@ -18,6 +18,9 @@ import { generateRequest } from '../../helpers/generate-request';
 import { webllmFormatFor } from '../../helpers/grammar-walks';
 import { responseFormatAccepts } from '../../helpers/xgrammar';
 import { FAMILIES } from '../webllm/families';
+
+// The converters' chunk, as a route loads it before the parse.
+beforeAll(() => loadCustomGrammars());
 
 const TOOLS = [
   {

@@ -1,6 +1,7 @@
 import type { FunctionTool, ResponseItem } from 'openai/resources/responses/responses';
 import { invalidRequest } from '../../../common/api-error';
 import { pace } from '../../../common/pace';
+import { loadCustomGrammarsFor } from '../../../engine/custom-grammar';
 import { allowedToolNames } from '../../../engine/tool-formats/request-plan';
 import {
   type Engine,
@@ -27,7 +28,7 @@ import { checkLocalOptions } from './local-options';
 import type { RunOptions } from './run-options';
 import { expandCompactions } from './sealed-compaction';
 import { toChatMessages } from './to-chat-messages';
-import { clientCallMap } from './tools/client-tools/client-tool-specs';
+import { clientCallMap, loadClientToolsFor } from './tools/client-tools';
 import { type CodeInterpreterPlan, planCodeInterpreter } from './tools/code-interpreter-tool';
 import { type HostedPlan, planHosted } from './tools/hosted-tools';
 import { planMcp } from './tools/mcp-plan';
@@ -88,6 +89,10 @@ export async function prepareCreate(
   const model = findModel(deps.engine, body.model);
   checkLocalOptions(body);
   const include = parseInclude(body);
+  // Custom tools' grammar converters and the client tools' code are chunks of their own, loaded
+  // before the parse needs them.
+  await loadCustomGrammarsFor(body.tools);
+  await loadClientToolsFor(body.tools);
   const { tools, mcpRun } = parseTools(body, deps.origin ?? null);
   const toolChoice = parseToolChoice(body, tools);
   await checkSchemas(

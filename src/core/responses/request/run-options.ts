@@ -1,4 +1,4 @@
-import type { ClientCall } from './tools/client-tools/client-tool-specs';
+import type { ClientCall } from './tools/client-tools/client-tool-names';
 
 /**
  * How a run builds its output, as preparation decides it from the request (`include`, `reasoning`,

@@ -5,7 +5,7 @@ import type {
   ResponseOutputItem,
   ResponseToolSearchCall,
 } from 'openai/resources/responses/responses';
-import type { ClientCall } from '../request/tools/client-tools/client-tool-specs';
+import type { ClientCall } from '../request/tools/client-tools/client-tool-names';
 
 /**
  * A client tool's call (issue 45) as the typed item OpenAI returns, and its stream in OpenAI's

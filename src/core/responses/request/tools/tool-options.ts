@@ -5,14 +5,12 @@ import type { FunctionToolSpec, ToolChoiceSpec } from '../../../../engine/types'
 import { parseOrThrow } from '../../../validation/params';
 import { type CreateResponseBody, functionToolSchema } from '../create-schema';
 import {
+  type ClientTool,
   checkClientNames,
-  clientChoiceName,
+  clientTools,
   findClientTool,
   isClientToolType,
-  parseClientToolAt,
-} from './client-tools/client-tool-options';
-import type { ClientTool } from './client-tools/client-tool-parse';
-import { clientSpecs } from './client-tools/client-tool-specs';
+} from './client-tools';
 import {
   type CodeInterpreterTool,
   PYTHON_NAME,
@@ -70,7 +68,7 @@ export function parseTools(body: CreateResponseBody, origin: string | null = nul
     }
     if (raw.type === 'custom') return parseCustomTool(raw, i);
     // shell (local), apply_patch, local_shell, namespace, client tool_search (issue 45).
-    if (isClientToolType(raw.type)) return parseClientToolAt(body.tools ?? [], i);
+    if (isClientToolType(raw.type)) return clientTools().parseClientToolAt(body.tools ?? [], i);
     if (raw.type !== 'function') {
       throw invalidRequest(
         `tools[${i}].type`,
@@ -235,7 +233,7 @@ function findTool(tools: RequestTool[], ref: ToolRef): RequestTool | undefined {
 function specName(t: RequestTool, ref: ToolRef): string {
   if (t.type === 'code_interpreter') return PYTHON_NAME;
   if (t.type === 'function' || t.type === 'custom') return t.name;
-  if (t.type !== 'file_search' && t.type !== 'mcp') return clientChoiceName(t, ref);
+  if (t.type !== 'file_search' && t.type !== 'mcp') return clientTools().clientChoiceName(t, ref);
   return FILE_SEARCH_NAME;
 }
 
@@ -252,7 +250,7 @@ export function toSpecs(t: Exclude<RequestTool, Tool.Mcp>): FunctionToolSpec[] {
     t.type === 'code_interpreter'
   )
     return [toSpec(t)];
-  return clientSpecs(t);
+  return clientTools().clientSpecs(t);
 }
 
 /** @example toSpec(tool) // → { name, description, parameters, strict } (an `mcp` server's tools come from its listing) */

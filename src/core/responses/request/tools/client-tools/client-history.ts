@@ -5,7 +5,7 @@ import {
   namespacedName,
   SHELL_NAME,
   TOOL_SEARCH_NAME,
-} from './client-tool-specs';
+} from './client-tool-names';
 
 /**
  * The client tools' items (issue 45) in the history, as the model met them: each call as a call

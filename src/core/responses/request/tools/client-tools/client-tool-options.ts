@@ -1,6 +1,9 @@
 import { clip, invalidRequest } from '../../../../../common/api-error';
-import { CLIENT_TOOL_TYPES, type ClientTool, parseClientTool } from './client-tool-parse';
-import { CLIENT_NAMES, clientSpecs, namespacedName } from './client-tool-specs';
+import { namespacedName, type Ref } from './client-tool-names';
+import { type ClientTool, parseClientTool } from './client-tool-parse';
+import { clientSpecs } from './client-tool-specs';
+
+export { clientSpecs };
 
 /**
  * How tool-options.ts takes the client tools (issue 45) into `tools` and `tool_choice`: which
@@ -10,11 +13,6 @@ import { CLIENT_NAMES, clientSpecs, namespacedName } from './client-tool-specs';
  * and namespaces are forced through `allowed_tools` with `mode: 'required'`, and a namespace's
  * function by `{type:'function', name:'<namespace>.<name>'}`.
  */
-
-/** Whether `raw` is a client tool entry ({@link parseClientToolAt} reads it). */
-export function isClientToolType(type: string): boolean {
-  return CLIENT_TOOL_TYPES.has(type);
-}
 
 /**
  * `tools[i]`, a client tool: checked, and refused when an entry before it is the same tool.
@@ -37,43 +35,6 @@ export function parseClientToolAt(all: readonly { type: string; name?: unknown }
       'invalid_value',
     );
   return parseClientTool(raw, i);
-}
-
-/**
- * A 400 for a function tool whose name a client tool in the same request takes (the model could
- * not tell which one it called).
- */
-export function checkClientNames(tools: readonly { type: string; name?: string }[]): void {
-  const taken = new Set(tools.flatMap((t) => (t.type in CLIENT_NAMES ? [CLIENT_NAMES[t.type]] : [])));
-  if (taken.size === 0) return;
-  const clash = tools.findIndex((t) => t.type === 'function' && taken.has(t.name as string));
-  if (clash < 0) return;
-  const name = tools[clash]?.name as string;
-  throw invalidRequest(
-    `tools[${clash}].name`,
-    `The function name '${clip(name)}' is reserved for the ${name} tool in this request: rename the function.`,
-    'invalid_value',
-  );
-}
-
-type Ref = { type: string; name?: string | null; namespace?: string | null };
-
-/**
- * The client tool a `tool_choice` or an `allowed_tools` entry names: `{type:'shell'}` and the
- * other single tools by type, `{type:'namespace', name}` a namespace, and `{type:'function', name,
- * namespace}` (or `name: '<namespace>.<function>'`) the namespace that holds that function.
- */
-export function findClientTool(tools: readonly { type: string }[], ref: Ref): ClientTool | undefined {
-  const clients = tools.filter((t): t is ClientTool => isClientToolType(t.type));
-  if (ref.type === 'namespace') return clients.find((t) => t.type === 'namespace' && t.name === ref.name);
-  if (ref.type === 'function' && ref.name) {
-    const full = ref.namespace ? namespacedName(ref.namespace, ref.name) : ref.name;
-    return clients.find(
-      (t) => t.type === 'namespace' && t.tools.some((f) => namespacedName(t.name, f.name) === full),
-    );
-  }
-  if (ref.type === 'tool_search' || ref.type in CLIENT_NAMES) return clients.find((t) => t.type === ref.type);
-  return undefined;
 }
 
 /**

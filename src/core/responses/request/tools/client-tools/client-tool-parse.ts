@@ -25,15 +25,6 @@ export type ClientTool =
   | NamespaceTool
   | ToolSearchTool;
 
-/** The `type`s this module parses. */
-export const CLIENT_TOOL_TYPES: ReadonlySet<string> = new Set([
-  'shell',
-  'apply_patch',
-  'local_shell',
-  'namespace',
-  'tool_search',
-]);
-
 /** The most functions one namespace may group: each becomes a declaration in the prompt. */
 export const MAX_NAMESPACE_TOOLS = 128;
 

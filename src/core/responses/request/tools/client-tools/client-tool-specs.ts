@@ -1,5 +1,12 @@
 import type { FunctionShellTool, NamespaceTool, ToolSearchTool } from 'openai/resources/responses/responses';
 import type { FunctionToolSpec } from '../../../../../engine/types';
+import {
+  APPLY_PATCH_NAME,
+  LOCAL_SHELL_NAME,
+  namespacedName,
+  SHELL_NAME,
+  TOOL_SEARCH_NAME,
+} from './client-tool-names';
 import type { ClientTool } from './client-tool-parse';
 
 /**
@@ -8,32 +15,6 @@ import type { ClientTool } from './client-tool-parse';
  * calls it by. A namespace's functions are shown as `namespace.name`: function names cannot hold a
  * `.`, so no plain function can take such a name, and the model reads which group a tool is in.
  */
-
-export const SHELL_NAME = 'shell';
-export const APPLY_PATCH_NAME = 'apply_patch';
-export const LOCAL_SHELL_NAME = 'local_shell';
-export const TOOL_SEARCH_NAME = 'tool_search';
-
-/** The names a function tool may not take while the client tool that uses it is in the request. */
-export const CLIENT_NAMES: Readonly<Record<string, string>> = {
-  shell: SHELL_NAME,
-  apply_patch: APPLY_PATCH_NAME,
-  local_shell: LOCAL_SHELL_NAME,
-  tool_search: TOOL_SEARCH_NAME,
-};
-
-/** What a call to a model-facing name becomes: which typed item, and for a namespace, which function. */
-export type ClientCall =
-  | { kind: 'shell'; environment: FunctionShellTool['environment'] }
-  | { kind: 'apply_patch' }
-  | { kind: 'local_shell' }
-  | { kind: 'tool_search' }
-  | { kind: 'namespaced'; namespace: string; name: string };
-
-/** The model-facing name of `fn` in namespace `ns`. */
-export function namespacedName(ns: string, fn: string): string {
-  return `${ns}.${fn}`;
-}
 
 const positiveInt = { type: 'integer', minimum: 1 };
 
@@ -156,32 +137,4 @@ export function clientSpecs(t: ClientTool): FunctionToolSpec[] {
     case 'namespace':
       return namespaceSpecs(t);
   }
-}
-
-/**
- * Which model-facing names are client tools' calls, and what each becomes.
- *
- * @example
- * clientCallMap(tools).get('shell') // → { kind: 'shell', environment: { type: 'local' } }
- */
-export function clientCallMap(tools: readonly { type: string }[]): Map<string, ClientCall> {
-  const map = new Map<string, ClientCall>();
-  for (const raw of tools) {
-    const t = raw as ClientTool;
-    switch (t.type) {
-      case 'shell':
-        map.set(SHELL_NAME, { kind: 'shell', environment: t.environment ?? null });
-        break;
-      case 'apply_patch':
-      case 'local_shell':
-      case 'tool_search':
-        map.set(CLIENT_NAMES[t.type] as string, { kind: t.type });
-        break;
-      case 'namespace':
-        for (const f of t.tools)
-          map.set(namespacedName(t.name, f.name), { kind: 'namespaced', namespace: t.name, name: f.name });
-        break;
-    }
-  }
-  return map;
 }
