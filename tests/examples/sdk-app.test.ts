@@ -40,6 +40,8 @@ describe('examples/sdk-app (OpenAI Agents SDK, Vercel AI SDK)', () => {
       // The scripted model calls the tool with its schema's own instance ({ city: 'city' }).
       agent: 'Tool get_weather returned: rainy in city',
       'ai-sdk': 'You said: hello from the AI SDK',
+      // The agent's V4A diff, applied by its editor; the version is the regex's simplest input.
+      patch: '## 0.0.0\n- Works offline.',
       // The hosted tools' own outputs, quoted by scripted without intab's model-facing frame.
       'file-search': 'Tool file_search returned: solar.txt\nSolar panels turn sunlight into power.',
       python: 'Tool python returned: 42',

@@ -3,11 +3,14 @@ import OpenAI from 'openai';
 import { askAgent } from './agents';
 import { askAiSdk } from './ai-sdk';
 import { hostedToolsAgent, runWithApproval } from './hosted-tools';
+import { releaseNotes } from './patch-agent';
 
 await startIntab().ready;
 
 await askAgent('What is the weather in Paris?', (text) => show('#agent', text));
 await askAiSdk('hello from the AI SDK', (text) => show('#ai-sdk', text));
+// An agent edits a file with apply_patch; a custom tool's regex holds the version it is given.
+show('#patch', await releaseNotes('!apply_patch create_file CHANGELOG.md\n+## VERSION\n+- Works offline.'));
 
 // Hosted tools: a file in a vector store (indexed in the tab, with no model download), Python, and
 // the MCP server the page names in `?mcp=` (the example's test starts one).
