@@ -133,3 +133,25 @@ export async function startLlamaServer(opts: LlamaServerOptions = {}): Promise<L
   }
   return { origin, baseURL: `${origin}/v1`, port, proc, log: () => log, stop };
 }
+
+/**
+ * POSTs `body` as JSON to `path` on `server` and reads the JSON answer; a status other than 2xx
+ * throws with the server's own text.
+ *
+ * @example
+ * const out = await postJson<{ content: string }>(server, '/completion', { prompt, grammar, seed });
+ */
+export async function postJson<T>(
+  server: LlamaServer,
+  path: string,
+  body: Record<string, unknown>,
+): Promise<T> {
+  const res = await fetch(`${server.origin}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`llama-server ${path} ${res.status}: ${text}`);
+  return JSON.parse(text) as T;
+}

@@ -14,7 +14,7 @@ import { planWllamaRequest } from '../../src/engine/wllama/wllama-request';
 import { callsOf } from '../helpers/engine-chunks';
 import { gbnfMatches } from '../helpers/gbnf-match';
 import { generateRequest } from '../helpers/generate-request';
-import { LLAMA_BUILD_MS, type LlamaServer, startLlamaServer } from '../helpers/llama-server';
+import { LLAMA_BUILD_MS, type LlamaServer, postJson, startLlamaServer } from '../helpers/llama-server';
 
 const SEEDS = 20;
 const MAX_TOKENS = 120;
@@ -47,16 +47,8 @@ beforeAll(async () => {
 }, LLAMA_BUILD_MS);
 afterAll(() => server?.stop());
 
-async function complete(body: Record<string, unknown>): Promise<{ content: string; stop_type: string }> {
-  const res = await fetch(`${server.origin}/completion`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`llama-server /completion ${res.status}: ${text}`);
-  return JSON.parse(text);
-}
+const complete = (body: Record<string, unknown>) =>
+  postJson<{ content: string; stop_type: string }>(server, '/completion', body);
 
 describe.each(['Llama-3.2-1B-Instruct-q4f16_1-MLC', 'Qwen3.5-0.8B-q4f16_1-MLC'])(
   'forced custom calls on %s, sampled by llama.cpp',

@@ -23,7 +23,7 @@ import { planWllamaRequest, type WllamaPlan } from '../../src/engine/wllama/wlla
 import { callsOf, reasoningOf, textOf } from '../helpers/engine-chunks';
 import { gbnfMatches } from '../helpers/gbnf-match';
 import { generateRequest } from '../helpers/generate-request';
-import { LLAMA_BUILD_MS, type LlamaServer, startLlamaServer } from '../helpers/llama-server';
+import { LLAMA_BUILD_MS, type LlamaServer, postJson, startLlamaServer } from '../helpers/llama-server';
 
 const MODEL = 'Ministral-3-3B-Reasoning-2512';
 const TOOLS: FunctionToolSpec[] = [
@@ -73,16 +73,7 @@ beforeAll(async () => {
 }, LLAMA_BUILD_MS);
 afterAll(() => server?.stop());
 
-async function post<T>(path: string, body: Record<string, unknown>): Promise<T> {
-  const res = await fetch(`${server.origin}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`llama-server ${path} ${res.status}: ${text}`);
-  return JSON.parse(text) as T;
-}
+const post = <T>(path: string, body: Record<string, unknown>) => postJson<T>(server, path, body);
 
 async function tokenId(piece: string): Promise<number> {
   const { tokens } = await post<{ tokens: number[] }>('/tokenize', { content: piece });
