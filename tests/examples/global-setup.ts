@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { stalled } from './child-errors';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -28,14 +29,22 @@ export default function setup(project: TestProject): () => void {
   return () => rmSync(work, { recursive: true, force: true });
 }
 
+const PACK_MS = 15 * 60_000;
+
 /** The tarball `INTAB_TARBALL` names (packed already, say while iterating on an example), or a fresh one. */
 function packIntab(dest: string): string {
   if (process.env.INTAB_TARBALL) return resolve(process.env.INTAB_TARBALL);
   mkdirSync(dest, { recursive: true }); // npm pack does not create it
-  execFileSync('npm', ['pack', '--pack-destination', dest, '--silent'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  try {
+    // A hang guard: the pack builds lib/ (prepack), minutes on a loaded machine.
+    execFileSync('npm', ['pack', '--pack-destination', dest, '--silent'], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      timeout: PACK_MS,
+    });
+  } catch (err) {
+    throw new Error(`npm pack failed: ${stalled(err, PACK_MS)}`);
+  }
   const tarball = readdirSync(dest).find((f) => f.endsWith('.tgz'));
   if (!tarball) throw new Error('npm pack wrote no tarball');
   return join(dest, tarball);

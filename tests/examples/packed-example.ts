@@ -7,8 +7,17 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { inject } from 'vitest';
+import { stalled } from './child-errors';
 
 const root = resolve(import.meta.dirname, '../..');
+
+/**
+ * Hang guards, not budgets: an install that the network stalls, or a script that never ends, fails
+ * its test with the command's name instead of holding the run (a synchronous child blocks the test
+ * worker, so vitest's own timeouts cannot end it).
+ */
+const INSTALL_MS = 15 * 60_000;
+const SCRIPT_MS = 10 * 60_000;
 
 /**
  * Copies examples/<name> into this run's examples folder and installs the tarball into it (with
@@ -25,11 +34,15 @@ export function installExample(name: string): string {
     recursive: true,
     filter: (src) => !/[\\/](node_modules|dist)$/.test(src),
   });
-  execFileSync(
-    'npm',
-    ['install', inject('tarball'), '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'],
-    { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] },
-  );
+  try {
+    execFileSync(
+      'npm',
+      ['install', inject('tarball'), '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'],
+      { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'], timeout: INSTALL_MS },
+    );
+  } catch (err) {
+    throw new Error(`npm install failed in ${dir}: ${stalled(err, INSTALL_MS)}`);
+  }
   return dir;
 }
 
@@ -42,9 +55,16 @@ export function installExample(name: string): string {
  */
 export function runScript(dir: string, script: string): string {
   try {
-    return execFileSync('npm', ['run', script, '--silent'], { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
+    return execFileSync('npm', ['run', script, '--silent'], {
+      cwd: dir,
+      encoding: 'utf8',
+      stdio: 'pipe',
+      timeout: SCRIPT_MS,
+    });
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string };
-    throw new Error(`npm run ${script} failed in ${dir}:\n${e.stdout ?? ''}${e.stderr ?? ''}`);
+    throw new Error(
+      `npm run ${script} failed in ${dir}: ${stalled(err, SCRIPT_MS)}\n${e.stdout ?? ''}${e.stderr ?? ''}`,
+    );
   }
 }
