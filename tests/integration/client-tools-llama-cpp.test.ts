@@ -15,13 +15,8 @@ import {
   loadClientToolsFor,
 } from '../../src/core/responses/request/tools/client-tools';
 import { clientCallItem } from '../../src/core/responses/run/client-call-events';
-import { familyOf } from '../../src/engine/tool-formats';
-import { ReplyAssembler } from '../../src/engine/webllm/webllm-reply';
-import { planWllamaRequest } from '../../src/engine/wllama/wllama-request';
-import { callsOf } from '../helpers/engine-chunks';
-import { gbnfMatches } from '../helpers/gbnf-match';
-import { generateRequest } from '../helpers/generate-request';
-import { LLAMA_BUILD_MS, type LlamaServer, postJson, startLlamaServer } from '../helpers/llama-server';
+import { forcedCalls } from '../helpers/forced-calls';
+import { LLAMA_BUILD_MS, type LlamaServer, startLlamaServer } from '../helpers/llama-server';
 
 const SEEDS = 8;
 const MAX_TOKENS = 160;
@@ -128,44 +123,17 @@ describe.each(FAMILIES)('forced client tool calls on %s, sampled by llama.cpp', 
       const call = clientCallMap([tool]).get(spec.name);
       if (!call) throw new Error(`no client call for ${spec.name}`);
       const validate = new Ajv({ strict: false }).compile(spec.parameters ?? {});
-      const request = generateRequest({
-        model,
-        tools: [spec],
-        toolChoice: { name: spec.name },
-        parallelToolCalls: false,
-        reasoningEffort: 'none',
+      const calls = await forcedCalls(server, model, spec, {
+        seeds: SEEDS,
+        maxTokens: MAX_TOKENS,
+        bias: CLOSERS,
       });
-      const plan = await planWllamaRequest(request, { family: familyOf(model), invalidUtf8: [] });
-      const grammar = plan.params.grammar as string;
-      let finished = 0;
-      for (let seed = 1; seed <= SEEDS; seed++) {
-        const out = await postJson<{ content: string; stop_type: string }>(server, '/completion', {
-          prompt: 'Call the tool.',
-          grammar,
-          seed,
-          n_predict: MAX_TOKENS,
-          temperature: 1,
-          logit_bias: CLOSERS,
-        });
-        if (out.stop_type !== 'eos') continue;
-        finished += 1;
-        const where = `seed ${seed}: ${JSON.stringify(out.content)}`;
-        expect(gbnfMatches(grammar, out.content), where).toBe(true);
-        const reader = new ReplyAssembler(plan.reply);
-        const calls = callsOf([
-          ...reader.push(out.content),
-          ...reader.finish('stop', { prompt_tokens: 1, completion_tokens: 1 }),
-        ]);
-        expect(
-          calls.map((c) => c.name),
-          where,
-        ).toEqual([spec.name]);
-        const args = (calls[0] as { arguments: string }).arguments;
+      for (const { where, args } of calls) {
         expect(validate(JSON.parse(args)), `${where}: ${JSON.stringify(validate.errors)}`).toBe(true);
         item(clientCallItem(call, args, ids) as ResponseOutputItem);
       }
       // The grammar bounds every call, so random weights finish some replies within the budget.
-      expect(finished, `${finished} of ${SEEDS} replies finished`).toBeGreaterThan(0);
+      expect(calls.length, `${calls.length} of ${SEEDS} replies finished`).toBeGreaterThan(0);
     },
     300_000,
   );
