@@ -14,6 +14,7 @@ import { createHints } from './hints';
 import { createToolsForm } from './hosted';
 import { createModelPicker, listModelIds } from './model-picker';
 import { createRemoteForm } from './remote-form';
+import { replyCap } from './reply-cap';
 import { createStoragePanel, rememberedResponse, restoreChat } from './stored';
 import { estimatedDownloadBytes } from './webllm-progress';
 import './style.css';
@@ -75,12 +76,12 @@ const chat = createChatView({
   stop: () => session.stop(),
   newChat: () => session.reset(),
 });
-// The random model never says it is done: its replies stop at 48 tokens.
+// Replies of real models are capped (reply-cap.ts): the random test model's at 48 tokens.
 const session = new ChatSession(
   client,
   chat,
   () => picker.model,
-  (model) => (model === TEST_MODEL_ID ? 48 : undefined),
+  (model) => replyCap(model, TEST_MODEL_ID),
   async () => files.pickedStores(),
   () => tools.current(),
 );

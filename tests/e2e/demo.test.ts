@@ -96,6 +96,26 @@ describe('demo page', () => {
     await expectEnabled('send');
   });
 
+  it('shows the chat again after a reload, and goes on from it (issue 46)', async () => {
+    const { page } = app;
+    await page.getByTestId('new-chat').click();
+    await send('before the reload');
+    expect(await lastReply()).toBe('You said: before the reload');
+
+    await page.reload();
+    await page.getByTestId('runtime-status').filter({ hasText: 'ready' }).waitFor({ timeout: 20_000 });
+    // The chain read back from the store: the user's message and the reply, in order, once each.
+    await expect
+      .poll(() => page.locator('.msg--user').allTextContents(), { timeout: 20_000 })
+      .toEqual(['Youbefore the reload']);
+    expect(await page.locator('.msg--assistant .msg__text').allTextContents()).toEqual([
+      'You said: before the reload',
+    ]);
+    // The next turn continues the restored chain (previous_response_id): the model sees it.
+    await send('!transcript');
+    expect(await lastReply()).toContain('before the reload');
+  });
+
   it('left no errors in the page', () => {
     expect(app.pageErrors).toEqual([]);
   });

@@ -1,10 +1,11 @@
 /**
  * The demo with real llama.cpp: when the tiny test GGUF has been built (the e2e global setup builds
  * it), the demo offers it as a labelled model, loads it with progress, and chats with it; and a GGUF
- * the visitor opens from disk is served by name.
+ * the visitor opens from disk is served by name, its replies capped.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTestModel } from '../../scripts/build-test-gguf.mjs';
+import { DEMO_REPLY_TOKENS } from '../../src/demo/reply-cap';
 import { type AppSession, openApp } from './harness';
 
 let app: AppSession & { pageErrors: string[] };
@@ -50,6 +51,16 @@ describe('the demo with llama.cpp', () => {
       .filter({ hasText: 'intab-tiny-random is loaded.' })
       .waitFor({ timeout: 60_000 });
     expect(await page.getByTestId('model-select').inputValue()).toBe('intab-tiny-random');
+    // A model of unknown quality cannot ramble on (issue 46): its replies are capped.
+    const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/v1/responses'));
+    await page.getByTestId('chat-input').fill('Hello, opened model');
+    await page.getByTestId('send').click();
+    expect((await sent).postDataJSON()).toMatchObject({
+      model: 'intab-tiny-random',
+      max_output_tokens: DEMO_REPLY_TOKENS,
+    });
+    await page.getByTestId('stop').click();
+    await page.locator('.msg--streaming').waitFor({ state: 'detached', timeout: 60_000 });
   });
 
   it('left no errors in the page', () => {
